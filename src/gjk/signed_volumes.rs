@@ -1,0 +1,180 @@
+//! The signed-volumes distance sub-algorithm (Montanari, Petrinic and Barbieri, "Improving the GJK algorithm
+//! for faster and more reliable distance queries between convex objects", ACM TOG 2017).
+//!
+//! Given a simplex of 1 to 4 points, find the point of the simplex closest to the origin, expressed as
+//! barycentric weights over the smallest sub-simplex that contains it. Unlike Johnson's sub-algorithm it
+//! decides the Voronoi region from signed areas and volumes computed in the best-conditioned projection, so
+//! flat, collinear and repeated points fall through to the lower-dimensional cases instead of producing NaN.
+//!
+//! Keep in sync with `shaders/gjk.wgsl` (`s1d`, `s2d`, `s3d`).
+
+use crate::real::Real;
+
+/// The closest point of a (sub-)simplex to the origin: weights over the simplex slots (zero for dropped
+/// vertices) and the point itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Projection<R: Real> {
+    pub lambda: [R; 4],
+    pub point: R::V,
+    pub dist2: R,
+}
+
+impl<R: Real> Projection<R> {
+    fn vertex(s: &[R::V; 4], i: usize) -> Self {
+        let mut lambda = [R::ZERO; 4];
+        lambda[i] = R::ONE;
+        Self {
+            lambda,
+            point: s[i],
+            dist2: R::length_squared(s[i]),
+        }
+    }
+
+    fn from_weights(s: &[R::V; 4], lambda: [R; 4]) -> Self {
+        let point = s[0] * lambda[0] + s[1] * lambda[1] + s[2] * lambda[2] + s[3] * lambda[3];
+        Self {
+            lambda,
+            point,
+            dist2: R::length_squared(point),
+        }
+    }
+
+    fn closer(self, other: Self) -> Self {
+        if other.dist2 < self.dist2 {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// Strictly the same sign, the test the paper calls `compareSigns`. Zero matches nothing, so a degenerate
+/// (zero-area or zero-volume) simplex always falls through to its faces or edges.
+#[inline]
+fn same_sign<R: Real>(a: R, b: R) -> bool {
+    (a > R::ZERO && b > R::ZERO) || (a < R::ZERO && b < R::ZERO)
+}
+
+/// Segment `s[i] s[j]`.
+pub fn s1d<R: Real>(s: &[R::V; 4], i: usize, j: usize) -> Projection<R> {
+    let a = s[i];
+    let t = s[j] - a;
+    let tt = R::length_squared(t);
+    if !(tt > R::ZERO) {
+        // Repeated point: the segment is a vertex.
+        return Projection::vertex(s, i);
+    }
+    // Parameter of the origin's projection on the line a + u t. Outside [0, 1] the closest point is an end
+    // (vertex Voronoi region); inside, it is on the edge.
+    let u = -R::dot(a, t) / tt;
+    if !(u > R::ZERO) {
+        Projection::vertex(s, i)
+    } else if !(u < R::ONE) {
+        Projection::vertex(s, j)
+    } else {
+        let mut lambda = [R::ZERO; 4];
+        lambda[i] = R::ONE - u;
+        lambda[j] = u;
+        Projection::from_weights(s, lambda)
+    }
+}
+
+/// Triangle `s[i] s[j] s[k]`.
+pub fn s2d<R: Real>(s: &[R::V; 4], i: usize, j: usize, k: usize) -> Projection<R> {
+    let (a, b, c) = (s[i], s[j], s[k]);
+    let n = R::cross(b - a, c - a);
+    let nn = R::length_squared(n);
+    // Project the origin onto the triangle's plane; the closest point of the triangle to the origin is the
+    // closest point to this projection (Pythagoras).
+    let p0 = if nn > R::ZERO {
+        n * (R::dot(a, n) / nn)
+    } else {
+        R::vzero()
+    };
+    // Signed areas in the coordinate plane where the triangle's projection is largest (the normal's largest
+    // component is dropped), which keeps the areas well conditioned.
+    let (nx, ny, nz) = (
+        R::comp(n, 0).abs(),
+        R::comp(n, 1).abs(),
+        R::comp(n, 2).abs(),
+    );
+    let (x, y) = if nx >= ny && nx >= nz {
+        (1, 2)
+    } else if ny >= nz {
+        (2, 0)
+    } else {
+        (0, 1)
+    };
+    let area = |p: R::V, q: R::V, r: R::V| {
+        (R::comp(q, x) - R::comp(p, x)) * (R::comp(r, y) - R::comp(p, y))
+            - (R::comp(q, y) - R::comp(p, y)) * (R::comp(r, x) - R::comp(p, x))
+    };
+    // With the cyclic choice of (x, y), `mu` is the dropped normal component; computing it as an area keeps
+    // it consistent with the three sub-areas below.
+    let mu = area(a, b, c);
+    let c_i = area(p0, b, c);
+    let c_j = area(a, p0, c);
+    let c_k = area(a, b, p0);
+    if same_sign(mu, c_i) && same_sign(mu, c_j) && same_sign(mu, c_k) {
+        let mut lambda = [R::ZERO; 4];
+        lambda[i] = c_i / mu;
+        lambda[j] = c_j / mu;
+        lambda[k] = c_k / mu;
+        // The point is rebuilt from the weights (not taken as p0) so that it is exactly the combination the
+        // witness points are built from.
+        return Projection::from_weights(s, lambda);
+    }
+    // The origin projects outside (or the triangle is degenerate): the closest point is on an edge whose
+    // opposite vertex's sub-area disagrees in sign.
+    let mut best: Option<Projection<R>> = None;
+    let mut consider = |p: Projection<R>| best = Some(best.map_or(p, |b| b.closer(p)));
+    if !same_sign(mu, c_i) {
+        consider(s1d(s, j, k));
+    }
+    if !same_sign(mu, c_j) {
+        consider(s1d(s, i, k));
+    }
+    if !same_sign(mu, c_k) {
+        consider(s1d(s, i, j));
+    }
+    best.unwrap_or_else(|| s1d(s, i, j))
+}
+
+/// Determinant of the matrix with columns `a`, `b`, `c` (the triple product).
+#[inline]
+fn det3<R: Real>(a: R::V, b: R::V, c: R::V) -> R {
+    R::dot(a, R::cross(b, c))
+}
+
+/// Tetrahedron `s[0..4]`.
+pub fn s3d<R: Real>(s: &[R::V; 4]) -> Projection<R> {
+    // Cofactors of the 4x4 matrix [s0 s1 s2 s3; 1 1 1 1]: c[m] is the signed volume of the tetrahedron with
+    // the origin in place of vertex m, and their sum is the full signed volume.
+    let c = [
+        det3::<R>(s[1], s[2], s[3]),
+        -det3::<R>(s[0], s[2], s[3]),
+        det3::<R>(s[0], s[1], s[3]),
+        -det3::<R>(s[0], s[1], s[2]),
+    ];
+    let det = c[0] + c[1] + c[2] + c[3];
+    if c.iter().all(|&cm| same_sign(det, cm)) {
+        // The origin is strictly inside: the shapes' cores overlap.
+        let lambda = [c[0] / det, c[1] / det, c[2] / det, c[3] / det];
+        return Projection {
+            lambda,
+            point: R::vzero(),
+            dist2: R::ZERO,
+        };
+    }
+    // Faces opposite each vertex whose cofactor disagrees with the volume have the origin on their far side
+    // (or the tetrahedron is flat): the closest point is on one of them.
+    const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+    let mut best: Option<Projection<R>> = None;
+    for (m, face) in FACES.iter().enumerate() {
+        if !same_sign(det, c[m]) {
+            let p = s2d(s, face[0], face[1], face[2]);
+            best = Some(best.map_or(p, |b| b.closer(p)));
+        }
+    }
+    best.unwrap_or_else(|| s2d(s, 0, 1, 2))
+}

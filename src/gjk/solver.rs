@@ -1,0 +1,145 @@
+//! The bounded-iteration GJK loop (Gilbert, Johnson and Keerthi 1988, with the signed-volumes
+//! sub-algorithm), run on the cores in the pair-local frame with the radii applied as a margin.
+//!
+//! Keep in sync with `shaders/gjk.wgsl` (`gjk_query`): same order of tests, same tolerances, same bound.
+
+use super::config::{GjkConfig, GjkStatus, QueryKind, CONVERGENCE_ULPS};
+use super::simplex::Simplex;
+use super::support::PairSupport;
+use crate::real::Real;
+
+/// The answer for one pair, in the pair-local frame (A's local frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkResult<R: Real> {
+    pub status: GjkStatus,
+    /// True when the shapes overlap or touch within the tolerance (`status == Intersecting`).
+    pub intersecting: bool,
+    /// Distance between the surfaces (radii included); 0 when intersecting; an upper bound when capped.
+    pub distance: R,
+    /// Closest point on A. When intersecting, a point in (or at the contact of) both shapes and equal to
+    /// `witness_b`.
+    pub witness_a: R::V,
+    /// Closest point on B.
+    pub witness_b: R::V,
+    /// Unit direction from A towards B along which the shapes are separated (`(witness_b - witness_a) /
+    /// distance` when separated). Zero when the cores overlap and no direction is defined.
+    pub normal: R::V,
+    /// Support-point evaluations after the first one.
+    pub iterations: u32,
+}
+
+/// Runs GJK on one pair. `scale` is [`super::pair_scale`] of the two shapes.
+pub fn gjk<R: Real>(
+    pair: &PairSupport<R>,
+    radius_a: R,
+    radius_b: R,
+    scale: R,
+    config: &GjkConfig,
+    kind: QueryKind,
+) -> GjkResult<R> {
+    let margin = radius_a + radius_b;
+    let tol = R::from_f64(config.touch_tolerance) * scale;
+    let margin_tol2 = (margin + tol) * (margin + tol);
+    let conv = R::from_f64(CONVERGENCE_ULPS) * R::EPSILON;
+
+    // Start with the support points of A towards B and of B towards A: a direction from the relative
+    // position, which avoids the near-zero first directions that rotated cubes otherwise produce.
+    let mut dir = pair.position_b;
+    if !(R::length_squared(dir) > R::ZERO) {
+        dir = R::vec(R::ONE, R::ZERO, R::ZERO);
+    }
+    let mut simplex = Simplex::<R>::single(pair.support_a(dir), pair.support_b(-dir));
+    let mut v = simplex.w[0];
+    let mut vv = R::length_squared(v);
+
+    let mut status: Option<GjkStatus> = None;
+    let mut converged = false;
+    let mut iterations = 0u32;
+    loop {
+        // The simplex lies inside A - B, so |v| bounds the core distance from above.
+        if vv <= tol * tol {
+            status = Some(GjkStatus::Intersecting);
+            break;
+        }
+        if kind == QueryKind::Intersection && vv <= margin_tol2 {
+            status = Some(GjkStatus::Intersecting);
+            break;
+        }
+        if iterations >= config.max_iterations {
+            break;
+        }
+        iterations += 1;
+
+        let a = pair.support_a(-v);
+        let b = pair.support_b(v);
+        let w = a - b;
+        let vw = R::dot(v, w);
+        // v.w / |v| bounds the core distance from below: the plane through w normal to v has all of
+        // A - B on its far side. Beyond the margin it proves separation (the boolean early exit).
+        if kind == QueryKind::Intersection && vw > R::ZERO && vw * vw > vv * margin_tol2 {
+            status = Some(GjkStatus::Separated);
+            break;
+        }
+        // Upper minus lower bound, times |v|, within a few ulps of the coordinates: converged.
+        let gap = vv - vw;
+        if gap <= conv * (vv + vv.sqrt() * scale) || simplex.contains(w) {
+            converged = true;
+            break;
+        }
+
+        let previous = simplex;
+        simplex.push(a, b);
+        let projection = simplex.reduce();
+        // GJK's distance decreases strictly in exact arithmetic. When rounding stops that (or produces a
+        // non-number), the previous simplex is the best answer float arithmetic can give.
+        if !(projection.dist2 < vv) {
+            simplex = previous;
+            converged = true;
+            break;
+        }
+        v = projection.point;
+        vv = projection.dist2;
+    }
+
+    let core_distance = vv.sqrt();
+    let status = status.unwrap_or(if core_distance * core_distance <= margin_tol2 {
+        GjkStatus::Intersecting
+    } else if converged {
+        GjkStatus::Separated
+    } else {
+        GjkStatus::MaxIterations
+    });
+
+    let (core_a, core_b) = simplex.witnesses();
+    let normal = if vv > R::ZERO {
+        -v * (R::ONE / core_distance)
+    } else {
+        R::vzero()
+    };
+    let surface_a = core_a + normal * radius_a;
+    let surface_b = core_b - normal * radius_b;
+    if status == GjkStatus::Intersecting {
+        // Cores within the radii of each other: the midpoint of the two surface points lies in both shapes.
+        let half = R::from_f64(0.5);
+        let contact = (surface_a + surface_b) * half;
+        GjkResult {
+            status,
+            intersecting: true,
+            distance: R::ZERO,
+            witness_a: contact,
+            witness_b: contact,
+            normal,
+            iterations,
+        }
+    } else {
+        GjkResult {
+            status,
+            intersecting: false,
+            distance: core_distance - margin,
+            witness_a: surface_a,
+            witness_b: surface_b,
+            normal,
+            iterations,
+        }
+    }
+}

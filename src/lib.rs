@@ -1,0 +1,17 @@
+//! gpu-gjk: batch convex collision queries (intersection and distance) with a trusted CPU reference GJK.
+//!
+//! Shapes are point sets swept by a sphere ([`ConvexShape`]); queries run GJK with the signed-volumes
+//! sub-algorithm in the pair-local frame ([`gjk`]); [`batch`] runs many pairs on all cores.
+
+pub mod batch;
+pub mod error;
+pub mod gjk;
+pub mod pose;
+pub mod real;
+pub mod scenario;
+pub mod shape;
+
+pub use error::GjkError;
+pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind, WorldResult};
+pub use pose::{DPose, Pose, RelativePose};
+pub use shape::ConvexShape;

@@ -1,0 +1,129 @@
+//! Rigid poses and the pair-local frame used by every query.
+
+use crate::error::GjkError;
+use crate::real::Real;
+use glam::{DQuat, DVec3, Quat, Vec3};
+
+/// Largest accepted magnitude of a coordinate (positions and shape points). Beyond it the signed-volume
+/// determinants (products of three coordinates, summed) could overflow float32.
+pub const COORDINATE_LIMIT: f64 = 1e9;
+
+/// Where a shape is: a translation and a unit rotation, applied as `rotation * p + position`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    pub position: Vec3,
+    pub rotation: Quat,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Pose {
+    pub const IDENTITY: Pose = Pose {
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+    };
+
+    pub fn new(position: Vec3, rotation: Quat) -> Self {
+        Self { position, rotation }
+    }
+
+    pub fn from_position(position: Vec3) -> Self {
+        Self::new(position, Quat::IDENTITY)
+    }
+
+    /// Builds a pose from untrusted values: the quaternion is normalised, and non-finite or out-of-range values
+    /// are rejected.
+    pub fn checked(position: DVec3, rotation: DQuat) -> Result<DPose, GjkError> {
+        DPose::checked(position, rotation)
+    }
+
+    pub fn transform_point(&self, p: Vec3) -> Vec3 {
+        self.rotation * p + self.position
+    }
+
+    pub fn to_f64(&self) -> DPose {
+        DPose {
+            position: self.position.as_dvec3(),
+            rotation: self.rotation.as_dquat(),
+        }
+    }
+}
+
+/// A double-precision pose: what the command line parses, so that world coordinates far from the origin keep
+/// their precision until the pair-local frame is formed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DPose {
+    pub position: DVec3,
+    pub rotation: DQuat,
+}
+
+impl DPose {
+    pub const IDENTITY: DPose = DPose {
+        position: DVec3::ZERO,
+        rotation: DQuat::IDENTITY,
+    };
+
+    /// Validates and normalises untrusted values.
+    pub fn checked(position: DVec3, rotation: DQuat) -> Result<DPose, GjkError> {
+        if !position.is_finite() || position.abs().max_element() > COORDINATE_LIMIT {
+            return Err(GjkError::InvalidPosition {
+                limit: COORDINATE_LIMIT,
+            });
+        }
+        let len = rotation.length();
+        if !len.is_finite() || len < 1e-12 {
+            return Err(GjkError::InvalidRotation);
+        }
+        Ok(DPose {
+            position,
+            rotation: rotation / len,
+        })
+    }
+
+    pub fn transform_point(&self, p: DVec3) -> DVec3 {
+        self.rotation * p + self.position
+    }
+
+    pub fn to_f32(&self) -> Pose {
+        Pose {
+            position: self.position.as_vec3(),
+            rotation: self.rotation.as_quat().normalize(),
+        }
+    }
+}
+
+/// B's pose expressed in A's local frame: `p_in_a = rotation * p_in_b + position`.
+///
+/// Every query runs in this frame, so two shapes far from the world origin are compared with coordinates of
+/// the size of the shapes, not of the world (the large common offset cancels before any GJK arithmetic).
+#[derive(Clone, Copy, Debug)]
+pub struct RelativePose<R: Real> {
+    pub rotation: R::Q,
+    pub position: R::V,
+}
+
+impl<R: Real> RelativePose<R> {
+    /// `B` relative to `A`, computed in double precision and then rounded to `R`.
+    pub fn between(a: &DPose, b: &DPose) -> Self {
+        let inv_a = a.rotation.conjugate();
+        Self {
+            rotation: R::quat_from_f64(inv_a * b.rotation),
+            position: R::vec_from_f64(inv_a * (b.position - a.position)),
+        }
+    }
+}
+
+impl RelativePose<f32> {
+    /// `B` relative to `A` computed in float32, as the GPU does it.
+    pub fn between_f32(a: &Pose, b: &Pose) -> Self {
+        let inv_a = a.rotation.conjugate();
+        Self {
+            rotation: inv_a * b.rotation,
+            position: inv_a * (b.position - a.position),
+        }
+    }
+}
