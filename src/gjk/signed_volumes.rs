@@ -80,7 +80,16 @@ pub fn s1d<R: Real>(s: &[R::V; 4], i: usize, j: usize) -> Projection<R> {
 }
 
 /// Triangle `s[i] s[j] s[k]`.
-pub fn s2d<R: Real>(s: &[R::V; 4], i: usize, j: usize, k: usize) -> Projection<R> {
+///
+/// With `exhaustive`, every edge is evaluated whatever the signs say: the fallback used when rounding made
+/// the sign tests skip the region that holds the closest point (see `Simplex::reduce`).
+pub fn s2d<R: Real>(
+    s: &[R::V; 4],
+    i: usize,
+    j: usize,
+    k: usize,
+    exhaustive: bool,
+) -> Projection<R> {
     let (a, b, c) = (s[i], s[j], s[k]);
     let n = R::cross(b - a, c - a);
     let nn = R::length_squared(n);
@@ -115,26 +124,44 @@ pub fn s2d<R: Real>(s: &[R::V; 4], i: usize, j: usize, k: usize) -> Projection<R
     let c_i = area(p0, b, c);
     let c_j = area(a, p0, c);
     let c_k = area(a, b, p0);
-    if same_sign(mu, c_i) && same_sign(mu, c_j) && same_sign(mu, c_k) {
+    let inside = same_sign(mu, c_i) && same_sign(mu, c_j) && same_sign(mu, c_k);
+    if inside && !exhaustive {
         let mut lambda = [R::ZERO; 4];
         lambda[i] = c_i / mu;
         lambda[j] = c_j / mu;
         lambda[k] = c_k / mu;
-        // The point is rebuilt from the weights (not taken as p0) so that it is exactly the combination the
-        // witness points are built from.
-        return Projection::from_weights(s, lambda);
+        // The closest point is the plane projection p0, not the weighted sum of the vertices: its
+        // direction is the face normal, accurate to a few ulps whatever the distance, while the weighted
+        // sum carries an absolute error of about eps * |vertices|, which near contact is a large relative
+        // error and steers the next support point to the wrong vertex (float32, parallel faces).
+        return Projection {
+            lambda,
+            point: p0,
+            dist2: R::length_squared(p0),
+        };
     }
     // The origin projects outside (or the triangle is degenerate): the closest point is on an edge whose
     // opposite vertex's sub-area disagrees in sign.
     let mut best: Option<Projection<R>> = None;
     let mut consider = |p: Projection<R>| best = Some(best.map_or(p, |b| b.closer(p)));
-    if !same_sign(mu, c_i) {
+    if inside {
+        let mut lambda = [R::ZERO; 4];
+        lambda[i] = c_i / mu;
+        lambda[j] = c_j / mu;
+        lambda[k] = c_k / mu;
+        consider(Projection {
+            lambda,
+            point: p0,
+            dist2: R::length_squared(p0),
+        });
+    }
+    if exhaustive || !same_sign(mu, c_i) {
         consider(s1d(s, j, k));
     }
-    if !same_sign(mu, c_j) {
+    if exhaustive || !same_sign(mu, c_j) {
         consider(s1d(s, i, k));
     }
-    if !same_sign(mu, c_k) {
+    if exhaustive || !same_sign(mu, c_k) {
         consider(s1d(s, i, j));
     }
     best.unwrap_or_else(|| s1d(s, i, j))
@@ -146,8 +173,8 @@ fn det3<R: Real>(a: R::V, b: R::V, c: R::V) -> R {
     R::dot(a, R::cross(b, c))
 }
 
-/// Tetrahedron `s[0..4]`.
-pub fn s3d<R: Real>(s: &[R::V; 4]) -> Projection<R> {
+/// Tetrahedron `s[0..4]`. With `exhaustive`, every face is evaluated (see [`s2d`]).
+pub fn s3d<R: Real>(s: &[R::V; 4], exhaustive: bool) -> Projection<R> {
     // Cofactors of the 4x4 matrix [s0 s1 s2 s3; 1 1 1 1]: c[m] is the signed volume of the tetrahedron with
     // the origin in place of vertex m, and their sum is the full signed volume.
     let c = [
@@ -171,10 +198,10 @@ pub fn s3d<R: Real>(s: &[R::V; 4]) -> Projection<R> {
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     let mut best: Option<Projection<R>> = None;
     for (m, face) in FACES.iter().enumerate() {
-        if !same_sign(det, c[m]) {
-            let p = s2d(s, face[0], face[1], face[2]);
+        if exhaustive || !same_sign(det, c[m]) {
+            let p = s2d(s, face[0], face[1], face[2], exhaustive);
             best = Some(best.map_or(p, |b| b.closer(p)));
         }
     }
-    best.unwrap_or_else(|| s2d(s, 0, 1, 2))
+    best.unwrap_or_else(|| s2d(s, 0, 1, 2, true))
 }

@@ -46,8 +46,8 @@ impl<R: Real> Simplex<R> {
     }
 
     /// Replaces the simplex by the smallest sub-simplex that holds its point closest to the origin, and
-    /// returns that point.
-    pub fn reduce(&mut self) -> Projection<R> {
+    /// returns that point. `exhaustive` evaluates every face and edge instead of trusting the sign tests.
+    pub fn reduce(&mut self, exhaustive: bool) -> Projection<R> {
         let proj = match self.len {
             1 => Projection {
                 lambda: [R::ONE, R::ZERO, R::ZERO, R::ZERO],
@@ -55,8 +55,8 @@ impl<R: Real> Simplex<R> {
                 dist2: R::length_squared(self.w[0]),
             },
             2 => s1d(&self.w, 0, 1),
-            3 => s2d(&self.w, 0, 1, 2),
-            _ => s3d(&self.w),
+            3 => s2d(&self.w, 0, 1, 2, exhaustive),
+            _ => s3d(&self.w, exhaustive),
         };
         // Keep the vertices with a positive weight, in order.
         let mut kept = 0;
@@ -71,6 +71,19 @@ impl<R: Real> Simplex<R> {
         }
         self.len = kept;
         proj
+    }
+
+    /// Largest distance of a live vertex from the origin: the magnitude the rounding of this simplex's
+    /// arithmetic scales with.
+    pub fn max_vertex_norm(&self) -> R {
+        let mut m = R::ZERO;
+        for i in 0..self.len {
+            let n = R::length_squared(self.w[i]);
+            if n > m {
+                m = n;
+            }
+        }
+        m.sqrt()
     }
 
     /// The closest points on A and on B (cores only), from the current weights.

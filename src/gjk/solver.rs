@@ -8,6 +8,12 @@ use super::simplex::Simplex;
 use super::support::PairSupport;
 use crate::real::Real;
 
+/// Consecutive iterations without a decrease of |v| that GJK tolerates before declaring convergence.
+pub const MAX_STALLS: u32 = 3;
+
+/// Units of roundoff in the allowance on |v|^2 when judging whether a step made progress.
+pub const NOISE_ULPS: f64 = 8.0;
+
 /// The answer for one pair, in the pair-local frame (A's local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkResult<R: Real> {
@@ -55,6 +61,7 @@ pub fn gjk<R: Real>(
     let mut status: Option<GjkStatus> = None;
     let mut converged = false;
     let mut iterations = 0u32;
+    let mut stalls = 0u32;
     loop {
         // The simplex lies inside A - B, so |v| bounds the core distance from above.
         if vv <= tol * tol {
@@ -89,13 +96,38 @@ pub fn gjk<R: Real>(
 
         let previous = simplex;
         simplex.push(a, b);
-        let projection = simplex.reduce();
-        // GJK's distance decreases strictly in exact arithmetic. When rounding stops that (or produces a
-        // non-number), the previous simplex is the best answer float arithmetic can give.
-        if !(projection.dist2 < vv) {
+        // Rounding allowance on |v|^2: the closest point of a simplex whose vertices are |w| from the
+        // origin is known to about eps * |w| absolute, so |v|^2 to about eps * |w| * |v|.
+        let noise = R::from_f64(NOISE_ULPS) * R::EPSILON * vv.sqrt() * simplex.max_vertex_norm();
+        let mut projection = simplex.reduce(false);
+        // GJK's distance decreases strictly in exact arithmetic. A clear increase means a sign test was
+        // flipped by rounding (a near-zero sub-volume) and skipped the region that holds the closest
+        // point: evaluate every face and edge of the same simplex before concluding.
+        if !(projection.dist2 <= vv + noise) {
+            simplex = previous;
+            simplex.push(a, b);
+            projection = simplex.reduce(true);
+        }
+        // Still clearly worse (or a non-number): the previous simplex is the best answer float arithmetic
+        // can give.
+        if !(projection.dist2 <= vv + noise) {
             simplex = previous;
             converged = true;
             break;
+        }
+        // A step within the rounding allowance is accepted a few times in a row: near a sliver triangle,
+        // float32 cannot resolve a real but tiny decrease, yet the new closest point has an accurate
+        // direction (the face normal), which turns the search and lets the next support point make the
+        // large step (seen on cylinder-box pairs with coordinates 1000x the distance).
+        if projection.dist2 < vv {
+            stalls = 0;
+        } else {
+            stalls += 1;
+            if stalls > MAX_STALLS {
+                simplex = previous;
+                converged = true;
+                break;
+            }
         }
         v = projection.point;
         vv = projection.dist2;
@@ -116,12 +148,23 @@ pub fn gjk<R: Real>(
     } else {
         R::vzero()
     };
-    let surface_a = core_a + normal * radius_a;
-    let surface_b = core_b - normal * radius_b;
     if status == GjkStatus::Intersecting {
-        // Cores within the radii of each other: the midpoint of the two surface points lies in both shapes.
+        // A point in both shapes: on the segment from core_a to core_b (length d), the part within
+        // radius_a of core_a and within radius_b of core_b is [max(0, d - rb), min(d, ra)], never empty
+        // when intersecting; take its middle. With overlapping cores (d = 0) that is core_a = core_b.
         let half = R::from_f64(0.5);
-        let contact = (surface_a + surface_b) * half;
+        let lo = core_distance - radius_b;
+        let lo = if lo > R::ZERO { lo } else { R::ZERO };
+        let hi = if radius_a < core_distance {
+            radius_a
+        } else {
+            core_distance
+        };
+        let contact = if vv > R::ZERO {
+            core_a + normal * ((lo + hi) * half)
+        } else {
+            (core_a + core_b) * half
+        };
         GjkResult {
             status,
             intersecting: true,
@@ -136,8 +179,8 @@ pub fn gjk<R: Real>(
             status,
             intersecting: false,
             distance: core_distance - margin,
-            witness_a: surface_a,
-            witness_b: surface_b,
+            witness_a: core_a + normal * radius_a,
+            witness_b: core_b - normal * radius_b,
             normal,
             iterations,
         }
