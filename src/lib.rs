@@ -4,8 +4,10 @@
 //! sub-algorithm in the pair-local frame ([`gjk`]); [`batch`] runs many pairs on all cores.
 
 pub mod batch;
+pub mod cli;
 pub mod error;
 pub mod gjk;
+pub mod mesh_gen;
 pub mod pose;
 pub mod real;
 pub mod scenario;

@@ -1,1 +1,41 @@
-fn main() {}
+//! `gpu-gjk`: argument parsing and exit codes only; the commands live in `gpu_gjk::cli`.
+
+use clap::{CommandFactory, Parser, Subcommand};
+use gpu_gjk::cli::{run_query, QueryArgs};
+use std::process::ExitCode;
+
+/// Exit code for bad input lines, I/O errors and usage errors (clap uses 2 for the latter too).
+const FAILURE: u8 = 2;
+
+#[derive(Parser)]
+#[command(name = "gpu-gjk", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+// `bench`, `demo` and `adapters` are to join as further variants.
+#[derive(Subcommand)]
+enum Command {
+    /// Distance queries for pairs of convex shapes read as JSON Lines, one answer line per input line.
+    Query(QueryArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Some(Command::Query(args)) => run_query(&args).map(|report| report.failed_lines == 0),
+        None => {
+            let _ = Cli::command().print_help();
+            return ExitCode::from(FAILURE);
+        }
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(FAILURE),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(FAILURE)
+        }
+    }
+}

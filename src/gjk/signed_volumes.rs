@@ -8,6 +8,11 @@
 //!
 //! Keep in sync with `shaders/gjk.wgsl` (`s1d`, `s2d`, `s3d`).
 
+#![expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch, and the WGSL twin reads the same"
+)]
+
 use crate::real::Real;
 
 /// The closest point of a (sub-)simplex to the origin: weights over the simplex slots (zero for dropped

@@ -34,7 +34,7 @@ impl<R: Real> Simplex<R> {
 
     /// True when `w` is already a vertex: GJK has nothing new to add and has converged.
     pub fn contains(&self, w: R::V) -> bool {
-        self.w[..self.len].iter().any(|&x| x == w)
+        self.w[..self.len].contains(&w)
     }
 
     pub fn push(&mut self, a: R::V, b: R::V) {

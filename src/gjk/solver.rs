@@ -3,6 +3,11 @@
 //!
 //! Keep in sync with `shaders/gjk.wgsl` (`gjk_query`): same order of tests, same tolerances, same bound.
 
+#![expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch, and the WGSL twin reads the same"
+)]
+
 use super::config::{GjkConfig, GjkStatus, QueryKind, CONVERGENCE_ULPS};
 use super::simplex::Simplex;
 use super::support::PairSupport;

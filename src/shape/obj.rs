@@ -1,10 +1,19 @@
-//! Loading OBJ meshes with tobj.
+//! Loading OBJ meshes with tobj, with errors that name the file and the offending line.
+//!
+//! tobj reports only the kind of a parse error. When it fails, or returns no vertex, or a vertex that is
+//! not finite or too large, the file is scanned again with the same rules to find the first offending line
+//! and say what is wrong with it.
 
 use crate::error::GjkError;
+use crate::pose::COORDINATE_LIMIT;
 use glam::Vec3;
 use std::path::Path;
 
-/// All vertex positions of every object in an OBJ file.
+/// All vertex positions used by the faces of every object in an OBJ file.
+///
+/// Errors are [`GjkError::Obj`], with the 1-based line number where one can be named: a missing or
+/// unreadable file, a malformed `v`, `vt`, `vn` or `f` line, a face index out of range, a NaN, infinite or
+/// out-of-range coordinate, or a file with no faces.
 pub fn load_obj_points(path: &Path) -> Result<Vec<Vec3>, GjkError> {
     let options = tobj::LoadOptions {
         single_index: false,
@@ -12,22 +21,399 @@ pub fn load_obj_points(path: &Path) -> Result<Vec<Vec3>, GjkError> {
         ignore_points: true,
         ignore_lines: true,
     };
-    let (models, _materials) = tobj::load_obj(path, &options).map_err(|e| GjkError::Obj {
-        path: path.to_path_buf(),
-        line: None,
-        message: e.to_string(),
-    })?;
+    let models = match tobj::load_obj(path, &options) {
+        Ok((models, _materials)) => models,
+        Err(e) => return Err(diagnose(path, Some(e))),
+    };
     let points: Vec<Vec3> = models
         .iter()
         .flat_map(|m| m.mesh.positions.chunks_exact(3))
         .map(|c| Vec3::new(c[0], c[1], c[2]))
         .collect();
-    if points.is_empty() {
-        return Err(GjkError::Obj {
-            path: path.to_path_buf(),
-            line: None,
-            message: "no vertices".into(),
-        });
+    let in_range = |p: &Vec3| p.is_finite() && p.abs().max_element() as f64 <= COORDINATE_LIMIT;
+    if points.is_empty() || !points.iter().all(in_range) {
+        return Err(diagnose(path, None));
     }
     Ok(points)
+}
+
+fn obj_error(path: &Path, line: Option<usize>, message: impl Into<String>) -> GjkError {
+    GjkError::Obj {
+        path: path.to_path_buf(),
+        line,
+        message: message.into(),
+    }
+}
+
+/// The error for a file that tobj rejected (`tobj_error`) or whose vertices were unusable (`None`).
+fn diagnose(path: &Path, tobj_error: Option<tobj::LoadError>) -> GjkError {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return obj_error(path, None, "file not found")
+        }
+        Err(e) => return obj_error(path, None, format!("cannot read file: {e}")),
+    };
+    let scan = scan(&bytes);
+    if let Some((line, message)) = scan.problem {
+        return obj_error(path, Some(line), message);
+    }
+    match tobj_error {
+        Some(e) => obj_error(path, None, e.to_string()),
+        None if scan.faces == 0 => obj_error(
+            path,
+            None,
+            format!(
+                "no vertices: the file has no `f` faces ({} `v` lines)",
+                scan.vertices
+            ),
+        ),
+        None => obj_error(path, None, "no usable vertices"),
+    }
+}
+
+struct Scan {
+    /// The first problem found: 1-based line number and what is wrong.
+    problem: Option<(usize, String)>,
+    vertices: usize,
+    faces: usize,
+}
+
+/// Checks every line with the rules tobj applies, plus finite and in-range coordinates, and returns the
+/// first problem. Face indices may refer to vertices defined later in the file (tobj resolves them when
+/// an object ends), so positive indices are checked against the file's total counts.
+fn scan(bytes: &[u8]) -> Scan {
+    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    let first_word = |l: &[u8]| -> Option<Vec<u8>> {
+        l.split(|b| b.is_ascii_whitespace())
+            .find(|w| !w.is_empty())
+            .map(|w| w.to_vec())
+    };
+    let total = |keyword: &[u8]| {
+        lines
+            .iter()
+            .filter(|l| first_word(l).as_deref() == Some(keyword))
+            .count()
+    };
+    let totals = [total(b"v"), total(b"vt"), total(b"vn")];
+    let mut counts = [0usize; 3];
+    let mut faces = 0;
+    for (index, raw) in lines.iter().enumerate() {
+        let number = index + 1;
+
+        let Ok(line) = std::str::from_utf8(raw) else {
+            return Scan {
+                problem: Some((number, "line is not valid UTF-8".into())),
+                vertices: totals[0],
+                faces,
+            };
+        };
+        let mut words = line.split_whitespace();
+        let result = match words.next() {
+            Some("v") => {
+                counts[0] += 1;
+                check_vertex(words.collect())
+            }
+            Some("vt") => {
+                counts[1] += 1;
+                check_floats("texture coordinate", 2, words.collect())
+            }
+            Some("vn") => {
+                counts[2] += 1;
+                check_floats("normal", 3, words.collect())
+            }
+            Some(keyword @ ("f" | "l")) => {
+                faces += usize::from(keyword == "f");
+                check_face(keyword, words.collect(), counts, totals)
+            }
+            Some("usemtl") if words.next().is_none() => {
+                Err("`usemtl` needs a material name".into())
+            }
+            _ => Ok(()),
+        };
+        if let Err(message) = result {
+            return Scan {
+                problem: Some((number, message)),
+                vertices: totals[0],
+                faces,
+            };
+        }
+    }
+    Scan {
+        problem: None,
+        vertices: totals[0],
+        faces,
+    }
+}
+
+fn parse_numbers(words: &[&str]) -> Option<Vec<f32>> {
+    words.iter().map(|w| w.parse::<f32>().ok()).collect()
+}
+
+fn check_floats(what: &str, n: usize, words: Vec<&str>) -> Result<(), String> {
+    let head = &words[..words.len().min(n)];
+    match parse_numbers(head) {
+        Some(v) if v.len() == n => Ok(()),
+        _ => Err(format!(
+            "{what} needs {n} numbers, found \"{}\"",
+            words.join(" ")
+        )),
+    }
+}
+
+/// `v x y z`, `v x y z w` (divided by w) or `v x y z r g b`, as tobj reads them.
+fn check_vertex(words: Vec<&str>) -> Result<(), String> {
+    let found = || format!("\"{}\"", words.join(" "));
+    let xyz = match parse_numbers(&words[..words.len().min(3)]) {
+        Some(v) if v.len() == 3 => v,
+        _ => return Err(format!("vertex needs 3 numbers, found {}", found())),
+    };
+    let mut position = Vec3::new(xyz[0], xyz[1], xyz[2]);
+    match words.len() {
+        3 | 6 => {}
+        4 => match words[3].parse::<f32>() {
+            Ok(w) if w != 0.0 => position /= w,
+            Ok(_) => return Err(format!("vertex has weight w = 0: {}", found())),
+            Err(_) => return Err(format!("vertex weight w is not a number: \"{}\"", words[3])),
+        },
+        n => {
+            return Err(format!(
+                "vertex needs 3 numbers (x y z), 4 (x y z w) or 6 (x y z r g b), found {n}: {}",
+                found()
+            ))
+        }
+    }
+    if !position.is_finite() {
+        return Err(format!(
+            "vertex has a non-finite coordinate (NaN or infinite): {}",
+            found()
+        ));
+    }
+    if position.abs().max_element() as f64 > COORDINATE_LIMIT {
+        return Err(format!(
+            "vertex coordinate beyond +-{COORDINATE_LIMIT:e}: {}",
+            found()
+        ));
+    }
+    Ok(())
+}
+
+/// `f` and `l` elements: `v`, `v/vt`, `v//vn` or `v/vt/vn`, 1-based, negative counting back from the last
+/// element defined so far.
+fn check_face(
+    keyword: &str,
+    words: Vec<&str>,
+    counts: [usize; 3],
+    totals: [usize; 3],
+) -> Result<(), String> {
+    const NAMES: [&str; 3] = ["vertex", "texture coordinate", "normal"];
+    let element = if keyword == "f" { "face" } else { "line" };
+    if words.is_empty() {
+        return Err(format!("{element} has no vertex"));
+    }
+    for word in &words {
+        let parts: Vec<&str> = word.split('/').collect();
+        if parts.len() > 3 {
+            return Err(format!(
+                "{element} corner \"{word}\" has more than 3 indices (v/vt/vn)"
+            ));
+        }
+        for (k, part) in parts.iter().enumerate() {
+            if part.is_empty() {
+                if k == 0 {
+                    return Err(format!("{element} corner \"{word}\" has no vertex index"));
+                }
+                continue;
+            }
+            let Ok(i) = part.parse::<isize>() else {
+                return Err(format!(
+                    "{element} corner \"{word}\": {} index \"{part}\" is not an integer",
+                    NAMES[k]
+                ));
+            };
+            // Like tobj: indices of `l` elements are not resolved (lines are ignored), and texture or
+            // normal indices only when the file has texture coordinates or normals.
+            if keyword == "l" || (k > 0 && totals[k] == 0) {
+                continue;
+            }
+            let valid = match i {
+                0 => false,
+                i if i > 0 => i as usize <= totals[k],
+                i => i.unsigned_abs() <= counts[k],
+            };
+            if !valid {
+                let defined = if i < 0 { counts[k] } else { totals[k] };
+                return Err(format!(
+                    "{element} corner \"{word}\": {} index {i} is out of range ({defined} defined{})",
+                    NAMES[k],
+                    if i == 0 { "; OBJ indices start at 1" } else { "" }
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// A file in a fresh temporary folder, removed on drop.
+    struct TempObj {
+        dir: PathBuf,
+        path: PathBuf,
+    }
+
+    impl TempObj {
+        fn new(name: &str, text: &str) -> Self {
+            let dir =
+                std::env::temp_dir().join(format!("gpu-gjk-obj-{}-{name}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(format!("{name}.obj"));
+            std::fs::write(&path, text).unwrap();
+            Self { dir, path }
+        }
+    }
+
+    impl Drop for TempObj {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    const TETRA: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+
+    fn error_of(name: &str, text: &str) -> (Option<usize>, String, String) {
+        let file = TempObj::new(name, text);
+        let err = load_obj_points(&file.path).unwrap_err();
+        let shown = err.to_string();
+        match err {
+            GjkError::Obj {
+                path,
+                line,
+                message,
+            } => {
+                assert_eq!(path, file.path);
+                (line, message, shown)
+            }
+            other => panic!("not an OBJ error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn valid_file_loads() {
+        let file = TempObj::new("valid", TETRA);
+        let points = load_obj_points(&file.path).unwrap();
+        assert_eq!(points.len(), 4);
+        assert!(points.contains(&Vec3::new(0.0, 0.0, 1.0)));
+    }
+
+    #[test]
+    fn missing_file_is_named() {
+        let path = std::env::temp_dir().join("gpu-gjk-obj-does-not-exist/none.obj");
+        let err = load_obj_points(&path).unwrap_err();
+        assert_eq!(
+            err,
+            GjkError::Obj {
+                path: path.clone(),
+                line: None,
+                message: "file not found".into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("{}: file not found", path.display())
+        );
+    }
+
+    #[test]
+    fn malformed_vertex_reports_its_line() {
+        let text = "# comment\nv 0 0 0\nv 1 0 0\nv 1.0 abc\nv 0 0 1\nf 1 2 3\n";
+        let (line, message, shown) = error_of("malformed", text);
+        assert_eq!(line, Some(4));
+        assert_eq!(message, "vertex needs 3 numbers, found \"1.0 abc\"");
+        assert!(shown.ends_with("malformed.obj:4: vertex needs 3 numbers, found \"1.0 abc\""));
+    }
+
+    #[test]
+    fn nan_and_infinite_vertices_report_their_line() {
+        let text = "v 0 0 0\nv 1 0 0\nv 0 NaN 0\nv 0 0 1\nf 1 2 3\nf 1 3 4\n";
+        let (line, message, _) = error_of("nan", text);
+        assert_eq!(line, Some(3));
+        assert!(message.contains("non-finite"), "{message}");
+
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 inf\nf 1 2 3\nf 1 3 4\n";
+        assert_eq!(error_of("inf", text).0, Some(4));
+
+        // Finite in the file, but overflows float32.
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1e39\nf 1 2 3\nf 1 3 4\n";
+        assert_eq!(error_of("overflow", text).0, Some(4));
+
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 5e9\nf 1 2 3\nf 1 3 4\n";
+        let (line, message, _) = error_of("huge", text);
+        assert_eq!(line, Some(4));
+        assert!(message.contains("beyond"), "{message}");
+    }
+
+    #[test]
+    fn file_without_vertices_is_rejected() {
+        let (line, message, _) = error_of("empty", "# nothing here\no empty\n");
+        assert_eq!(line, None);
+        assert!(message.starts_with("no vertices"), "{message}");
+
+        // Vertices but no face using them.
+        let (line, message, _) = error_of("cloud", "v 0 0 0\nv 1 0 0\n");
+        assert_eq!(line, None);
+        assert_eq!(
+            message,
+            "no vertices: the file has no `f` faces (2 `v` lines)"
+        );
+    }
+
+    #[test]
+    fn bad_faces_report_their_line() {
+        let base = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+        let (line, message, _) = error_of("face_range", &format!("{base}f 1 2 3\nf 1 2 7\n"));
+        assert_eq!(line, Some(5));
+        assert!(
+            message.contains("index 7 is out of range (3 defined)"),
+            "{message}"
+        );
+
+        let (line, message, _) = error_of("face_zero", &format!("{base}f 0 1 2\n"));
+        assert_eq!(line, Some(4));
+        assert!(message.contains("start at 1"), "{message}");
+
+        let (line, message, _) = error_of("face_word", &format!("{base}f 1 x 3\n"));
+        assert_eq!(line, Some(4));
+        assert!(message.contains("\"x\" is not an integer"), "{message}");
+
+        let (line, _, _) = error_of("face_negative", &format!("{base}f -1 -2 -4\n"));
+        assert_eq!(line, Some(4));
+
+        // Negative (relative) indices within range are fine.
+        let file = TempObj::new("face_relative", &format!("{base}f -3 -2 -1\n"));
+        assert_eq!(load_obj_points(&file.path).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn other_malformed_lines_report_their_line() {
+        let (line, message, _) = error_of("normal", &format!("vn 0 1\n{TETRA}"));
+        assert_eq!(line, Some(1));
+        assert!(message.starts_with("normal needs 3 numbers"), "{message}");
+
+        let (line, message, _) = error_of("weight", &format!("{TETRA}v 1 1 1 0\n"));
+        assert_eq!(line, Some(9));
+        assert!(message.contains("w = 0"), "{message}");
+
+        let (line, message, _) = error_of("five", &format!("v 1 1 1 1 1\n{TETRA}"));
+        assert_eq!(line, Some(1));
+        assert!(message.contains("found 5"), "{message}");
+
+        let file = TempObj::new("utf8", "x");
+        std::fs::write(&file.path, b"v 0 0 0\nv 1 \xff 0\n").unwrap();
+        let err = load_obj_points(&file.path).unwrap_err();
+        assert!(matches!(err, GjkError::Obj { line: Some(2), .. }), "{err}");
+    }
 }

@@ -1,0 +1,15 @@
+//! The command-line tool's commands, kept in the library so tests can call the line parser and formatter
+//! directly; `src/main.rs` only parses arguments and maps the outcome to an exit code.
+
+mod exec;
+mod input;
+mod output;
+mod overflow;
+mod parse;
+mod query;
+
+pub use exec::{threads_from_count, Executor};
+pub use input::{read_input, split_lines};
+pub use output::{write_error, write_result};
+pub use parse::{parse_line, PairInput, PlacedShape};
+pub use query::{query_pair, run_query, stats_line, Backend, QueryArgs, QueryReport};

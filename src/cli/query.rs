@@ -1,0 +1,173 @@
+//! `gpu-gjk query`: distance queries for pairs read as JSON Lines, answered one output line per input line.
+//!
+//! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
+//! valid pair as one batch, then write the answers and the error lines in input order.
+
+use super::exec::{threads_from_count, Executor};
+use super::input::{read_input, split_lines};
+use super::output::{write_error, write_result};
+use super::parse::{parse_line, PairInput};
+use crate::gjk::{query_relative, GjkConfig, QueryKind, WorldResult};
+use crate::pose::RelativePose;
+use anyhow::Context;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Where the queries run. `Auto` picks the best available backend; today that is always the CPU. A `Gpu`
+/// variant is meant to join these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The best available backend (currently the CPU).
+    #[default]
+    Auto,
+    /// The CPU reference GJK.
+    Cpu,
+}
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct QueryArgs {
+    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line; `-` reads stdin.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+    /// Which backend answers the queries.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    pub backend: Backend,
+    /// CPU threads: 0 = all cores, 1 = a single thread, N = a pool of N threads.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Write the results to FILE instead of stdout (`-` is stdout).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print `pairs=.. compute_s=.. pairs_per_s=..` for the query batch alone to stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// What a run did, for the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryReport {
+    pub lines: usize,
+    pub pairs: usize,
+    pub failed_lines: usize,
+}
+
+/// Runs the command. Bad lines are reported in the output and on stderr and counted in the report; only
+/// I/O and setup failures are errors.
+pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
+    let exec = Executor::new(threads_from_count(args.threads))?;
+    let text = read_input(&args.input)?;
+    let lines = split_lines(&text);
+
+    let parsed: Vec<Result<PairInput, String>> = exec.map(&lines, |line| parse_line(line));
+    // The raw text is no longer needed; on large inputs it is as big as everything else together.
+    let line_count = lines.len();
+    drop(lines);
+    drop(text);
+    let valid: Vec<&PairInput> = parsed.iter().filter_map(|p| p.as_ref().ok()).collect();
+
+    let start = Instant::now();
+    let results = match args.backend {
+        Backend::Auto | Backend::Cpu => exec.map(&valid, |pair| query_pair(pair)),
+    };
+    let compute_s = start.elapsed().as_secs_f64();
+
+    let failed_lines = write_all(args.output.as_deref(), &parsed, &results)?;
+    if args.stats {
+        eprintln!("{}", stats_line(valid.len(), compute_s));
+    }
+    Ok(QueryReport {
+        lines: line_count,
+        pairs: valid.len(),
+        failed_lines,
+    })
+}
+
+/// One distance query: the pair-local frame formed in float64 from the world poses (so pairs far from the
+/// origin keep their precision), GJK in float32, the answer moved back to world coordinates.
+pub fn query_pair(pair: &PairInput) -> WorldResult {
+    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
+    let local = query_relative(
+        &pair.a.shape,
+        &pair.b.shape,
+        &relative,
+        QueryKind::Distance,
+        &GjkConfig::default(),
+    );
+    WorldResult::from_local(&local, &pair.a.pose)
+}
+
+/// `pairs=1234 compute_s=0.001230 pairs_per_s=1003252`.
+pub fn stats_line(pairs: usize, compute_s: f64) -> String {
+    let rate = if compute_s > 0.0 {
+        pairs as f64 / compute_s
+    } else {
+        0.0
+    };
+    format!("pairs={pairs} compute_s={compute_s:.6} pairs_per_s={rate:.0}")
+}
+
+/// Writes one line per input line in order and echoes each error line to stderr; returns how many lines
+/// failed. `results` holds the answers of the valid lines, in order.
+fn write_all(
+    output: Option<&Path>,
+    parsed: &[Result<PairInput, String>],
+    results: &[WorldResult],
+) -> anyhow::Result<usize> {
+    let (mut out, name): (BufWriter<Box<dyn Write>>, String) = match output {
+        Some(path) if path.as_os_str() != "-" => {
+            let file = File::create(path)
+                .with_context(|| format!("cannot create output file {}", path.display()))?;
+            (
+                BufWriter::with_capacity(1 << 16, Box::new(file)),
+                format!("output file {}", path.display()),
+            )
+        }
+        _ => (
+            BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
+            "standard output".into(),
+        ),
+    };
+    let mut stderr = BufWriter::new(io::stderr().lock());
+    let mut answers = results.iter();
+    let mut failed = 0;
+    let mut write = || -> io::Result<()> {
+        for (i, line) in parsed.iter().enumerate() {
+            match line {
+                Ok(_) => {
+                    let r = answers.next().expect("one result per valid line");
+                    write_result(&mut out, r)?;
+                }
+                Err(message) => {
+                    failed += 1;
+                    let message = format!("line {}: {message}", i + 1);
+                    write_error(&mut out, &message)?;
+                    // Best effort: a closed stderr must not stop the results.
+                    let _ = writeln!(stderr, "{message}");
+                }
+            }
+        }
+        let _ = stderr.flush();
+        out.flush()
+    };
+    write().with_context(|| format!("cannot write to {name}"))?;
+    Ok(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_line_format() {
+        assert_eq!(
+            stats_line(1234, 0.00123),
+            "pairs=1234 compute_s=0.001230 pairs_per_s=1003252"
+        );
+        assert_eq!(
+            stats_line(0, 0.0),
+            "pairs=0 compute_s=0.000000 pairs_per_s=0"
+        );
+    }
+}

@@ -1,0 +1,385 @@
+//! End-to-end tests of `gpu-gjk query`: the binary is run with JSON Lines on stdin.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// The output lines, each parsed as JSON.
+    fn lines(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad output {l:?}: {e}")))
+            .collect()
+    }
+}
+
+fn run(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .arg("query")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gpu-gjk");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_owned();
+    // Written from a thread so a large output cannot block the child while we are still writing.
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+const BOX: &str = "[[-1,-1,-1],[1,-1,-1],[-1,1,-1],[1,1,-1],[-1,-1,1],[1,-1,1],[-1,1,1],[1,1,1]]";
+
+/// Unit boxes (half extent 1), A at the origin and B at x = `bx`.
+fn boxes(bx: f64) -> String {
+    format!(r#"{{"a": {{"points": {BOX}}}, "b": {{"points": {BOX}, "position": [{bx}, 0, 0]}}}}"#)
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn vec3(v: &Value) -> [f64; 3] {
+    let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
+    assert_eq!(a.len(), 3);
+    [num(&a[0]), num(&a[1]), num(&a[2])]
+}
+
+fn close(x: f64, want: f64, tol: f64) -> bool {
+    (x - want).abs() <= tol
+}
+
+/// Checks the answer for `boxes(3.0)` (or the same pair moved together).
+fn assert_boxes_apart_by_one(r: &Value, offset: f64, tol: f64) {
+    assert_eq!(r["status"], "separated", "{r}");
+    assert_eq!(r["intersecting"], false, "{r}");
+    assert!(close(num(&r["distance"]), 1.0, tol), "{r}");
+    assert!(close(vec3(&r["witness_a"])[0], offset + 1.0, tol), "{r}");
+    assert!(close(vec3(&r["witness_b"])[0], offset + 2.0, tol), "{r}");
+    let n = vec3(&r["normal"]);
+    assert!(
+        close(n[0], 1.0, 1e-5) && close(n[1], 0.0, 1e-5) && close(n[2], 0.0, 1e-5),
+        "{r}"
+    );
+    assert!(r["iterations"].as_u64().is_some(), "{r}");
+}
+
+#[test]
+fn separated_boxes() {
+    let out = run(&[], &(boxes(3.0) + "\n"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let lines = out.lines();
+    assert_eq!(lines.len(), 1);
+    assert_boxes_apart_by_one(&lines[0], 0.0, 1e-5);
+    // The documented layout, keys in order.
+    let keys: Vec<&str> = lines[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    let mut sorted = vec![
+        "intersecting",
+        "distance",
+        "witness_a",
+        "witness_b",
+        "normal",
+        "iterations",
+        "status",
+    ];
+    sorted.sort();
+    assert_eq!(keys, sorted);
+    assert!(
+        out.stdout
+            .starts_with("{\"intersecting\": false, \"distance\": "),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn intersecting_boxes() {
+    let out = run(&[], &boxes(1.5));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r = &out.lines()[0];
+    assert_eq!(r["status"], "intersecting", "{r}");
+    assert_eq!(r["intersecting"], true, "{r}");
+    assert_eq!(num(&r["distance"]), 0.0, "{r}");
+}
+
+#[test]
+fn spheres_with_radius() {
+    let line = r#"{"a": {"points": [[0,0,0]], "radius": 0.5}, "b": {"points": [[0,0,0]], "radius": 1.25, "position": [0, 3, 4]}}"#;
+    let out = run(&[], line);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r = &out.lines()[0];
+    assert_eq!(r["status"], "separated", "{r}");
+    assert!(close(num(&r["distance"]), 5.0 - 0.5 - 1.25, 1e-5), "{r}");
+    let wa = vec3(&r["witness_a"]);
+    assert!(close(wa[1], 0.3, 1e-5) && close(wa[2], 0.4, 1e-5), "{r}");
+    let n = vec3(&r["normal"]);
+    assert!(close(n[1], 0.6, 1e-5) && close(n[2], 0.8, 1e-5), "{r}");
+}
+
+#[test]
+fn non_normalised_rotation_is_normalised() {
+    // [0, 0, 0, 2] is the identity once normalised; a half turn about z ([0, 0, 1, 0] times 3) maps the
+    // box onto itself; both must give the same answer as no rotation.
+    for rot in ["[0, 0, 0, 2]", "[0, 0, 3, 0]"] {
+        let line = format!(
+            r#"{{"a": {{"points": {BOX}, "rotation": {rot}}}, "b": {{"points": {BOX}, "position": [3, 0, 0], "rotation": {rot}}}}}"#
+        );
+        let out = run(&[], &line);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_boxes_apart_by_one(&out.lines()[0], 0.0, 1e-5);
+    }
+}
+
+#[test]
+fn far_from_the_origin_keeps_precision() {
+    let line = format!(
+        r#"{{"a": {{"points": {BOX}, "position": [1e4, 1e4, 1e4]}}, "b": {{"points": {BOX}, "position": [10003, 1e4, 1e4]}}}}"#
+    );
+    let out = run(&[], &line);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_boxes_apart_by_one(&out.lines()[0], 1e4, 1e-4);
+}
+
+/// Each bad line sits between two valid lines; the error names the line and the field, goes to stdout
+/// and stderr, the valid lines are still answered, and the exit code is 2.
+#[test]
+fn every_bad_input_kind_is_reported_with_line_and_field() {
+    let sphere = r#"{"points": [[0,0,0]]}"#;
+    let with_b = |b: &str| format!(r#"{{"a": {sphere}, "b": {b}}}"#);
+    let with_a = |a: &str| format!(r#"{{"a": {a}, "b": {sphere}}}"#);
+    let cases: Vec<(String, &str)> = vec![
+        ("{not json".into(), "not JSON: "),
+        (r#"{"a": {"points": [[NaN, 0, 0]]}}"#.into(), "not JSON: "),
+        ("   ".into(), "empty line"),
+        ("[1, 2, 3]".into(), "expected a JSON object, got an array"),
+        (
+            format!(r#"{{"b": {sphere}}}"#),
+            "a: required field is missing",
+        ),
+        (
+            format!(r#"{{"a": {sphere}}}"#),
+            "b: required field is missing",
+        ),
+        (
+            with_a(r#"{"radius": 1}"#),
+            "a.points: required field is missing",
+        ),
+        (with_b(r#"{"points": []}"#), "b.points: empty point list"),
+        (
+            with_b(r#"{"points": [[0,0,0], [1,1,1], [1,2]]}"#),
+            "b.points[2]: expected 3 numbers, got 2",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,"x"]]}"#),
+            "b.points[0][2]: expected a number, got a string",
+        ),
+        (
+            with_a(r#"{"points": [[0,1e999,0]]}"#),
+            "a.points[0][1]: 1e999 is not a finite number",
+        ),
+        (
+            with_a(r#"{"points": [[1e300,0,0]]}"#),
+            "a.points[0][0]: 1e300 overflows float32",
+        ),
+        (
+            with_a(r#"{"points": [[0,0,0]], "radius": -1}"#),
+            "a.radius: -1 is negative",
+        ),
+        (
+            with_a(r#"{"points": [[0,0,0]], "radius": -1e999}"#),
+            "a.radius: -1e999 is not a finite number",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,0]], "rotation": [0,0,0,0]}"#),
+            "b.rotation: zero quaternion",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,0]], "rotation": [0,0,1]}"#),
+            "b.rotation: expected 4 numbers [x, y, z, w], got 3",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,0]], "position": [1,2]}"#),
+            "b.position: expected 3 numbers, got 2",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,0]], "position": [1,2,1e999]}"#),
+            "b.position[2]: 1e999 is not a finite number",
+        ),
+    ];
+    for (bad, want) in &cases {
+        let input = format!("{}\n{bad}\n{}\n", boxes(3.0), boxes(3.0));
+        let out = run(&[], &input);
+        assert_eq!(out.code, 2, "{bad}: {}", out.stderr);
+        let lines = out.lines();
+        assert_eq!(lines.len(), 3, "{bad}: {}", out.stdout);
+        assert_boxes_apart_by_one(&lines[0], 0.0, 1e-5);
+        assert_boxes_apart_by_one(&lines[2], 0.0, 1e-5);
+        let error = lines[1]["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{}", lines[1]));
+        let expected = format!("line 2: {want}");
+        assert!(
+            error.starts_with(&expected),
+            "{bad}: got {error:?}, want {expected:?}"
+        );
+        assert_eq!(lines[1].as_object().unwrap().len(), 1, "{}", lines[1]);
+        assert_eq!(
+            out.stderr.trim_end(),
+            error,
+            "{bad}: stderr must repeat the message"
+        );
+    }
+}
+
+#[test]
+fn errors_carry_their_own_line_numbers() {
+    let input = format!("{}\n\n{}\n{{\n", boxes(3.0), boxes(1.5));
+    let out = run(&[], &input);
+    assert_eq!(out.code, 2);
+    let lines = out.lines();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[1]["error"], "line 2: empty line");
+    assert_eq!(lines[2]["status"], "intersecting");
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("line 4: not JSON: "));
+    let stderr: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(stderr.len(), 2, "{}", out.stderr);
+    assert!(stderr[0] == "line 2: empty line" && stderr[1].starts_with("line 4: "));
+}
+
+#[test]
+fn empty_input_gives_no_output() {
+    let out = run(&[], "");
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn stats_line_on_stderr() {
+    let input = format!("{}\n{}\n", boxes(3.0), boxes(1.5));
+    let out = run(&["--stats"], &input);
+    assert_eq!(out.code, 0);
+    assert_eq!(out.lines().len(), 2);
+    let stats = out.stderr.trim_end();
+    let fields: Vec<(&str, &str)> = stats
+        .split(' ')
+        .map(|f| f.split_once('=').unwrap_or_else(|| panic!("{stats}")))
+        .collect();
+    let keys: Vec<&str> = fields.iter().map(|f| f.0).collect();
+    assert_eq!(keys, ["pairs", "compute_s", "pairs_per_s"], "{stats}");
+    assert_eq!(fields[0].1, "2");
+    assert!(fields[1].1.parse::<f64>().unwrap() >= 0.0, "{stats}");
+    assert!(fields[2].1.parse::<u64>().is_ok(), "{stats}");
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("gpu-gjk-cli-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn output_file_and_input_file() {
+    let input = temp_path("in.jsonl");
+    let output = temp_path("out.jsonl");
+    std::fs::write(&input, boxes(3.0) + "\n").unwrap();
+    let out = run(
+        &[
+            input.to_str().unwrap(),
+            "--output",
+            output.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "", "results go to the file, not stdout");
+    let written = std::fs::read_to_string(&output).unwrap();
+    let r: Value = serde_json::from_str(written.trim_end()).unwrap();
+    assert_boxes_apart_by_one(&r, 0.0, 1e-5);
+    std::fs::remove_file(&input).ok();
+    std::fs::remove_file(&output).ok();
+}
+
+#[test]
+fn threads_do_not_change_the_answers() {
+    let mut input = String::new();
+    for i in 0..500 {
+        let x = 1.0 + i as f64 * 0.01;
+        input += &format!(
+            r#"{{"a": {{"points": {BOX}, "rotation": [0.1, 0.2, 0.3, 1]}}, "b": {{"points": {BOX}, "radius": 0.1, "position": [{x}, 0.3, -0.2], "rotation": [{i}, 1, 0, 1]}}}}"#
+        );
+        input += "\n";
+    }
+    input += "bad\n";
+    let one = run(&["--threads", "1"], &input);
+    let two = run(&["--threads", "2"], &input);
+    let all = run(&["--backend", "cpu"], &input);
+    assert_eq!(one.code, 2);
+    assert_eq!(one.stdout.lines().count(), 501);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stdout, all.stdout);
+}
+
+#[test]
+fn missing_input_file_is_named() {
+    let missing = temp_path("does-not-exist.jsonl");
+    let out = run(&[missing.to_str().unwrap()], "");
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains(missing.to_str().unwrap()),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("cannot read input file"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn unwritable_output_file_is_named() {
+    let output = temp_path("no-such-dir").join("out.jsonl");
+    let out = run(&["--output", output.to_str().unwrap()], &boxes(3.0));
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains(output.to_str().unwrap()),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn unknown_backend_is_a_usage_error() {
+    let out = run(&["--backend", "quantum"], "");
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn no_subcommand_prints_help_and_fails() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("query"));
+}
