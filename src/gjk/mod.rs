@@ -15,4 +15,4 @@ pub use query::{distance, intersects, query, query_f64, query_relative, WorldRes
 pub use signed_volumes::{s1d, s2d, s3d, Projection};
 pub use simplex::Simplex;
 pub use solver::{gjk, GjkResult};
-pub use support::{support_point, PairSupport};
+pub use support::{support_index, support_point, PairSupport};

@@ -67,6 +67,8 @@ pub fn gjk<R: Real>(
     let mut converged = false;
     let mut iterations = 0u32;
     let mut stalls = 0u32;
+    // Two single-point cores (spheres, points): A - B is one point, already the answer.
+    let single_points = pair.points_a.len() == 1 && pair.points_b.len() == 1;
     loop {
         // The simplex lies inside A - B, so |v| bounds the core distance from above.
         if vv <= tol * tol {
@@ -75,6 +77,10 @@ pub fn gjk<R: Real>(
         }
         if kind == QueryKind::Intersection && vv <= margin_tol2 {
             status = Some(GjkStatus::Intersecting);
+            break;
+        }
+        if single_points {
+            converged = true;
             break;
         }
         if iterations >= config.max_iterations {
