@@ -17,3 +17,8 @@ pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind, WorldResult};
 pub use pose::{DPose, Pose, RelativePose};
 pub use shape::ConvexShape;
+
+/// The README's Rust examples, compiled and run as doctests so they cannot rot.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
