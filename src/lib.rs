@@ -7,11 +7,13 @@ pub mod batch;
 pub mod cli;
 pub mod error;
 pub mod gjk;
+pub mod gpu;
 pub mod mesh_gen;
 pub mod pose;
 pub mod real;
 pub mod scenario;
 pub mod shape;
+pub mod validate;
 
 pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind, WorldResult};

@@ -1,7 +1,7 @@
 //! `gpu-gjk`: argument parsing and exit codes only; the commands live in `gpu_gjk::cli`.
 
 use clap::{CommandFactory, Parser, Subcommand};
-use gpu_gjk::cli::{run_query, QueryArgs};
+use gpu_gjk::cli::{run_adapters, run_query, AdaptersArgs, QueryArgs};
 use std::process::ExitCode;
 
 /// Exit code for bad input lines, I/O errors and usage errors (clap uses 2 for the latter too).
@@ -14,17 +14,22 @@ struct Cli {
     command: Option<Command>,
 }
 
-// `bench`, `demo` and `adapters` are to join as further variants.
 #[derive(Subcommand)]
 enum Command {
     /// Distance queries for pairs of convex shapes read as JSON Lines, one answer line per input line.
     Query(QueryArgs),
+    /// List the GPU adapters wgpu can use here.
+    Adapters(AdaptersArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Query(args)) => run_query(&args).map(|report| report.failed_lines == 0),
+        Some(Command::Adapters(args)) => {
+            run_adapters(&args);
+            Ok(true)
+        }
         None => {
             let _ = Cli::command().print_help();
             return ExitCode::from(FAILURE);

@@ -1,15 +1,20 @@
 //! The command-line tool's commands, kept in the library so tests can call the line parser and formatter
 //! directly; `src/main.rs` only parses arguments and maps the outcome to an exit code.
 
+mod adapters;
+mod backend;
 mod exec;
 mod input;
 mod output;
 mod overflow;
 mod parse;
 mod query;
+mod query_gpu;
 
+pub use adapters::{run_adapters, AdaptersArgs};
+pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use exec::{threads_from_count, Executor};
 pub use input::{read_input, split_lines};
 pub use output::{write_error, write_result};
 pub use parse::{parse_line, PairInput, PlacedShape};
-pub use query::{query_pair, run_query, stats_line, Backend, QueryArgs, QueryReport};
+pub use query::{query_pair, run_query, stats_line, QueryArgs, QueryReport};

@@ -3,6 +3,7 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
+use super::backend::{select_backend, Backend, SoftwareAdapters};
 use super::exec::{threads_from_count, Executor};
 use super::input::{read_input, split_lines};
 use super::output::{write_error, write_result};
@@ -15,23 +16,13 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Where the queries run. `Auto` picks the best available backend; today that is always the CPU. A `Gpu`
-/// variant is meant to join these.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Backend {
-    /// The best available backend (currently the CPU).
-    #[default]
-    Auto,
-    /// The CPU reference GJK.
-    Cpu,
-}
-
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
     /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line; `-` reads stdin.
     #[arg(value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
-    /// Which backend answers the queries.
+    /// Which backend answers the queries. `auto` uses a hardware GPU when there is one and the CPU
+    /// otherwise (a software rasteriser is slower than the CPU reference); `gpu` uses any adapter.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
     /// CPU threads: 0 = all cores, 1 = a single thread, N = a pool of N threads.
@@ -67,11 +58,15 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     drop(text);
     let valid: Vec<&PairInput> = parsed.iter().filter_map(|p| p.as_ref().ok()).collect();
 
-    let start = Instant::now();
-    let results = match args.backend {
-        Backend::Auto | Backend::Cpu => exec.map(&valid, |pair| query_pair(pair)),
+    let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
+    let (results, compute_s) = match selected.gpu() {
+        None => {
+            let start = Instant::now();
+            let results = exec.map(&valid, |pair| query_pair(pair));
+            (results, start.elapsed().as_secs_f64())
+        }
+        Some(ctx) => super::query_gpu::query_pairs_gpu(ctx, &valid)?,
     };
-    let compute_s = start.elapsed().as_secs_f64();
 
     let failed_lines = write_all(args.output.as_deref(), &parsed, &results)?;
     if args.stats {

@@ -14,5 +14,5 @@ pub use config::{
 pub use query::{distance, intersects, query, query_f64, query_relative, WorldResult};
 pub use signed_volumes::{s1d, s2d, s3d, Projection};
 pub use simplex::Simplex;
-pub use solver::{gjk, GjkResult};
+pub use solver::{gjk, GjkResult, MAX_STALLS, NOISE_ULPS};
 pub use support::{support_index, support_point, PairSupport};

@@ -1,0 +1,43 @@
+// Shared GPU types of the narrow phase. Keep in sync with src/gpu/layout.rs (the Rust twins, checked by the
+// naga layout test) and with the status and kind values of src/gjk/config.rs.
+
+// One convex hull: `count` points starting at `offset` in the vertex pool, swept by `radius`.
+// `bound` is the bounding radius about the local origin (sets the pair's tolerance scale).
+struct GpuHull {
+    offset: u32,
+    count: u32,
+    radius: f32,
+    bound: f32,
+}
+
+// One placed body: a pose (position, unit quaternion xyzw) and the hull it uses.
+struct GpuInstance {
+    position: vec3<f32>,
+    hull: u32,
+    rotation: vec4<f32>,
+}
+
+// The answer for one pair, in the pair-local frame (A's local frame), as GjkResult on the CPU.
+struct GpuResult {
+    witness_a: vec3<f32>,
+    distance: f32,
+    witness_b: vec3<f32>,
+    status: u32,
+    normal: vec3<f32>,
+    iterations: u32,
+}
+
+// Per-dispatch settings.
+struct GpuParams {
+    pair_count: u32,
+    max_iterations: u32,
+    kind: u32,
+    touch_tolerance: f32,
+}
+
+const STATUS_SEPARATED: u32 = 0u;
+const STATUS_INTERSECTING: u32 = 1u;
+const STATUS_MAX_ITERATIONS: u32 = 2u;
+
+const KIND_INTERSECTION: u32 = 0u;
+const KIND_DISTANCE: u32 = 1u;

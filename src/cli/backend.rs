@@ -1,0 +1,82 @@
+//! Choosing where commands run: `--backend auto|cpu|gpu|vulkan|gl|metal|dx12` (and `WGPU_BACKEND` for
+//! `auto`/`gpu`). Commands that did not ask for the GPU fall back to the CPU with one notice; commands that did
+//! fail with a clear error.
+
+use crate::gpu::{BackendChoice, GpuContext};
+use anyhow::anyhow;
+
+/// The `--backend` values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The GPU when one is available (see each command for whether a software adapter counts), else the CPU.
+    #[default]
+    Auto,
+    /// The CPU reference GJK.
+    Cpu,
+    /// Any GPU adapter, software rasterisers included; fails if there is none.
+    Gpu,
+    /// The GPU through Vulkan only.
+    Vulkan,
+    /// The GPU through OpenGL (ES) only.
+    Gl,
+    /// The GPU through Metal only.
+    Metal,
+    /// The GPU through Direct3D 12 only.
+    Dx12,
+}
+
+/// What a command will run on.
+pub enum Selected {
+    Cpu,
+    Gpu(Box<GpuContext>),
+}
+
+impl Selected {
+    pub fn gpu(&self) -> Option<&GpuContext> {
+        match self {
+            Selected::Cpu => None,
+            Selected::Gpu(ctx) => Some(ctx),
+        }
+    }
+}
+
+/// Whether `auto` may settle on a software rasteriser (llvmpipe, lavapipe, WARP). They are right but slow:
+/// `query` prefers the CPU reference over them; `bench` wants them, to show the GPU path working.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SoftwareAdapters {
+    Accept,
+    SkipInAuto,
+}
+
+fn forced(choice: BackendChoice, flag: &str) -> anyhow::Result<Selected> {
+    GpuContext::new(choice)
+        .map(|ctx| Selected::Gpu(Box::new(ctx)))
+        .map_err(|e| anyhow!("--backend {flag}: {e}"))
+}
+
+/// Opens the chosen backend. Prints at most one notice to stderr, when `auto` falls back to the CPU.
+pub fn select_backend(backend: Backend, software: SoftwareAdapters) -> anyhow::Result<Selected> {
+    match backend {
+        Backend::Cpu => Ok(Selected::Cpu),
+        Backend::Gpu => forced(BackendChoice::Auto, "gpu"),
+        Backend::Vulkan => forced(BackendChoice::Vulkan, "vulkan"),
+        Backend::Gl => forced(BackendChoice::Gl, "gl"),
+        Backend::Metal => forced(BackendChoice::Metal, "metal"),
+        Backend::Dx12 => forced(BackendChoice::Dx12, "dx12"),
+        Backend::Auto => match GpuContext::new(BackendChoice::Auto) {
+            Ok(ctx) if ctx.summary.is_software() && software == SoftwareAdapters::SkipInAuto => {
+                eprintln!(
+                    "notice: the only GPU adapter is a software rasteriser ({}); running on the CPU \
+                     (--backend gpu uses it anyway)",
+                    ctx.summary
+                );
+                Ok(Selected::Cpu)
+            }
+            Ok(ctx) => Ok(Selected::Gpu(Box::new(ctx))),
+            Err(e) => {
+                eprintln!("notice: {e}; running on the CPU");
+                Ok(Selected::Cpu)
+            }
+        },
+    }
+}

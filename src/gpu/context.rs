@@ -1,0 +1,161 @@
+//! Getting a device: backend choice, adapter listing, and the device request. Kept apart from running
+//! batches so tests and the renderer can bring their own device and queue.
+
+use super::GpuError;
+use std::fmt;
+
+/// Which wgpu backend to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum BackendChoice {
+    /// `WGPU_BACKEND` if set, otherwise every backend wgpu supports here (best adapter wins).
+    #[default]
+    Auto,
+    Vulkan,
+    Gl,
+    Metal,
+    Dx12,
+}
+
+impl BackendChoice {
+    pub fn backends(self) -> wgpu::Backends {
+        match self {
+            BackendChoice::Auto => wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all()),
+            BackendChoice::Vulkan => wgpu::Backends::VULKAN,
+            BackendChoice::Gl => wgpu::Backends::GL,
+            BackendChoice::Metal => wgpu::Backends::METAL,
+            BackendChoice::Dx12 => wgpu::Backends::DX12,
+        }
+    }
+}
+
+impl fmt::Display for BackendChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BackendChoice::Auto => "auto",
+            BackendChoice::Vulkan => "vulkan",
+            BackendChoice::Gl => "gl",
+            BackendChoice::Metal => "metal",
+            BackendChoice::Dx12 => "dx12",
+        })
+    }
+}
+
+/// A short description of an adapter, for notices, the HUD and `gpu-gjk adapters`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterSummary {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    pub timestamps: bool,
+}
+
+impl AdapterSummary {
+    pub fn of(adapter: &wgpu::Adapter) -> Self {
+        let info = adapter.get_info();
+        Self {
+            name: info.name,
+            backend: format!("{:?}", info.backend).to_lowercase(),
+            device_type: format!("{:?}", info.device_type),
+            driver: format!("{} {}", info.driver, info.driver_info)
+                .trim()
+                .to_string(),
+            timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+        }
+    }
+}
+
+impl AdapterSummary {
+    /// A CPU-side rasteriser (llvmpipe, lavapipe, WARP): correct, but not a speed reference.
+    pub fn is_software(&self) -> bool {
+        self.device_type == format!("{:?}", wgpu::DeviceType::Cpu)
+    }
+}
+
+impl fmt::Display for AdapterSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}, {}{})",
+            self.name,
+            self.backend,
+            self.device_type,
+            if self.driver.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", self.driver)
+            }
+        )
+    }
+}
+
+fn new_instance(choice: BackendChoice) -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: choice.backends(),
+        flags: wgpu::InstanceFlags::default().with_env(),
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    })
+}
+
+/// Every adapter the chosen backends expose.
+pub fn list_adapters(choice: BackendChoice) -> Vec<AdapterSummary> {
+    let instance = new_instance(choice);
+    pollster::block_on(instance.enumerate_adapters(choice.backends()))
+        .iter()
+        .map(AdapterSummary::of)
+        .collect()
+}
+
+/// An adapter with its device and queue.
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub summary: AdapterSummary,
+}
+
+impl GpuContext {
+    /// Picks the best adapter of the chosen backends and opens a device with the adapter's own limits (the
+    /// defaults would cap storage bindings far below what the hardware allows) and timestamp queries where
+    /// the adapter has them.
+    pub fn new(choice: BackendChoice) -> Result<Self, GpuError> {
+        let instance = new_instance(choice);
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            force_fallback_adapter: false,
+            compatible_surface: None,
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::NoAdapter {
+            backends: choice.to_string(),
+            reason: e.to_string(),
+        })?;
+        Self::from_adapter(instance, adapter)
+    }
+
+    pub fn from_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+    ) -> Result<Self, GpuError> {
+        let summary = AdapterSummary::of(&adapter);
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("gpu-gjk"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::Device {
+            adapter: summary.to_string(),
+            reason: e.to_string(),
+        })?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            summary,
+        })
+    }
+}

@@ -1,0 +1,101 @@
+//! Rust twins of the GPU structs in `shaders/types.wgsl`. Keep in sync: sizes are checked at compile time
+//! here and against naga's layout of the WGSL in `tests/shader_layout.rs`.
+
+use crate::batch::Instance;
+use crate::gjk::{GjkResult, GjkStatus};
+use crate::shape::ConvexShape;
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+
+/// One hull in the vertex pool (`GpuHull` in WGSL).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuHull {
+    pub offset: u32,
+    pub count: u32,
+    pub radius: f32,
+    pub bound: f32,
+}
+
+/// A placed body (`GpuInstance` in WGSL): position, hull index, rotation quaternion (xyzw).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuInstance {
+    pub position: [f32; 3],
+    pub hull: u32,
+    pub rotation: [f32; 4],
+}
+
+/// One pair's answer in the pair-local frame (`GpuResult` in WGSL).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuResult {
+    pub witness_a: [f32; 3],
+    pub distance: f32,
+    pub witness_b: [f32; 3],
+    pub status: u32,
+    pub normal: [f32; 3],
+    pub iterations: u32,
+}
+
+/// Per-dispatch settings (`GpuParams` in WGSL).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuParams {
+    pub pair_count: u32,
+    pub max_iterations: u32,
+    pub kind: u32,
+    pub touch_tolerance: f32,
+}
+
+const _: () = assert!(std::mem::size_of::<GpuHull>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuInstance>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuResult>() == 48);
+const _: () = assert!(std::mem::size_of::<GpuParams>() == 16);
+/// A vertex of the pool is a `vec4<f32>` (w unused): 16-byte stride, as WGSL arrays of vec3 would pad anyway.
+pub const VERTEX_STRIDE: u64 = 16;
+/// A pair is a `vec2<u32>`.
+pub const PAIR_STRIDE: u64 = 8;
+
+impl GpuInstance {
+    pub fn from_instance(instance: &Instance) -> Self {
+        Self {
+            position: instance.pose.position.to_array(),
+            hull: instance.shape,
+            rotation: instance.pose.rotation.to_array(),
+        }
+    }
+}
+
+impl GpuResult {
+    /// The CPU-side result. An unknown status code (which would be a shader bug) reads as
+    /// `MaxIterations`, the "no answer" status, never as separated.
+    pub fn to_result(&self) -> GjkResult<f32> {
+        let status = GjkStatus::from_u32(self.status).unwrap_or(GjkStatus::MaxIterations);
+        GjkResult {
+            status,
+            intersecting: status == GjkStatus::Intersecting,
+            distance: self.distance,
+            witness_a: Vec3::from_array(self.witness_a),
+            witness_b: Vec3::from_array(self.witness_b),
+            normal: Vec3::from_array(self.normal),
+            iterations: self.iterations,
+        }
+    }
+}
+
+/// Flattens shapes into the vertex pool and hull table.
+pub fn pack_hulls(shapes: &[ConvexShape]) -> (Vec<[f32; 4]>, Vec<GpuHull>) {
+    let mut vertices = Vec::with_capacity(shapes.iter().map(|s| s.points().len()).sum());
+    let mut hulls = Vec::with_capacity(shapes.len());
+    for shape in shapes {
+        hulls.push(GpuHull {
+            offset: vertices.len() as u32,
+            count: shape.points().len() as u32,
+            radius: shape.radius(),
+            bound: shape.bounding_radius(),
+        });
+        vertices.extend(shape.points().iter().map(|p| [p.x, p.y, p.z, 0.0]));
+    }
+    (vertices, hulls)
+}

@@ -1,0 +1,128 @@
+//! `gpu-gjk query --backend gpu` on random mixed pairs against the independent referee (parry3d-f64, with the
+//! certificate tie-breaker), through the command line's JSON input and output. Skipped without an adapter,
+//! except under `CI=true`.
+
+mod common;
+
+use common::certificate::certify;
+use common::referee::{referee, relative};
+use glam::DVec3;
+use gpu_gjk::gjk::pair_scale;
+use gpu_gjk::scenario::{random_scene, MixSpec};
+use gpu_gjk::{GjkResult, GjkStatus};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const PAIRS: usize = 10_000;
+
+fn shape_json(shape: &gpu_gjk::ConvexShape, pose: &gpu_gjk::Pose) -> serde_json::Value {
+    serde_json::json!({
+        "points": shape.points().iter().map(|p| [p.x, p.y, p.z]).collect::<Vec<_>>(),
+        "radius": shape.radius(),
+        "position": pose.position.to_array(),
+        "rotation": pose.rotation.to_array(),
+    })
+}
+
+fn vec3(v: &serde_json::Value) -> DVec3 {
+    let a: Vec<f64> = serde_json::from_value(v.clone()).unwrap();
+    DVec3::new(a[0], a[1], a[2])
+}
+
+#[test]
+fn query_backend_gpu_agrees_with_the_referee() {
+    let scene = random_scene(424242, PAIRS, &MixSpec::default());
+    let mut input = String::new();
+    for &[ia, ib] in &scene.pairs {
+        let (x, y) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
+        let line = serde_json::json!({
+            "a": shape_json(&scene.shapes[x.shape as usize], &x.pose),
+            "b": shape_json(&scene.shapes[y.shape as usize], &y.pose),
+        });
+        input.push_str(&line.to_string());
+        input.push('\n');
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["query", "--backend", "gpu"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("no GPU adapter") {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI=true requires an adapter: {stderr}"
+        );
+        eprintln!("SKIPPED: {stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), PAIRS);
+
+    let mut failures = Vec::new();
+    for (i, (line, &[ia, ib])) in lines.iter().zip(&scene.pairs).enumerate() {
+        let (x, y) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
+        let (a, b) = (
+            &scene.shapes[x.shape as usize],
+            &scene.shapes[y.shape as usize],
+        );
+        let (pa, pb) = (x.pose.to_f64(), y.pose.to_f64());
+        let band = 1e-4 * pair_scale(a.bounding_radius(), b.bounding_radius()) as f64;
+        let status = line["status"].as_str().unwrap();
+        let intersecting = line["intersecting"].as_bool().unwrap();
+        let distance = line["distance"].as_f64().unwrap();
+        if status == "max_iterations" {
+            failures.push(format!("pair {i}: max_iterations"));
+            continue;
+        }
+        let truth = referee(a, &pa, b, &pb);
+        let expected = truth.signed_distance.unwrap_or(0.0).max(0.0);
+        let flag_ok = match truth.signed_distance {
+            Some(sd) if sd.abs() > band => intersecting == (sd < 0.0),
+            _ => true,
+        };
+        if flag_ok && (distance - expected).abs() <= band {
+            continue;
+        }
+        // The referee can be wrong; our answer must then carry a certificate (in A's frame).
+        let to_local = |w: DVec3| pa.rotation.conjugate() * (w - pa.position);
+        let local = GjkResult::<f32> {
+            status: if intersecting {
+                GjkStatus::Intersecting
+            } else {
+                GjkStatus::Separated
+            },
+            intersecting,
+            distance: distance as f32,
+            witness_a: to_local(vec3(&line["witness_a"])).as_vec3(),
+            witness_b: to_local(vec3(&line["witness_b"])).as_vec3(),
+            normal: (pa.rotation.conjugate() * vec3(&line["normal"])).as_vec3(),
+            iterations: 0,
+        };
+        let (rot, pos) = relative(&pa, &pb);
+        if certify(a, b, rot, pos, &local, band).is_err() {
+            failures.push(format!(
+                "pair {i}: GPU says {status} at {distance}, referee {:?}",
+                truth.signed_distance
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {PAIRS} pairs fail:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+}

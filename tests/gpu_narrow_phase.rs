@@ -1,0 +1,136 @@
+//! The GPU narrow phase against the CPU reference, on a real or software adapter (llvmpipe through wgpu's GL
+//! backend works on a machine with no GPU). Without any adapter these tests say they were skipped, except
+//! under `CI=true`, where a missing adapter fails the run.
+
+use gpu_gjk::batch::{query_batch, Threads};
+use gpu_gjk::gpu::{BackendChoice, ChunkLimits, GpuContext, NarrowPhase};
+use gpu_gjk::scenario::{random_scene, MixSpec};
+use gpu_gjk::validate::compare as compare_results;
+use gpu_gjk::{GjkConfig, GjkStatus, QueryKind};
+use std::sync::{Mutex, OnceLock};
+
+fn context() -> Option<&'static GpuContext> {
+    static CONTEXT: OnceLock<Option<GpuContext>> = OnceLock::new();
+    CONTEXT
+        .get_or_init(|| match GpuContext::new(BackendChoice::Auto) {
+            Ok(ctx) => {
+                eprintln!("GPU tests on {}", ctx.summary);
+                Some(ctx)
+            }
+            Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
+                panic!("CI=true requires a GPU adapter (software is fine): {e}")
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: GPU tests need an adapter: {e}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// One narrow phase per test binary: tests take turns on it.
+fn with_narrow_phase(limits: Option<ChunkLimits>, f: impl FnOnce(&mut NarrowPhase)) {
+    static LOCK: Mutex<()> = Mutex::new(());
+    let Some(ctx) = context() else { return };
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut np = match limits {
+        Some(l) => NarrowPhase::with_limits(&ctx.device, &ctx.queue, l),
+        None => NarrowPhase::new(&ctx.device, &ctx.queue),
+    };
+    f(&mut np);
+}
+
+/// Compares GPU and CPU pair by pair with `gpu_gjk::validate`; returns the number of pairs checked.
+fn compare(seed: u64, pairs: usize, limits: Option<ChunkLimits>) -> usize {
+    let scene = random_scene(seed, pairs, &MixSpec::default());
+    let config = GjkConfig::default();
+    let mut checked = 0;
+    with_narrow_phase(limits, |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        for kind in [QueryKind::Intersection, QueryKind::Distance] {
+            let gpu = np
+                .run(&scene.instances, &scene.pairs, kind, &config)
+                .unwrap();
+            let cpu = query_batch(
+                &scene.shapes,
+                &scene.instances,
+                &scene.pairs,
+                kind,
+                &config,
+                Threads::All,
+            )
+            .unwrap();
+            assert_eq!(gpu.results.len(), cpu.len());
+            let report = compare_results(
+                &scene.shapes,
+                &scene.instances,
+                &scene.pairs,
+                &gpu.results,
+                &cpu,
+                kind,
+            );
+            eprintln!(
+                "{kind:?}, {} pairs, {} chunks:\n{}",
+                scene.pairs.len(),
+                gpu.timings.chunks,
+                report.summary()
+            );
+            assert!(report.is_clean(), "{kind:?}:\n{}", report.summary());
+            assert_eq!(report.gpu_status[GjkStatus::MaxIterations as usize], 0);
+            checked += scene.pairs.len();
+            if let Some(limits) = limits {
+                assert_eq!(
+                    gpu.timings.chunks as usize,
+                    scene
+                        .pairs
+                        .len()
+                        .div_ceil(limits.max_pairs_per_chunk as usize)
+                );
+            }
+        }
+    });
+    checked
+}
+
+#[test]
+fn gpu_agrees_with_cpu_on_random_mixed_pairs() {
+    compare(20261122, 100_000, None);
+}
+
+#[test]
+fn batches_larger_than_a_chunk_are_split() {
+    compare(
+        7,
+        1_000,
+        Some(ChunkLimits {
+            max_pairs_per_chunk: 128,
+        }),
+    );
+}
+
+#[test]
+fn empty_batches_and_bad_indices() {
+    let scene = random_scene(3, 4, &MixSpec::default());
+    with_narrow_phase(None, |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        let empty = np
+            .run(
+                &scene.instances,
+                &[],
+                QueryKind::Distance,
+                &GjkConfig::default(),
+            )
+            .unwrap();
+        assert!(empty.results.is_empty());
+        let err = np
+            .run(
+                &scene.instances,
+                &[[0, 99]],
+                QueryKind::Distance,
+                &GjkConfig::default(),
+            )
+            .err()
+            .expect("bad index must fail");
+        assert!(err.to_string().contains("pair 0"), "{err}");
+    });
+}

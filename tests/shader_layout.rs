@@ -1,0 +1,140 @@
+//! Every shader parses and validates with naga, and every WGSL struct has the size and field offsets of its
+//! Rust twin. Runs on any machine, GPU or not.
+
+use gpu_gjk::gpu::layout::{GpuHull, GpuInstance, GpuParams, GpuResult};
+use gpu_gjk::gpu::shader::all_shaders;
+use std::mem::{offset_of, size_of};
+
+fn parse_and_validate(name: &str, source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::empty(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+    (module, info)
+}
+
+#[test]
+fn every_shader_parses_and_validates() {
+    for (name, source) in all_shaders() {
+        let (module, _) = parse_and_validate(name, &source);
+        assert!(
+            module.entry_points.iter().any(|e| e.name == "main"),
+            "{name} has no entry point `main`"
+        );
+    }
+}
+
+/// (size, [(field, offset)]) of a named WGSL struct.
+fn wgsl_layout(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("struct {name} not found in WGSL"));
+    match &ty.inner {
+        naga::TypeInner::Struct { members, span } => (
+            *span,
+            members
+                .iter()
+                .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+                .collect(),
+        ),
+        other => panic!("{name} is not a struct: {other:?}"),
+    }
+}
+
+#[test]
+fn wgsl_structs_match_their_rust_twins() {
+    let (_, source) = &all_shaders()[0];
+    let (module, _) = parse_and_validate("gjk", source);
+    let check = |name: &str, size: usize, offsets: &[(&str, usize)]| {
+        let (span, members) = wgsl_layout(&module, name);
+        assert_eq!(
+            span as usize, size,
+            "{name}: WGSL size {span}, Rust size {size}"
+        );
+        for (field, offset) in offsets {
+            let wgsl = members
+                .iter()
+                .find(|(n, _)| n == field)
+                .unwrap_or_else(|| panic!("{name}.{field} missing in WGSL"));
+            assert_eq!(wgsl.1 as usize, *offset, "{name}.{field} offset");
+        }
+    };
+    check(
+        "GpuHull",
+        size_of::<GpuHull>(),
+        &[
+            ("offset", offset_of!(GpuHull, offset)),
+            ("count", offset_of!(GpuHull, count)),
+            ("radius", offset_of!(GpuHull, radius)),
+            ("bound", offset_of!(GpuHull, bound)),
+        ],
+    );
+    check(
+        "GpuInstance",
+        size_of::<GpuInstance>(),
+        &[
+            ("position", offset_of!(GpuInstance, position)),
+            ("hull", offset_of!(GpuInstance, hull)),
+            ("rotation", offset_of!(GpuInstance, rotation)),
+        ],
+    );
+    check(
+        "GpuResult",
+        size_of::<GpuResult>(),
+        &[
+            ("witness_a", offset_of!(GpuResult, witness_a)),
+            ("distance", offset_of!(GpuResult, distance)),
+            ("witness_b", offset_of!(GpuResult, witness_b)),
+            ("status", offset_of!(GpuResult, status)),
+            ("normal", offset_of!(GpuResult, normal)),
+            ("iterations", offset_of!(GpuResult, iterations)),
+        ],
+    );
+    check(
+        "GpuParams",
+        size_of::<GpuParams>(),
+        &[
+            ("pair_count", offset_of!(GpuParams, pair_count)),
+            ("max_iterations", offset_of!(GpuParams, max_iterations)),
+            ("kind", offset_of!(GpuParams, kind)),
+            ("touch_tolerance", offset_of!(GpuParams, touch_tolerance)),
+        ],
+    );
+}
+
+#[test]
+fn shader_constants_match_the_cpu() {
+    let (_, source) = &all_shaders()[0];
+    let expect = |needle: String| assert!(source.contains(&needle), "shader lacks `{needle}`");
+    expect(format!(
+        "const CONVERGENCE_ULPS: f32 = {:?};",
+        gpu_gjk::gjk::CONVERGENCE_ULPS
+    ));
+    expect(format!(
+        "const NOISE_ULPS: f32 = {:?};",
+        gpu_gjk::gjk::NOISE_ULPS
+    ));
+    expect(format!(
+        "const MAX_STALLS: u32 = {}u;",
+        gpu_gjk::gjk::MAX_STALLS
+    ));
+    expect(format!("const EPSILON: f32 = {:e};", f32::EPSILON));
+    for status in [
+        gpu_gjk::GjkStatus::Separated,
+        gpu_gjk::GjkStatus::Intersecting,
+        gpu_gjk::GjkStatus::MaxIterations,
+    ] {
+        expect(format!(
+            "const STATUS_{}: u32 = {}u;",
+            status.name().to_uppercase(),
+            status as u32
+        ));
+    }
+    expect(format!("@workgroup_size({})", gpu_gjk::gpu::WORKGROUP_SIZE));
+}
