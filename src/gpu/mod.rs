@@ -28,6 +28,9 @@ pub enum GpuError {
         bytes: u64,
         limit: u64,
     },
+    /// A batch from `submit` is still waiting to be collected.
+    #[error("a submitted batch is still in flight: collect it with try_collect first")]
+    Busy,
     /// Mapping results back failed.
     #[error("reading results back from the GPU failed: {0}")]
     Readback(String),

@@ -86,6 +86,13 @@ pub struct NarrowPhase {
     max_buffer: u64,
     max_binding: u64,
     timestamps: Option<Timestamps>,
+    in_flight: Option<InFlight>,
+}
+
+/// A batch submitted with [`NarrowPhase::submit`] whose results are not collected yet.
+struct InFlight {
+    pairs: usize,
+    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
 }
 
 fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
@@ -216,6 +223,7 @@ impl NarrowPhase {
             max_buffer: device_limits.max_buffer_size,
             max_binding: device_limits.max_storage_buffer_binding_size as u64,
             timestamps,
+            in_flight: None,
         }
     }
 
@@ -328,6 +336,165 @@ impl NarrowPhase {
         Ok(out)
     }
 
+    fn write_params(&self, count: u32, kind: QueryKind, config: &GjkConfig) {
+        let params = GpuParams {
+            pair_count: count,
+            max_iterations: config.max_iterations,
+            kind: match kind {
+                QueryKind::Intersection => 0,
+                QueryKind::Distance => 1,
+            },
+            touch_tolerance: config.touch_tolerance as f32,
+        };
+        self.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+    }
+
+    /// Uploads the instances and sizes the per-chunk buffers for `largest` pairs.
+    fn prepare(&mut self, instances: &[Instance], largest: u64) {
+        let gpu_instances: Vec<GpuInstance> =
+            instances.iter().map(GpuInstance::from_instance).collect();
+        let instance_bytes: &[u8] = bytemuck::cast_slice(&gpu_instances);
+        self.instances
+            .ensure(&self.device, instance_bytes.len() as u64, self.max_buffer);
+        self.queue
+            .write_buffer(self.instances.buffer(), 0, instance_bytes);
+        self.pairs
+            .ensure(&self.device, largest * PAIR_STRIDE, self.max_buffer);
+        self.results
+            .ensure(&self.device, largest * RESULT_STRIDE, self.max_buffer);
+        self.readback
+            .ensure(&self.device, largest * RESULT_STRIDE, self.max_buffer);
+    }
+
+    /// Records the GJK dispatch for `count` pairs, with timestamps around it when `timed` and supported.
+    fn encode_dispatch(&self, encoder: &mut wgpu::CommandEncoder, count: u32, timed: bool) {
+        let bind_group = self.bind_group(count);
+        let timestamps = self.timestamps.as_ref().filter(|_| timed);
+        {
+            let timestamp_writes = timestamps.map(|t| wgpu::ComputePassTimestampWrites {
+                query_set: &t.query_set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("gjk"),
+                timestamp_writes,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(count.div_ceil(WORKGROUP_SIZE), 1, 1);
+        }
+        if let Some(t) = timestamps {
+            encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
+            encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, 16);
+        }
+    }
+
+    fn ensure_idle(&self) -> Result<(), GpuError> {
+        match self.in_flight {
+            Some(_) => Err(GpuError::Busy),
+            None => Ok(()),
+        }
+    }
+
+    /// Starts a batch without waiting, for a renderer that collects the results later with
+    /// [`NarrowPhase::try_collect`]. The batch must fit one chunk (`limits().max_pairs_per_chunk` pairs);
+    /// larger ones go through [`NarrowPhase::run`].
+    pub fn submit(
+        &mut self,
+        instances: &[Instance],
+        pairs: &[[u32; 2]],
+        kind: QueryKind,
+        config: &GjkConfig,
+    ) -> Result<(), GpuError> {
+        self.ensure_idle()?;
+        self.check_indices(instances, pairs)?;
+        if pairs.len() > self.limits.max_pairs_per_chunk as usize {
+            return Err(GpuError::TooLarge {
+                what: "non-blocking batch",
+                bytes: pairs.len() as u64 * RESULT_STRIDE,
+                limit: self.limits.max_pairs_per_chunk as u64 * RESULT_STRIDE,
+            });
+        }
+        let count = pairs.len() as u32;
+        self.prepare(instances, (count as u64).max(1));
+        let (sender, receiver) = std::sync::mpsc::channel();
+        if count == 0 {
+            let _ = sender.send(Ok(()));
+        } else {
+            self.queue
+                .write_buffer(self.pairs.buffer(), 0, bytemuck::cast_slice(pairs));
+            self.write_params(count, kind, config);
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("gjk submit"),
+                });
+            self.encode_dispatch(&mut encoder, count, false);
+            let size = count as u64 * RESULT_STRIDE;
+            encoder.copy_buffer_to_buffer(
+                self.results.buffer(),
+                0,
+                self.readback.buffer(),
+                0,
+                size,
+            );
+            self.queue.submit([encoder.finish()]);
+            self.readback
+                .buffer()
+                .slice(..size)
+                .map_async(wgpu::MapMode::Read, move |r| {
+                    let _ = sender.send(r);
+                });
+        }
+        self.in_flight = Some(InFlight {
+            pairs: pairs.len(),
+            mapped: receiver,
+        });
+        Ok(())
+    }
+
+    /// Whether a submitted batch is waiting to be collected.
+    pub fn is_busy(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// The results of the submitted batch once the GPU has finished it, without blocking: `Ok(None)` while it
+    /// runs or when nothing was submitted.
+    pub fn try_collect(&mut self) -> Result<Option<Vec<GjkResult<f32>>>, GpuError> {
+        let Some(flight) = &self.in_flight else {
+            return Ok(None);
+        };
+        let _ = self.device.poll(wgpu::PollType::Poll);
+        let outcome = match flight.mapped.try_recv() {
+            Ok(outcome) => outcome,
+            Err(std::sync::mpsc::TryRecvError::Empty) => return Ok(None),
+            Err(e) => {
+                self.in_flight = None;
+                return Err(GpuError::Readback(e.to_string()));
+            }
+        };
+        let pairs = flight.pairs;
+        self.in_flight = None;
+        outcome.map_err(|e| GpuError::Readback(e.to_string()))?;
+        if pairs == 0 {
+            return Ok(Some(Vec::new()));
+        }
+        let buffer = self.readback.buffer();
+        let size = pairs as u64 * RESULT_STRIDE;
+        let results = {
+            let view = buffer
+                .slice(..size)
+                .get_mapped_range()
+                .map_err(|e| GpuError::Readback(e.to_string()))?;
+            let gpu: &[GpuResult] = bytemuck::cast_slice(&view);
+            gpu.iter().map(GpuResult::to_result).collect()
+        };
+        buffer.unmap();
+        Ok(Some(results))
+    }
+
     /// Runs one batch and blocks until its results are back. Batches larger than one chunk are split
     /// automatically; instance indices are checked first, so a bad batch fails whole with the index named.
     pub fn run(
@@ -338,6 +505,7 @@ impl NarrowPhase {
         config: &GjkConfig,
     ) -> Result<GpuBatch, GpuError> {
         let start = Instant::now();
+        self.ensure_idle()?;
         self.check_indices(instances, pairs)?;
         let mut timings = GpuTimings::default();
         let mut results = Vec::with_capacity(pairs.len());
@@ -346,22 +514,8 @@ impl NarrowPhase {
             return Ok(GpuBatch { results, timings });
         }
 
-        let gpu_instances: Vec<GpuInstance> =
-            instances.iter().map(GpuInstance::from_instance).collect();
-        let instance_bytes: &[u8] = bytemuck::cast_slice(&gpu_instances);
-        self.instances
-            .ensure(&self.device, instance_bytes.len() as u64, self.max_buffer);
-        self.queue
-            .write_buffer(self.instances.buffer(), 0, instance_bytes);
-
         let chunk = self.limits.max_pairs_per_chunk as usize;
-        let largest = chunk.min(pairs.len()) as u64;
-        self.pairs
-            .ensure(&self.device, largest * PAIR_STRIDE, self.max_buffer);
-        self.results
-            .ensure(&self.device, largest * RESULT_STRIDE, self.max_buffer);
-        self.readback
-            .ensure(&self.device, largest * RESULT_STRIDE, self.max_buffer);
+        self.prepare(instances, chunk.min(pairs.len()) as u64);
 
         let mut kernel_ns = 0.0;
         for chunk_pairs in pairs.chunks(chunk) {
@@ -369,48 +523,17 @@ impl NarrowPhase {
             let t0 = Instant::now();
             self.queue
                 .write_buffer(self.pairs.buffer(), 0, bytemuck::cast_slice(chunk_pairs));
-            let params = GpuParams {
-                pair_count: count,
-                max_iterations: config.max_iterations,
-                kind: match kind {
-                    QueryKind::Intersection => 0,
-                    QueryKind::Distance => 1,
-                },
-                touch_tolerance: config.touch_tolerance as f32,
-            };
-            self.queue
-                .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+            self.write_params(count, kind, config);
             self.queue.submit([]);
             self.wait()?;
             let t1 = Instant::now();
 
-            let bind_group = self.bind_group(count);
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("gjk dispatch"),
                 });
-            {
-                let timestamp_writes =
-                    self.timestamps
-                        .as_ref()
-                        .map(|t| wgpu::ComputePassTimestampWrites {
-                            query_set: &t.query_set,
-                            beginning_of_pass_write_index: Some(0),
-                            end_of_pass_write_index: Some(1),
-                        });
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("gjk"),
-                    timestamp_writes,
-                });
-                pass.set_pipeline(&self.pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
-                pass.dispatch_workgroups(count.div_ceil(WORKGROUP_SIZE), 1, 1);
-            }
-            if let Some(t) = &self.timestamps {
-                encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
-                encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, 16);
-            }
+            self.encode_dispatch(&mut encoder, count, true);
             self.queue.submit([encoder.finish()]);
             self.wait()?;
             let t2 = Instant::now();
