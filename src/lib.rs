@@ -4,6 +4,8 @@
 //! sub-algorithm in the pair-local frame ([`gjk`]); [`batch`] runs many pairs on all cores.
 
 pub mod batch;
+pub mod bench;
+pub mod broad_phase;
 pub mod cli;
 pub mod error;
 pub mod gjk;

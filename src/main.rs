@@ -1,7 +1,7 @@
 //! `gpu-gjk`: argument parsing and exit codes only; the commands live in `gpu_gjk::cli`.
 
 use clap::{CommandFactory, Parser, Subcommand};
-use gpu_gjk::cli::{run_adapters, run_query, AdaptersArgs, QueryArgs};
+use gpu_gjk::cli::{run_adapters, run_bench, run_query, AdaptersArgs, BenchArgs, QueryArgs};
 use std::process::ExitCode;
 
 /// Exit code for bad input lines, I/O errors and usage errors (clap uses 2 for the latter too).
@@ -20,6 +20,8 @@ enum Command {
     Query(QueryArgs),
     /// List the GPU adapters wgpu can use here.
     Adapters(AdaptersArgs),
+    /// Benchmark GPU against CPU on a seeded scene.
+    Bench(BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
             run_adapters(&args);
             Ok(true)
         }
+        Some(Command::Bench(args)) => run_bench(&args),
         None => {
             let _ = Cli::command().print_help();
             return ExitCode::from(FAILURE);

@@ -46,7 +46,12 @@ pub struct ValidationReport {
     pub max_distance_error: f64,
     pub mean_distance_error: f64,
     /// Largest |witness_a error| / scale over pairs both sides call separated (distance queries only).
+    /// Informational: on parallel faces the closest points are not unique, and the two sides may pick
+    /// different, equally close points.
     pub max_witness_error: f64,
+    /// Pairs whose GPU answer is inconsistent with itself: `| |witness_b - witness_a| - distance |` beyond
+    /// the band (distance queries only).
+    pub witness_gap_disagreements: usize,
     pub gpu_status: StatusCounts,
     pub cpu_status: StatusCounts,
     /// `histogram[n]` = pairs that took `n` iterations.
@@ -63,6 +68,7 @@ impl ValidationReport {
     pub fn is_clean(&self) -> bool {
         self.flag_disagreements == 0
             && self.distance_disagreements == 0
+            && self.witness_gap_disagreements == 0
             && self.gpu_status[GjkStatus::MaxIterations as usize] == 0
             && self.cpu_status[GjkStatus::MaxIterations as usize] == 0
     }
@@ -84,8 +90,12 @@ impl ValidationReport {
         if self.kind == Some(QueryKind::Distance) {
             let _ = writeln!(
                 s,
-                "distance error / pair scale: max {:.2e}, mean {:.2e}; witness error max {:.2e}",
-                self.max_distance_error, self.mean_distance_error, self.max_witness_error
+                "distance error / pair scale: max {:.2e}, mean {:.2e}; witness difference max {:.2e} \
+                 (closest points are not unique on parallel faces); {} GPU answers with |witness_b - witness_a| != distance",
+                self.max_distance_error,
+                self.mean_distance_error,
+                self.max_witness_error,
+                self.witness_gap_disagreements
             );
         }
         let _ = writeln!(s, "GPU status: {}", status(&self.gpu_status));
@@ -202,6 +212,11 @@ pub fn compare(
             report.max_distance_error = report.max_distance_error.max(relative);
             if distance_error > band {
                 report.distance_disagreements += 1;
+                disagree = true;
+            }
+            let gap = (g.witness_b - g.witness_a).length() as f64;
+            if (gap - g.distance as f64).abs() > band {
+                report.witness_gap_disagreements += 1;
                 disagree = true;
             }
             if !g.intersecting && !c.intersecting {

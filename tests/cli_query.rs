@@ -8,7 +8,9 @@ use std::process::{Command, Stdio};
 struct Run {
     code: i32,
     stdout: String,
+    /// stderr without the backend notice, which `--backend auto` prints when it settles on the CPU.
     stderr: String,
+    notices: Vec<String>,
 }
 
 impl Run {
@@ -36,10 +38,28 @@ fn run(args: &[&str], stdin: &str) -> Run {
     let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (notices, rest): (Vec<&str>, Vec<&str>) =
+        stderr.lines().partition(|l| l.starts_with("notice: "));
     Run {
         code: out.status.code().expect("exit code"),
         stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
+        stderr: rest.iter().map(|l| format!("{l}\n")).collect(),
+        notices: notices.iter().map(|l| l.to_string()).collect(),
+    }
+}
+
+#[test]
+fn auto_backend_prints_at_most_one_notice_and_cpu_none() {
+    let input = format!("{}\n{}\n", boxes(3.0), boxes(1.5));
+    let auto = run(&[], &input);
+    assert_eq!(auto.code, 0, "{}", auto.stderr);
+    assert!(auto.notices.len() <= 1, "{:?}", auto.notices);
+    let cpu = run(&["--backend", "cpu"], &input);
+    assert!(cpu.notices.is_empty(), "{:?}", cpu.notices);
+    if auto.notices.len() == 1 {
+        // auto settled on the CPU (no hardware GPU here): the answers are the CPU's, byte for byte.
+        assert_eq!(cpu.stdout, auto.stdout);
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod adapters;
 mod backend;
+mod bench;
 mod exec;
 mod input;
 mod output;
@@ -13,6 +14,7 @@ mod query_gpu;
 
 pub use adapters::{run_adapters, AdaptersArgs};
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
+pub use bench::{run_bench, BenchArgs};
 pub use exec::{threads_from_count, Executor};
 pub use input::{read_input, split_lines};
 pub use output::{write_error, write_result};

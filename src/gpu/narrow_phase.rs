@@ -26,7 +26,9 @@ impl ChunkLimits {
     /// The largest chunk whose pairs and results each fit one storage binding and one buffer, and whose
     /// workgroups fit one dispatch dimension; a multiple of the workgroup size.
     pub fn from_device(limits: &wgpu::Limits) -> Self {
-        let binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let binding = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         let by_results = binding / RESULT_STRIDE;
         let by_pairs = binding / PAIR_STRIDE;
         let by_groups = limits.max_compute_workgroups_per_dimension as u64 * WORKGROUP_SIZE as u64;

@@ -1,0 +1,92 @@
+//! `gpu-gjk bench`: the same seeded scene run on the CPU with one thread, on the CPU with all threads and on
+//! the GPU narrow phase, timed, checked against each other and reported as a table, JSON, CSV and a chart.
+//!
+//! The library holds the logic so tests can drive it without the binary; `cli::bench` only maps arguments.
+
+mod chart;
+mod export;
+mod run;
+mod spec;
+mod table;
+
+pub use chart::{render_chart, write_chart};
+pub use export::{to_csv, to_json};
+pub use run::{run_bench, step_count, BenchOutcome, GpuBench, Group, Progress, GPU_WARMUP_PAIRS};
+pub use spec::{parse_count, parse_shapes, sweep_sizes, BenchSpec, KindChoice, ShapeList};
+pub use table::{render_group, text_table, thousands};
+
+use crate::gjk::QueryKind;
+use serde::Serialize;
+
+/// Which of the three measured backends a record belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BackendId {
+    /// `Threads::Single`: the reference every speedup is relative to.
+    Cpu1,
+    /// `Threads::All`: rayon's global pool.
+    CpuAll,
+    /// The GPU narrow phase on the selected adapter.
+    Gpu,
+}
+
+impl BackendId {
+    /// Stable name for JSON and CSV.
+    pub fn id(self) -> &'static str {
+        match self {
+            BackendId::Cpu1 => "cpu1",
+            BackendId::CpuAll => "cpu_all",
+            BackendId::Gpu => "gpu",
+        }
+    }
+}
+
+/// The name of a query kind in records and tables.
+pub fn kind_name(kind: QueryKind) -> &'static str {
+    match kind {
+        QueryKind::Distance => "distance",
+        QueryKind::Intersection => "intersection",
+    }
+}
+
+/// One measured (pair count, query kind, backend) cell. Times are those of the best of `runs` runs; the GPU
+/// split belongs to that same run. Agreement fields compare this backend with `Cpu1` on the same pairs
+/// (`None` for `Cpu1` itself); `max_distance_error` is `None` for intersection queries, which carry no
+/// converged distance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Record {
+    pub pairs: usize,
+    pub kind: &'static str,
+    pub backend: &'static str,
+    /// "cpu" for the CPU rows, the adapter's description for the GPU row.
+    pub adapter: String,
+    pub software_adapter: bool,
+    /// CPU threads used; `None` for the GPU.
+    pub threads: Option<usize>,
+    pub runs: usize,
+    pub pairs_per_s: f64,
+    pub total_s: f64,
+    pub speedup_vs_cpu1: f64,
+    pub upload_s: Option<f64>,
+    pub compute_s: Option<f64>,
+    pub kernel_s: Option<f64>,
+    pub readback_s: Option<f64>,
+    pub chunks: Option<u32>,
+    pub flag_disagreements: Option<usize>,
+    pub distance_disagreements: Option<usize>,
+    pub max_distance_error: Option<f64>,
+    pub clean: Option<bool>,
+}
+
+impl Record {
+    /// The row label in tables and the chart legend.
+    pub fn label(&self) -> String {
+        match (self.backend, self.threads) {
+            ("cpu1", _) => "CPU 1 thread".into(),
+            ("cpu_all", Some(n)) if n > 1 => format!("CPU {n} threads"),
+            ("cpu_all", Some(n)) => format!("CPU all threads ({n})"),
+            ("cpu_all", None) => "CPU all threads".into(),
+            _ => "GPU".into(),
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! Running the three backends on one seeded scene per size: best of `repeat` timed runs each, then the GPU
+//! and the all-threads CPU answers compared pair by pair with the single-thread CPU answers.
+
+use super::{kind_name, BackendId, BenchSpec, Record};
+use crate::batch::{query_batch, Threads};
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::gpu::{GpuContext, GpuTimings, NarrowPhase};
+use crate::scenario::{random_scene, Scene};
+use crate::validate::{compare, ValidationReport};
+use anyhow::Context;
+use std::time::Instant;
+
+/// Pairs in the untimed warm-up batch before a scene's GPU runs: enough to compile the pipeline (drivers
+/// often compile on first dispatch) without doubling the work.
+pub const GPU_WARMUP_PAIRS: usize = 1024;
+
+/// The GPU side of a benchmark: one narrow phase for the whole run, hulls uploaded once per scene.
+pub struct GpuBench<'a> {
+    pub ctx: &'a GpuContext,
+    narrow: NarrowPhase,
+}
+
+impl<'a> GpuBench<'a> {
+    pub fn new(ctx: &'a GpuContext) -> Self {
+        Self {
+            ctx,
+            narrow: NarrowPhase::new(&ctx.device, &ctx.queue),
+        }
+    }
+
+    pub fn has_timestamps(&self) -> bool {
+        self.narrow.has_timestamps()
+    }
+
+    pub fn max_pairs_per_chunk(&self) -> u32 {
+        self.narrow.limits().max_pairs_per_chunk
+    }
+}
+
+/// Callbacks while the benchmark runs; the command line drives a progress bar and prints each group as
+/// soon as it is measured, so long sweeps show results early.
+pub trait Progress {
+    /// About to do one timed run (or a scene build), described by `what`.
+    fn step(&mut self, _what: &str) {}
+    /// One (size, kind) group is measured and validated.
+    fn group_done(&mut self, _group: &Group) {}
+}
+
+impl Progress for () {}
+
+/// How many `step` calls a run makes: per size one scene build, then per kind `repeat` runs per backend.
+pub fn step_count(spec: &BenchSpec, gpu: bool) -> u64 {
+    let backends = if gpu { 3 } else { 2 };
+    (spec.sizes.len() * (1 + spec.kinds.len() * backends * spec.repeat)) as u64
+}
+
+/// One (pair count, query kind): its records in backend order (CPU 1 thread, CPU all threads, GPU) and the
+/// agreement reports against CPU 1 thread.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub pairs: usize,
+    pub instances: usize,
+    pub kind: QueryKind,
+    pub records: Vec<Record>,
+    pub cpu_all_report: ValidationReport,
+    pub gpu_report: Option<ValidationReport>,
+}
+
+impl Group {
+    /// The GPU agrees with the reference within the band, and the all-threads CPU gives the same flags and
+    /// distances as the single thread (it runs the same code, so anything else is a bug).
+    pub fn is_clean(&self) -> bool {
+        let cpu = &self.cpu_all_report;
+        cpu.flag_disagreements == 0
+            && cpu.distance_disagreements == 0
+            && self
+                .gpu_report
+                .as_ref()
+                .is_none_or(ValidationReport::is_clean)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BenchOutcome {
+    pub groups: Vec<Group>,
+}
+
+impl BenchOutcome {
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.groups.iter().flat_map(|g| g.records.iter())
+    }
+
+    pub fn is_clean(&self) -> bool {
+        self.groups.iter().all(Group::is_clean)
+    }
+}
+
+/// Runs every size and kind of `spec` on the CPU (one thread, all threads) and, when given, the GPU.
+pub fn run_bench(
+    spec: &BenchSpec,
+    mut gpu: Option<&mut GpuBench<'_>>,
+    progress: &mut dyn Progress,
+) -> anyhow::Result<BenchOutcome> {
+    let config = GjkConfig::default();
+    // Starts rayon's global pool now, so its start-up is not timed in the first all-threads run.
+    let threads = rayon::current_num_threads();
+    let mix = spec.mix();
+    let mut outcome = BenchOutcome::default();
+    for &size in &spec.sizes {
+        progress.step(&format!("{size} pairs: building the scene"));
+        let scene = random_scene(spec.seed, size, &mix);
+        if let Some(gpu) = gpu.as_deref_mut() {
+            // Hulls are uploaded once per scene, outside the timing, as an application would keep them.
+            gpu.narrow
+                .upload_hulls(&scene.shapes)
+                .context("uploading the scene's hulls to the GPU")?;
+        }
+        for &kind in &spec.kinds {
+            let at = |backend: &str| format!("{size} pairs, {}, {backend}", kind_name(kind));
+            let (cpu1, cpu1_s) = time_cpu(
+                &scene,
+                kind,
+                &config,
+                Threads::Single,
+                spec.repeat,
+                &mut |r| progress.step(&format!("{}, run {r}", at("CPU 1 thread"))),
+            )?;
+            let (cpu_all, cpu_all_s) =
+                time_cpu(&scene, kind, &config, Threads::All, spec.repeat, &mut |r| {
+                    progress.step(&format!("{}, run {r}", at("CPU all threads")))
+                })?;
+            let cpu_all_report = compare(
+                &scene.shapes,
+                &scene.instances,
+                &scene.pairs,
+                &cpu_all,
+                &cpu1,
+                kind,
+            );
+            let base = RecordBase {
+                pairs: size,
+                kind,
+                runs: spec.repeat,
+                cpu1_s,
+            };
+            let mut records = vec![
+                base.cpu(BackendId::Cpu1, 1, cpu1_s, None),
+                base.cpu(BackendId::CpuAll, threads, cpu_all_s, Some(&cpu_all_report)),
+            ];
+            let mut gpu_report = None;
+            if let Some(gpu) = gpu.as_deref_mut() {
+                let (results, timings) =
+                    time_gpu(gpu, &scene, kind, &config, spec.repeat, &mut |r| {
+                        progress.step(&format!("{}, run {r}", at("GPU")))
+                    })?;
+                let report = compare(
+                    &scene.shapes,
+                    &scene.instances,
+                    &scene.pairs,
+                    &results,
+                    &cpu1,
+                    kind,
+                );
+                records.push(base.gpu(gpu.ctx, &timings, &report));
+                gpu_report = Some(report);
+            }
+            let group = Group {
+                pairs: size,
+                instances: scene.instances.len(),
+                kind,
+                records,
+                cpu_all_report,
+                gpu_report,
+            };
+            progress.group_done(&group);
+            outcome.groups.push(group);
+        }
+    }
+    Ok(outcome)
+}
+
+/// Best (shortest) of `repeat` CPU runs; the answers of the last run.
+fn time_cpu(
+    scene: &Scene,
+    kind: QueryKind,
+    config: &GjkConfig,
+    threads: Threads,
+    repeat: usize,
+    step: &mut dyn FnMut(usize),
+) -> anyhow::Result<(Vec<GjkResult<f32>>, f64)> {
+    let mut best = f64::INFINITY;
+    let mut results = Vec::new();
+    for r in 1..=repeat.max(1) {
+        step(r);
+        drop(std::mem::take(&mut results));
+        let start = Instant::now();
+        results = query_batch(
+            &scene.shapes,
+            &scene.instances,
+            &scene.pairs,
+            kind,
+            config,
+            threads,
+        )?;
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    Ok((results, best))
+}
+
+/// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after one untimed warm-up.
+fn time_gpu(
+    gpu: &mut GpuBench<'_>,
+    scene: &Scene,
+    kind: QueryKind,
+    config: &GjkConfig,
+    repeat: usize,
+    step: &mut dyn FnMut(usize),
+) -> anyhow::Result<(Vec<GjkResult<f32>>, GpuTimings)> {
+    let warmup = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_PAIRS)];
+    gpu.narrow.run(&scene.instances, warmup, kind, config)?;
+    let mut best: Option<GpuTimings> = None;
+    let mut results = Vec::new();
+    for r in 1..=repeat.max(1) {
+        step(r);
+        drop(std::mem::take(&mut results));
+        let batch = gpu
+            .narrow
+            .run(&scene.instances, &scene.pairs, kind, config)?;
+        if best.is_none_or(|b| batch.timings.total_s < b.total_s) {
+            best = Some(batch.timings);
+        }
+        results = batch.results;
+    }
+    Ok((results, best.unwrap_or_default()))
+}
+
+/// What every record of one group shares.
+struct RecordBase {
+    pairs: usize,
+    kind: QueryKind,
+    runs: usize,
+    cpu1_s: f64,
+}
+
+impl RecordBase {
+    fn record(&self, backend: BackendId, total_s: f64) -> Record {
+        let rate = |s: f64| if s > 0.0 { self.pairs as f64 / s } else { 0.0 };
+        Record {
+            pairs: self.pairs,
+            kind: kind_name(self.kind),
+            backend: backend.id(),
+            adapter: "cpu".into(),
+            software_adapter: false,
+            threads: None,
+            runs: self.runs,
+            pairs_per_s: rate(total_s),
+            total_s,
+            speedup_vs_cpu1: if total_s > 0.0 {
+                self.cpu1_s / total_s
+            } else {
+                0.0
+            },
+            upload_s: None,
+            compute_s: None,
+            kernel_s: None,
+            readback_s: None,
+            chunks: None,
+            flag_disagreements: None,
+            distance_disagreements: None,
+            max_distance_error: None,
+            clean: None,
+        }
+    }
+
+    fn agreement(&self, record: &mut Record, report: &ValidationReport, clean: bool) {
+        record.flag_disagreements = Some(report.flag_disagreements);
+        record.distance_disagreements = Some(report.distance_disagreements);
+        record.max_distance_error =
+            (self.kind == QueryKind::Distance).then_some(report.max_distance_error);
+        record.clean = Some(clean);
+    }
+
+    fn cpu(
+        &self,
+        backend: BackendId,
+        threads: usize,
+        total_s: f64,
+        report: Option<&ValidationReport>,
+    ) -> Record {
+        let mut record = self.record(backend, total_s);
+        record.threads = Some(threads);
+        if let Some(report) = report {
+            let clean = report.flag_disagreements == 0 && report.distance_disagreements == 0;
+            self.agreement(&mut record, report, clean);
+        }
+        record
+    }
+
+    fn gpu(&self, ctx: &GpuContext, timings: &GpuTimings, report: &ValidationReport) -> Record {
+        let mut record = self.record(BackendId::Gpu, timings.total_s);
+        record.adapter = ctx.summary.to_string();
+        record.software_adapter = ctx.summary.is_software();
+        record.upload_s = Some(timings.upload_s);
+        record.compute_s = Some(timings.compute_s);
+        record.kernel_s = timings.kernel_s;
+        record.readback_s = Some(timings.readback_s);
+        record.chunks = Some(timings.chunks);
+        self.agreement(&mut record, report, report.is_clean());
+        record
+    }
+}

@@ -1,0 +1,148 @@
+//! The text table printed for each (size, kind) group, with the agreement figures under it.
+
+use super::run::Group;
+use super::{kind_name, Record};
+use std::fmt::Write as _;
+
+const HEADERS: [&str; 9] = [
+    "backend",
+    "pairs/s",
+    "speedup vs CPU 1 thread",
+    "time (ms)",
+    "upload (ms)",
+    "compute (ms)",
+    "kernel (ms)",
+    "readback (ms)",
+    "chunks",
+];
+
+/// Columns padded to their widest cell: the first left-aligned, the rest (numbers) right-aligned.
+pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let padded: Vec<String> = cells
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, &w))| {
+                if i == 0 {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        padded.join(" | ").trim_end().to_string()
+    };
+    let mut out = line(&mut headers.iter().copied());
+    out.push('\n');
+    out.push_str(
+        &widths
+            .iter()
+            .map(|&w| "-".repeat(w))
+            .collect::<Vec<_>>()
+            .join("-|-"),
+    );
+    out.push('\n');
+    for row in rows {
+        out.push_str(&line(&mut row.iter().map(String::as_str)));
+        out.push('\n');
+    }
+    out
+}
+
+/// 1234567.8 -> "1,234,568".
+pub fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn ms(seconds: Option<f64>) -> String {
+    seconds.map_or_else(|| "-".into(), |s| format!("{:.2}", s * 1e3))
+}
+
+fn row(record: &Record) -> Vec<String> {
+    let gpu = record.backend == "gpu";
+    vec![
+        record.label(),
+        thousands(record.pairs_per_s),
+        format!("{:.2}x", record.speedup_vs_cpu1),
+        ms(Some(record.total_s)),
+        ms(record.upload_s),
+        ms(record.compute_s),
+        if gpu && record.kernel_s.is_none() {
+            "n/a".into()
+        } else {
+            ms(record.kernel_s)
+        },
+        ms(record.readback_s),
+        record.chunks.map_or_else(|| "-".into(), |c| c.to_string()),
+    ]
+}
+
+/// The group's heading, table and agreement lines.
+pub fn render_group(group: &Group) -> String {
+    let mut out = String::new();
+    let runs = group.records.first().map_or(1, |r| r.runs);
+    let _ = writeln!(
+        out,
+        "\n== {} pairs ({} instances), {} queries, best of {runs} run{} per backend ==",
+        group.pairs,
+        group.instances,
+        kind_name(group.kind),
+        if runs == 1 { "" } else { "s" }
+    );
+    let rows: Vec<Vec<String>> = group.records.iter().map(row).collect();
+    out.push_str(&text_table(&HEADERS, &rows));
+    if let Some(gpu) = group.records.iter().find(|r| r.backend == "gpu") {
+        if gpu.kernel_s.is_none() {
+            out.push_str("kernel time: timestamp queries not supported by this adapter\n");
+        }
+    }
+    let cpu = &group.cpu_all_report;
+    let _ = writeln!(
+        out,
+        "CPU all threads vs CPU 1 thread: {} flag and {} distance differences on {} pairs",
+        cpu.flag_disagreements, cpu.distance_disagreements, cpu.pairs
+    );
+    if let Some(report) = &group.gpu_report {
+        let _ = writeln!(
+            out,
+            "GPU vs CPU 1 thread ({}):",
+            if report.is_clean() {
+                "clean"
+            } else {
+                "DISAGREEMENT"
+            }
+        );
+        for line in report.summary().lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_alignment() {
+        assert_eq!(thousands(1_234_567.8), "1,234,568");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(thousands(1000.0), "1,000");
+        let t = text_table(&["a", "bb"], &[vec!["xyz".into(), "1".into()]]);
+        assert_eq!(t, "a   | bb\n----|---\nxyz |  1\n");
+    }
+}

@@ -1,0 +1,197 @@
+//! `gpu-gjk bench` through the binary: the CPU rows, the JSON/CSV/SVG files, the sweep and bad arguments.
+//! GPU runs are skipped without an adapter, except under `CI=true`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// True (after printing SKIPPED) when `--backend gpu` found no adapter; fails instead under `CI=true`.
+fn no_adapter(out: &Output) -> bool {
+    let (_, stderr) = text(out);
+    if out.status.code() == Some(2) && stderr.contains("no GPU adapter") {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI=true requires an adapter: {stderr}"
+        );
+        eprintln!("SKIPPED: {stderr}");
+        return true;
+    }
+    false
+}
+
+/// Table rows (lines with column separators) whose backend cell starts with `backend`.
+fn rows(stdout: &str, backend: &str) -> usize {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with(backend) && l.contains(" | "))
+        .count()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_bench_{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn cpu_only_run_prints_the_cpu_rows() {
+    let out = bench(&["--pairs", "2000", "--repeat", "1", "--backend", "cpu"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("GPU: skipped (--backend cpu)"), "{stdout}");
+    for kind in ["distance", "intersection"] {
+        assert!(
+            stdout.contains(&format!("== 2000 pairs (4000 instances), {kind} queries")),
+            "{stdout}"
+        );
+    }
+    assert_eq!(rows(&stdout, "CPU 1 thread "), 2, "{stdout}");
+    assert_eq!(rows(&stdout, "CPU "), 4, "{stdout}");
+    assert_eq!(rows(&stdout, "GPU "), 0, "{stdout}");
+    assert!(stdout.contains("result: clean"), "{stdout}");
+}
+
+#[test]
+fn gpu_run_writes_json_csv_and_svg() {
+    let dir = scratch("files");
+    let (json, csv, svg) = (
+        dir.join("out.json"),
+        dir.join("out.csv"),
+        dir.join("out.svg"),
+    );
+    let out = bench(&[
+        "--backend",
+        "gpu",
+        "--pairs",
+        "3000",
+        "--repeat",
+        "1",
+        "--kind",
+        "distance",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--chart",
+        svg.to_str().unwrap(),
+    ]);
+    if no_adapter(&out) {
+        return;
+    }
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("GPU vs CPU 1 thread (clean)"), "{stdout}");
+
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(value["seed"], 1);
+    assert_eq!(value["clean"], true);
+    let records = value["records"].as_array().unwrap();
+    let backends: Vec<&str> = records
+        .iter()
+        .map(|r| r["backend"].as_str().unwrap())
+        .collect();
+    assert_eq!(backends, ["cpu1", "cpu_all", "gpu"]);
+    for r in records {
+        assert_eq!(r["pairs"], 3000);
+        assert_eq!(r["kind"], "distance");
+        assert!(r["pairs_per_s"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["total_s"].as_f64().unwrap() > 0.0, "{r}");
+        for field in [
+            "adapter",
+            "threads",
+            "speedup_vs_cpu1",
+            "upload_s",
+            "kernel_s",
+            "flag_disagreements",
+        ] {
+            assert!(r.get(field).is_some(), "{field} missing in {r}");
+        }
+    }
+    let gpu = &records[2];
+    assert!(
+        gpu["upload_s"].as_f64().is_some() && gpu["readback_s"].as_f64().is_some(),
+        "{gpu}"
+    );
+    assert_eq!(gpu["flag_disagreements"], 0);
+    assert!(gpu["max_distance_error"].as_f64().unwrap() < 1e-4);
+    assert_eq!(records[0]["speedup_vs_cpu1"], 1.0);
+
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[0].starts_with("pairs,kind,backend,adapter,"), "{csv}");
+    assert!(lines[1].starts_with("3000,distance,cpu1,"), "{csv}");
+    assert!(lines[3].starts_with("3000,distance,gpu,"), "{csv}");
+
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("GPU"), "{svg}");
+}
+
+#[test]
+fn sweep_has_a_group_per_size() {
+    let out = bench(&[
+        "--sweep",
+        "--sweep-max",
+        "10000",
+        "--repeat",
+        "1",
+        "--backend",
+        "gpu",
+        "--kind",
+        "intersection",
+    ]);
+    if no_adapter(&out) {
+        return;
+    }
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    for size in [1000, 10000] {
+        assert!(
+            stdout.contains(&format!(
+                "== {size} pairs ({} instances), intersection",
+                2 * size
+            )),
+            "{stdout}"
+        );
+    }
+    assert!(!stdout.contains("== 100000 pairs"), "{stdout}");
+    assert_eq!(rows(&stdout, "GPU "), 2, "{stdout}");
+}
+
+#[test]
+fn bad_arguments_are_named() {
+    let out = bench(&["--shapes", "box,nosuchshape"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("nosuchshape"), "{stderr}");
+    assert!(
+        stderr.contains("hull") && stderr.contains("flat_polygon"),
+        "{stderr}"
+    );
+
+    let out = bench(&["--pairs", "0"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--pairs") && stderr.contains("at least 1"),
+        "{stderr}"
+    );
+}
