@@ -15,6 +15,7 @@ pub mod pose;
 pub mod real;
 pub mod scenario;
 pub mod shape;
+pub mod stress;
 pub mod validate;
 
 pub use error::GjkError;

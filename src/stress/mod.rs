@@ -1,0 +1,9 @@
+//! The stress-test scene behind the desktop app: seeded convex bodies moving and spinning inside a box,
+//! and the per-frame collision pipeline (broad phase, narrow phase, per-body state) it runs. Kept free of
+//! windows and rendering so it can be tested and benchmarked on any machine.
+
+mod frame;
+mod scene;
+
+pub use frame::{classify_bodies, BodyState, FrameCollisions};
+pub use scene::{Body, StressScene, StressSpec};
