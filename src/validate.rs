@@ -61,6 +61,8 @@ pub struct ValidationReport {
     pub worst: Vec<PairComparison>,
     /// The first flag or distance disagreements.
     pub disagreements: Vec<PairComparison>,
+    /// Every pair index that disagrees (the demo colours their bodies).
+    pub disagreeing_pairs: Vec<usize>,
 }
 
 impl ValidationReport {
@@ -225,8 +227,11 @@ pub fn compare(
             }
             keep_worst(&mut report.worst, comparison());
         }
-        if disagree && report.disagreements.len() < WORST_CASES {
-            report.disagreements.push(comparison());
+        if disagree {
+            report.disagreeing_pairs.push(i);
+            if report.disagreements.len() < WORST_CASES {
+                report.disagreements.push(comparison());
+            }
         }
     }
     if report.pairs > 0 && kind == QueryKind::Distance {
@@ -291,6 +296,7 @@ mod tests {
         assert!(!report.is_clean());
         assert_eq!(report.flag_disagreements, 1);
         assert_eq!(report.disagreements[0].pair, victim);
+        assert_eq!(report.disagreeing_pairs, vec![victim]);
         assert_eq!(report.worst[0].pair, victim);
         assert!(report.summary().contains(&format!("pair {victim}")));
     }

@@ -21,36 +21,37 @@ pub struct FrameCollisions {
     pub disagreements: usize,
 }
 
-/// Marks bodies from the narrow-phase answers. `check`, when given, holds the CPU answers for the same
-/// pairs (or `None` for pairs the check skipped); a pair counts as a disagreement when the flags differ.
+/// Marks bodies from the narrow-phase answers. `disputed` lists the bodies of pairs where the CPU check
+/// disagreed with the GPU outside the tolerance band (see [`crate::validate::compare`]; the check may
+/// belong to an earlier frame, so bodies rather than pair indices); they are marked whatever else they
+/// touch. `disagreements` is carried into the summary as given.
 pub fn classify_bodies(
     body_count: usize,
     pairs: &[[u32; 2]],
     answers: &[GjkResult<f32>],
-    check: Option<&[Option<GjkResult<f32>>]>,
+    disputed: &[u32],
+    disagreements: usize,
 ) -> FrameCollisions {
     let mut frame = FrameCollisions {
         states: vec![BodyState::Free; body_count],
         candidate_pairs: pairs.len(),
+        disagreements,
         ..FrameCollisions::default()
     };
-    for (i, (pair, answer)) in pairs.iter().zip(answers).enumerate() {
-        let disputed = check
-            .and_then(|c| c.get(i).copied().flatten())
-            .is_some_and(|cpu| cpu.intersecting != answer.intersecting);
+    for (pair, answer) in pairs.iter().zip(answers) {
         if answer.intersecting {
             frame.colliding_pairs += 1;
-        }
-        for &body in pair {
-            let state = &mut frame.states[body as usize];
-            if disputed {
-                *state = BodyState::Disagreement;
-            } else if answer.intersecting && *state == BodyState::Free {
-                *state = BodyState::Colliding;
+            for &body in pair {
+                let state = &mut frame.states[body as usize];
+                if *state == BodyState::Free {
+                    *state = BodyState::Colliding;
+                }
             }
         }
-        if disputed {
-            frame.disagreements += 1;
+    }
+    for &body in disputed {
+        if let Some(state) = frame.states.get_mut(body as usize) {
+            *state = BodyState::Disagreement;
         }
     }
     frame
@@ -60,7 +61,7 @@ pub fn classify_bodies(
 mod tests {
     use super::*;
     use crate::broad_phase::{brute_force, sweep_and_prune, world_aabb};
-    use crate::gjk::{query, GjkConfig, GjkStatus, QueryKind};
+    use crate::gjk::{query, GjkConfig, QueryKind};
     use crate::stress::{StressScene, StressSpec};
     use crate::ConvexShape;
     use glam::Vec3;
@@ -136,7 +137,7 @@ mod tests {
                 )
             })
             .collect();
-        let frame = classify_bodies(scene.bodies.len(), &pairs, &answers, None);
+        let frame = classify_bodies(scene.bodies.len(), &pairs, &answers, &[], 0);
         assert!(frame.colliding_pairs > 0 && frame.colliding_pairs < pairs.len());
         for (k, &[i, j]) in pairs.iter().enumerate() {
             if answers[k].intersecting {
@@ -144,18 +145,8 @@ mod tests {
                 assert_eq!(frame.states[j as usize], BodyState::Colliding);
             }
         }
-        // A flipped check answer marks both bodies of that pair.
-        let mut check: Vec<_> = answers.iter().copied().map(Some).collect();
-        let mut flipped = check[0].unwrap();
-        flipped.intersecting = !flipped.intersecting;
-        flipped.status = if flipped.intersecting {
-            GjkStatus::Intersecting
-        } else {
-            GjkStatus::Separated
-        };
-        check[0] = Some(flipped);
-        check[1] = None;
-        let frame = classify_bodies(scene.bodies.len(), &pairs, &answers, Some(&check));
+        // The bodies of a disputed pair are marked.
+        let frame = classify_bodies(scene.bodies.len(), &pairs, &answers, &pairs[0], 1);
         assert_eq!(frame.disagreements, 1);
         assert_eq!(frame.states[pairs[0][0] as usize], BodyState::Disagreement);
         assert_eq!(frame.states[pairs[0][1] as usize], BodyState::Disagreement);

@@ -53,6 +53,8 @@ pub struct StressScene {
     pub shapes: Vec<ConvexShape>,
     /// Which template (for instance which OBJ mesh) each shape was scaled from.
     pub templates: Vec<usize>,
+    /// The factor each shape was scaled by from its template (the renderer scales the template's mesh).
+    pub scales: Vec<f32>,
     pub bodies: Vec<Body>,
     pub half_extent: f32,
     spec: StressSpec,
@@ -69,10 +71,13 @@ fn half_extent_for(spec: &StressSpec, count: usize) -> f32 {
     0.5 * volume.cbrt()
 }
 
-fn scaled(template: &ConvexShape, size: f32) -> ConvexShape {
+/// The template scaled to bounding radius `size`, and the factor used.
+fn scaled(template: &ConvexShape, size: f32) -> (ConvexShape, f32) {
     let k = size / template.bounding_radius().max(f32::MIN_POSITIVE);
     let points = template.points().iter().map(|p| *p * k).collect();
-    ConvexShape::new(points, template.radius() * k).expect("scaling a valid shape keeps it valid")
+    let shape = ConvexShape::new(points, template.radius() * k)
+        .expect("scaling a valid shape keeps it valid");
+    (shape, k)
 }
 
 impl StressScene {
@@ -85,6 +90,7 @@ impl StressScene {
         let mut scene = Self {
             shapes: Vec::new(),
             templates: Vec::new(),
+            scales: Vec::new(),
             bodies: Vec::new(),
             half_extent: half_extent_for(&spec, spec.bodies),
             rng: Pcg64Mcg::seed_from_u64(spec.seed),
@@ -107,6 +113,7 @@ impl StressScene {
         self.bodies.truncate(count);
         self.shapes.truncate(count);
         self.templates.truncate(count);
+        self.scales.truncate(count);
         while self.bodies.len() < count {
             self.add_body();
         }
@@ -129,8 +136,9 @@ impl StressScene {
         );
         let velocity = random_unit(rng) * rng.random_range(0.0..=self.spec.speed) * 2.0 * h;
         let spin = random_unit(rng) * rng.random_range(0.0..2.0);
-        self.shapes
-            .push(scaled(&self.template_shapes[template], size));
+        let (shape, scale) = scaled(&self.template_shapes[template], size);
+        self.shapes.push(shape);
+        self.scales.push(scale);
         self.templates.push(template);
         self.bodies.push(Body {
             shape: self.bodies.len() as u32,
@@ -138,6 +146,44 @@ impl StressScene {
             velocity,
             spin,
         });
+    }
+
+    /// Number of template shapes.
+    pub fn template_count(&self) -> usize {
+        self.template_shapes.len()
+    }
+
+    /// Turns body 0 into the player's shape: at the centre of the box, still, at the largest body size, made
+    /// from `template`. The player moves only through [`StressScene::move_player`].
+    pub fn make_player(&mut self, template: usize) {
+        if self.bodies.is_empty() {
+            return;
+        }
+        let body = &mut self.bodies[0];
+        body.velocity = Vec3::ZERO;
+        body.spin = Vec3::ZERO;
+        body.pose = Pose::new(Vec3::ZERO, Quat::IDENTITY);
+        self.set_player_template(template);
+    }
+
+    /// Switches the player's shape (body 0) to another template, keeping its place.
+    pub fn set_player_template(&mut self, template: usize) {
+        if self.bodies.is_empty() || template >= self.template_shapes.len() {
+            return;
+        }
+        let (shape, scale) = scaled(&self.template_shapes[template], self.spec.size.1);
+        self.shapes[0] = shape;
+        self.scales[0] = scale;
+        self.templates[0] = template;
+    }
+
+    /// Moves the player's shape (body 0), kept inside the box.
+    pub fn move_player(&mut self, delta: Vec3) {
+        let h = self.half_extent;
+        if let Some(player) = self.bodies.first_mut() {
+            player.pose.position =
+                (player.pose.position + delta).clamp(Vec3::splat(-h), Vec3::splat(h));
+        }
     }
 
     /// Advances every body by `dt` seconds: constant velocity and spin, mirror bounces off the walls.
