@@ -3,6 +3,7 @@
 //! Shapes are point sets swept by a sphere ([`ConvexShape`]); queries run GJK with the signed-volumes
 //! sub-algorithm in the pair-local frame ([`gjk`]); [`batch`] runs many pairs on all cores.
 
+pub mod app;
 pub mod batch;
 pub mod bench;
 pub mod broad_phase;

@@ -1,6 +1,7 @@
 //! `gpu-gjk`: argument parsing and exit codes only; the commands live in `gpu_gjk::cli`.
 
 use clap::{CommandFactory, Parser, Subcommand};
+use gpu_gjk::app::{display_available, run_demo, DemoArgs};
 use gpu_gjk::cli::{run_adapters, run_bench, run_query, AdaptersArgs, BenchArgs, QueryArgs};
 use std::process::ExitCode;
 
@@ -22,6 +23,24 @@ enum Command {
     Adapters(AdaptersArgs),
     /// Benchmark GPU against CPU on a seeded scene.
     Bench(BenchArgs),
+    /// Desktop stress test: thousands of moving bodies coloured by collision state, GPU narrow phase checked
+    /// live against the CPU (the default when a display is available).
+    Demo(DemoArgs),
+}
+
+/// Runs the demo; a `--frames` run prints its JSON summary and fails when the GPU and the CPU disagreed.
+fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
+    let Some(summary) = run_demo(args)? else {
+        return Ok(true);
+    };
+    println!("{}", serde_json::to_string_pretty(&summary)?);
+    if summary.disagreements > 0 {
+        eprintln!(
+            "error: the GPU and the CPU disagreed on {} pairs (see the summary)",
+            summary.disagreements
+        );
+    }
+    Ok(summary.disagreements == 0)
 }
 
 fn main() -> ExitCode {
@@ -33,8 +52,14 @@ fn main() -> ExitCode {
             Ok(true)
         }
         Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::Demo(args)) => demo(&args),
+        None if display_available() => demo(&DemoArgs::interactive_default()),
         None => {
             let _ = Cli::command().print_help();
+            eprintln!(
+                "\nno display found (DISPLAY / WAYLAND_DISPLAY unset), so no demo window: pick a command \
+                 above, or run `gpu-gjk demo` under `xvfb-run -a`"
+            );
             return ExitCode::from(FAILURE);
         }
     };

@@ -1,0 +1,106 @@
+//! The demo's meshes: each OBJ asset gives a render mesh (triangles with normals) and the convex shape the
+//! narrow phase tests, the hull of the same vertices, so what collides is exactly what is drawn.
+
+use super::render::{load_render_mesh, MeshData};
+use crate::shape::ConvexShape;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// Asset file stems in template order. The first four are the player's shapes on keys 1-4 (the seed
+/// demo's cube, sphere, cone and cylinder).
+pub const ASSET_NAMES: [&str; 7] = [
+    "cube",
+    "sphere",
+    "cone",
+    "cylinder",
+    "capsule",
+    "icosahedron",
+    "prism",
+];
+
+/// Number of shapes the player can switch between (keys 1-4).
+pub const PLAYER_SHAPES: usize = 4;
+
+/// Meshes and shapes, index for index.
+pub struct AssetSet {
+    pub names: Vec<String>,
+    pub meshes: Vec<MeshData>,
+    pub shapes: Vec<ConvexShape>,
+}
+
+/// The `assets/` folder: `dir` when given, else `./assets` when it holds the cube, else the one next to the
+/// crate's manifest (so `cargo run` works from any folder of a checkout).
+pub fn asset_dir(dir: Option<&Path>) -> PathBuf {
+    if let Some(dir) = dir {
+        return dir.to_path_buf();
+    }
+    let local = PathBuf::from("assets");
+    if local.join("cube.obj").is_file() {
+        return local;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
+}
+
+/// Loads every asset of [`ASSET_NAMES`] from `dir`, plus `extra` OBJ files (used as additional body
+/// templates). Errors name the file and, where one can be named, the line.
+pub fn load_assets(dir: &Path, extra: &[PathBuf]) -> Result<AssetSet> {
+    let mut set = AssetSet {
+        names: Vec::new(),
+        meshes: Vec::new(),
+        shapes: Vec::new(),
+    };
+    let standard = ASSET_NAMES
+        .iter()
+        .map(|name| dir.join(format!("{name}.obj")));
+    for path in standard.chain(extra.iter().cloned()) {
+        let shape = ConvexShape::from_obj(&path, 0.0)
+            .with_context(|| format!("loading the demo's meshes from {}", dir.display()))?;
+        let mesh = load_render_mesh(&path)
+            .with_context(|| format!("loading the mesh to draw from {}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        set.names.push(name);
+        set.meshes.push(mesh);
+        set.shapes.push(shape);
+    }
+    Ok(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_assets_load_with_matching_meshes_and_shapes() {
+        let set = load_assets(&asset_dir(None), &[]).unwrap();
+        assert_eq!(set.names, ASSET_NAMES);
+        assert_eq!(set.meshes.len(), ASSET_NAMES.len());
+        // The cube's hull is its 8 corners at +-1.
+        assert_eq!(set.shapes[0].points().len(), 8);
+        assert!((set.shapes[0].bounding_radius() - 3f32.sqrt()).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_missing_or_malformed_file_is_named_with_its_line() {
+        let dir = std::env::temp_dir().join(format!("gpu-gjk-assets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = load_assets(&dir, &[])
+            .err()
+            .expect("no assets in an empty folder");
+        let message = format!("{missing:#}");
+        assert!(message.contains("cube.obj"), "{message}");
+        assert!(message.contains("not found"), "{message}");
+
+        let bad = dir.join("bad.obj");
+        std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 1 zero\nf 1 2 3\n").unwrap();
+        let error = load_assets(&asset_dir(None), &[bad])
+            .err()
+            .expect("a malformed extra mesh");
+        let message = format!("{error:#}");
+        assert!(message.contains("bad.obj"), "{message}");
+        assert!(message.contains("bad.obj:3:"), "{message}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,139 @@
+//! Keyboard and mouse controls, from the seed demo: W/A/S/D move the camera, the mouse turns it (right
+//! button held), arrows move the player's shape along X and Y, Q/E along Z, 1-4 switch its shape. Also
+//! Space pause, +/- body count, G GPU/CPU, V wireframes, H HUD, F12 screenshot.
+
+use glam::Vec3;
+use std::collections::HashSet;
+use winit::keyboard::KeyCode;
+
+/// A key press that changes something once (held keys move things, see [`Controls`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    TogglePause,
+    MoreBodies,
+    FewerBodies,
+    ToggleNarrowPhase,
+    ToggleHud,
+    ToggleWireframe,
+    Screenshot,
+    /// Switch the player's shape to template 0-3 (cube, sphere, cone, cylinder).
+    PlayerShape(usize),
+    Quit,
+}
+
+/// Which keys are held and whether the mouse is turning the camera.
+#[derive(Default)]
+pub struct Controls {
+    held: HashSet<KeyCode>,
+    /// Right mouse button held: mouse motion turns the camera.
+    pub looking: bool,
+}
+
+impl Controls {
+    /// Records a key change; returns the action of a fresh press.
+    pub fn key(&mut self, code: KeyCode, pressed: bool, repeat: bool) -> Option<Action> {
+        if !pressed {
+            self.held.remove(&code);
+            return None;
+        }
+        self.held.insert(code);
+        if repeat {
+            return None;
+        }
+        Some(match code {
+            KeyCode::Space => Action::TogglePause,
+            KeyCode::Equal | KeyCode::NumpadAdd => Action::MoreBodies,
+            KeyCode::Minus | KeyCode::NumpadSubtract => Action::FewerBodies,
+            KeyCode::KeyG => Action::ToggleNarrowPhase,
+            KeyCode::KeyH => Action::ToggleHud,
+            KeyCode::KeyV => Action::ToggleWireframe,
+            KeyCode::F12 => Action::Screenshot,
+            KeyCode::Digit1 => Action::PlayerShape(0),
+            KeyCode::Digit2 => Action::PlayerShape(1),
+            KeyCode::Digit3 => Action::PlayerShape(2),
+            KeyCode::Digit4 => Action::PlayerShape(3),
+            KeyCode::Escape => Action::Quit,
+            _ => return None,
+        })
+    }
+
+    /// Forgets held keys (the window lost focus and will not see their release).
+    pub fn release_all(&mut self) {
+        self.held.clear();
+        self.looking = false;
+    }
+
+    fn axis(&self, minus: KeyCode, plus: KeyCode) -> f32 {
+        f32::from(self.held.contains(&plus)) - f32::from(self.held.contains(&minus))
+    }
+
+    /// Camera motion as (forward, right), each -1, 0 or 1.
+    pub fn camera_motion(&self) -> (f32, f32) {
+        (
+            self.axis(KeyCode::KeyS, KeyCode::KeyW),
+            self.axis(KeyCode::KeyA, KeyCode::KeyD),
+        )
+    }
+
+    /// Player motion direction in world axes: arrows on X and Y, Q/E on Z.
+    pub fn player_motion(&self) -> Vec3 {
+        Vec3::new(
+            self.axis(KeyCode::ArrowLeft, KeyCode::ArrowRight),
+            self.axis(KeyCode::ArrowDown, KeyCode::ArrowUp),
+            self.axis(KeyCode::KeyQ, KeyCode::KeyE),
+        )
+    }
+}
+
+/// The body count after pressing + or - (a quarter more or less, at least one body).
+pub fn next_body_count(count: usize, more: bool) -> usize {
+    if more {
+        (count + count.div_ceil(4)).max(count + 1)
+    } else {
+        (count - count / 5)
+            .saturating_sub(usize::from(count < 5))
+            .max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_the_seed_demo_controls() {
+        let mut c = Controls::default();
+        assert_eq!(
+            c.key(KeyCode::Digit3, true, false),
+            Some(Action::PlayerShape(2))
+        );
+        assert_eq!(
+            c.key(KeyCode::Space, true, false),
+            Some(Action::TogglePause)
+        );
+        assert_eq!(
+            c.key(KeyCode::Space, true, true),
+            None,
+            "repeats do not toggle again"
+        );
+        c.key(KeyCode::KeyW, true, false);
+        c.key(KeyCode::KeyA, true, false);
+        assert_eq!(c.camera_motion(), (1.0, -1.0));
+        c.key(KeyCode::ArrowUp, true, false);
+        c.key(KeyCode::KeyE, true, false);
+        assert_eq!(c.player_motion(), Vec3::new(0.0, 1.0, 1.0));
+        c.key(KeyCode::KeyE, false, false);
+        assert_eq!(c.player_motion(), Vec3::Y);
+        c.release_all();
+        assert_eq!(c.camera_motion(), (0.0, 0.0));
+    }
+
+    #[test]
+    fn body_count_steps_stay_positive_and_move() {
+        assert_eq!(next_body_count(2000, true), 2500);
+        assert_eq!(next_body_count(2500, false), 2000);
+        assert_eq!(next_body_count(1, false), 1);
+        assert_eq!(next_body_count(1, true), 2);
+        assert!(next_body_count(3, false) < 3);
+    }
+}

@@ -1,0 +1,63 @@
+//! Turns bodies and their collision states into per-mesh instance lists for the renderer.
+
+use super::render::BodyInstance;
+use crate::stress::{BodyState, StressScene};
+
+/// Linear RGB: free bodies a neutral grey-blue, colliding ones red, disputed ones (GPU and CPU disagree)
+/// magenta.
+pub fn state_colour(state: BodyState) -> [f32; 4] {
+    match state {
+        BodyState::Free => [0.55, 0.60, 0.68, 1.0],
+        BodyState::Colliding => [0.90, 0.06, 0.04, 1.0],
+        BodyState::Disagreement => [0.95, 0.05, 0.95, 1.0],
+    }
+}
+
+/// One instance list per template mesh, each body drawn with its template's mesh at its scale.
+pub fn body_instances(
+    scene: &StressScene,
+    states: &[BodyState],
+    mesh_count: usize,
+) -> Vec<Vec<BodyInstance>> {
+    let mut lists = vec![Vec::new(); mesh_count];
+    for (i, body) in scene.bodies.iter().enumerate() {
+        let state = states.get(i).copied().unwrap_or(BodyState::Free);
+        lists[scene.templates[i]].push(BodyInstance::new(
+            body.pose.position,
+            body.pose.rotation,
+            scene.scales[i],
+            state_colour(state),
+        ));
+    }
+    lists
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stress::StressSpec;
+    use crate::ConvexShape;
+    use glam::Vec3;
+
+    #[test]
+    fn every_body_lands_in_its_template_list_with_its_colour() {
+        let templates = vec![
+            ConvexShape::cuboid(Vec3::ONE).unwrap(),
+            ConvexShape::sphere(1.0).unwrap(),
+        ];
+        let scene = StressScene::new(
+            templates,
+            StressSpec {
+                bodies: 50,
+                ..StressSpec::default()
+            },
+        );
+        let mut states = vec![BodyState::Free; 50];
+        states[3] = BodyState::Colliding;
+        let lists = body_instances(&scene, &states, 2);
+        assert_eq!(lists[0].len() + lists[1].len(), 50);
+        let list = &lists[scene.templates[3]];
+        let red = state_colour(BodyState::Colliding);
+        assert_eq!(list.iter().filter(|b| b.colour == red).count(), 1);
+    }
+}

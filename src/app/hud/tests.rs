@@ -1,0 +1,192 @@
+//! The HUD drawn headless into an offscreen texture and read back.
+
+use super::painter::{Frame, HudPainter};
+use super::HudStats;
+use crate::gpu::{BackendChoice, GpuContext};
+
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// A colour the HUD never paints (its panel is dark grey, its text light), stored exactly in 8-bit sRGB.
+const CLEAR: [u8; 4] = [0, 0, 255, 255];
+
+fn gpu() -> Option<GpuContext> {
+    match GpuContext::new(BackendChoice::Auto) {
+        Ok(gpu) => Some(gpu),
+        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+            println!("SKIPPED: no GPU adapter ({e})");
+            None
+        }
+        Err(e) => panic!("no GPU adapter on CI: {e}"),
+    }
+}
+
+fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
+    HudStats {
+        bodies: 12_345,
+        candidate_pairs: 67_890,
+        colliding_pairs: 1_234,
+        broad_phase_ms: 1.5,
+        gpu_narrow_ms: Some(0.8),
+        cpu_narrow_ms: Some(4.2),
+        disagreements_frame: 1,
+        disagreements_total: 3,
+        fps: 59.9,
+        frame_ms: 16.69,
+        adapter: "llvmpipe (LLVM 15.0.6, 256 bits)",
+        backend: "Gl",
+        narrow_phase: "GPU",
+        check_mode: "CPU check: every frame",
+        paused: true,
+        wireframe: false,
+        player_shape: "cube",
+        history,
+    }
+}
+
+/// Paints `frames` HUD frames, each over a `width` x `height` texture cleared to [`CLEAR`], and reads the
+/// last back as tightly packed RGBA8.
+fn paint_frames(gpu: &GpuContext, width: u32, height: u32, frames: usize) -> Vec<u8> {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("hud test target"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    let history: Vec<(f64, f64)> = (0..120)
+        .map(|i| {
+            let gpu_ms = if i % 10 == 0 { f64::NAN } else { 1.0 };
+            (gpu_ms, 3.0 + (i as f64 * 0.1).sin())
+        })
+        .collect();
+    let stats = stats(&history);
+    let mut painter = HudPainter::new(device, FORMAT);
+
+    for frame in 0..frames {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        // Cleared every frame, as the scene pass does in the app: the HUD is translucent and would
+        // otherwise darken with each frame drawn over the last.
+        {
+            let [r, g, b, a] = CLEAR.map(|c| c as f64 / 255.0);
+            encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("hud test clear"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+        }
+        let target = Frame {
+            target: &view,
+            size_px: (width, height),
+            pixels_per_point: 1.0,
+        };
+        let input = egui::RawInput {
+            time: Some(frame as f64),
+            ..Default::default()
+        };
+        let _ = painter.paint(device, queue, &mut encoder, &target, input, &stats);
+        queue.submit([encoder.finish()]);
+    }
+    read_back(gpu, &texture, width, height)
+}
+
+fn read_back(gpu: &GpuContext, texture: &wgpu::Texture, width: u32, height: u32) -> Vec<u8> {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let row = width as usize * 4;
+    let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize);
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("hud test readback"),
+        size: (padded_row * height as usize) as u64,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_row as u32),
+                rows_per_image: Some(height),
+            },
+        },
+        texture.size(),
+    );
+    queue.submit([encoder.finish()]);
+    let slice = buffer.slice(..);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = sender.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("waiting for the readback");
+    receiver.recv().unwrap().expect("mapping the readback");
+    let pixels = slice
+        .get_mapped_range()
+        .expect("reading the readback")
+        .chunks_exact(padded_row)
+        .flat_map(|r| r[..row].to_vec())
+        .collect();
+    buffer.unmap();
+    pixels
+}
+
+/// egui embeds no font unless its `default_fonts` feature is on, and without one every glyph is drawn as
+/// an empty box, which the pixel test below cannot tell from text.
+#[test]
+fn egui_has_fonts_to_draw_text_with() {
+    assert!(
+        !egui::FontDefinitions::default().font_data.is_empty(),
+        "egui has no fonts: enable its `default_fonts` feature in Cargo.toml"
+    );
+}
+
+#[test]
+fn hud_paints_over_what_the_target_holds() {
+    let Some(gpu) = gpu() else { return };
+    let (width, height) = (320, 240);
+    // Two frames: egui sizes a new window on the first without showing it, and the second also runs with
+    // the font atlas already uploaded.
+    let pixels = paint_frames(&gpu, width, height, 2);
+    let pixel = |x: u32, y: u32| -> [u8; 4] {
+        let i = (y * width + x) as usize * 4;
+        pixels[i..i + 4].try_into().unwrap()
+    };
+
+    // The window is anchored 8 px from the top-left corner; the corner keeps the cleared colour, so the
+    // pass loaded the target rather than clearing it.
+    assert_eq!(pixel(0, 0), CLEAR);
+
+    let painted = pixels.chunks_exact(4).filter(|p| *p != CLEAR).count();
+    let total = (width * height) as usize;
+    assert!(
+        painted > total / 4,
+        "only {painted} of {total} pixels carry the HUD"
+    );
+    // Text is light on a dark panel: some pixels must be much brighter than the panel.
+    let bright = pixels
+        .chunks_exact(4)
+        .filter(|p| p[0] > 150 && p[1] > 150)
+        .count();
+    assert!(bright > 200, "only {bright} bright (text) pixels");
+}

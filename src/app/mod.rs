@@ -1,0 +1,41 @@
+//! The desktop stress-test app (`gpu-gjk demo`): a winit window, a wgpu renderer that colours bodies by
+//! collision state, the per-frame broad phase and narrow phase, a live CPU check and an egui HUD.
+//!
+//! [`sim`] holds the frame pipeline without any window (tested on its own); [`window`] drives it from the
+//! winit event loop and draws with [`render`] and [`hud`].
+
+pub mod args;
+pub mod assets;
+pub mod camera;
+pub mod check;
+pub mod controls;
+pub mod draw_list;
+pub mod hud;
+pub mod render;
+pub mod sim;
+pub mod summary;
+pub mod window;
+
+pub use args::DemoArgs;
+pub use summary::DemoSummary;
+
+use anyhow::Result;
+
+/// Loads the meshes (so a bad OBJ file is reported before a window opens), then runs the window. Returns
+/// the summary of a `--frames` run.
+pub fn run_demo(args: &DemoArgs) -> Result<Option<DemoSummary>> {
+    let dir = assets::asset_dir(args.assets.as_deref());
+    let meshes = assets::load_assets(&dir, &args.meshes)?;
+    window::run_window(args, meshes)
+}
+
+/// Whether a window can be opened here: on Linux and the BSDs, an X11 or Wayland display must be named
+/// (`gpu-gjk` with no subcommand runs the demo only then).
+pub fn display_available() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
+}

@@ -1,0 +1,36 @@
+//! The demo's renderer: bodies drawn as instanced meshes into an offscreen [`FrameTarget`], which is
+//! blitted to the window and read back for screenshots.
+//!
+//! Per frame: [`SceneRenderer::draw`] (clears and draws the scene), the HUD draws into
+//! [`FrameTarget::colour_view`] with `LoadOp::Load`, then [`Blitter::blit`] copies to the surface.
+
+mod blit;
+mod edges;
+mod gpu_mesh;
+mod instance;
+mod mesh;
+mod pipelines;
+mod scene_pass;
+mod screenshot;
+mod target;
+#[cfg(test)]
+mod tests;
+
+pub use blit::Blitter;
+pub use edges::edges;
+pub use instance::BodyInstance;
+pub use mesh::{flat_shaded, load_render_mesh, MeshData};
+pub use scene_pass::{SceneRenderer, BACKGROUND};
+pub use screenshot::{read_rgba, save_png};
+pub use target::{FrameTarget, DEPTH_FORMAT};
+
+/// Colour format of the offscreen frame (and so of every pipeline drawing into it, the HUD included).
+pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// (file name, source) of the renderer's shaders, for validation.
+pub fn render_shaders() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("render.wgsl", pipelines::shader_source()),
+        ("blit.wgsl", include_str!("../../../shaders/blit.wgsl")),
+    ]
+}

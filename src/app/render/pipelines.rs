@@ -1,0 +1,153 @@
+//! The render pipelines of `shaders/render.wgsl` and the per-frame uniforms they share.
+
+use super::instance::BodyInstance;
+use super::target::DEPTH_FORMAT;
+use super::TARGET_FORMAT;
+
+const SHADER: &str = include_str!("../../../shaders/render.wgsl");
+
+pub fn shader_source() -> &'static str {
+    SHADER
+}
+
+/// Must match `Frame` in `shaders/render.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct FrameUniforms {
+    pub view_proj: [[f32; 4]; 4],
+    pub camera_position: [f32; 4],
+    pub light_direction: [f32; 4],
+    pub wire_colour: [f32; 4],
+    pub bounds_colour: [f32; 4],
+}
+
+/// A mesh vertex; the vertex buffers interleave position and normal.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Vertex {
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+}
+
+const VERTEX_STRIDE: wgpu::BufferAddress = std::mem::size_of::<Vertex>() as wgpu::BufferAddress;
+
+const MESH_VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: VERTEX_STRIDE,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+};
+
+/// Lines read only the position from the same vertex buffers.
+const LINE_VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: VERTEX_STRIDE,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3],
+};
+
+pub struct Pipelines {
+    pub frame_layout: wgpu::BindGroupLayout,
+    pub mesh: wgpu::RenderPipeline,
+    pub wire: wgpu::RenderPipeline,
+    pub bounds: wgpu::RenderPipeline,
+}
+
+impl Pipelines {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("render.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("render frame uniforms"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: wgpu::BufferSize::new(
+                        std::mem::size_of::<FrameUniforms>() as u64
+                    ),
+                },
+                count: None,
+            }],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("render layout"),
+            bind_group_layouts: &[Some(&frame_layout)],
+            immediate_size: 0,
+        });
+        let build = |spec: Spec| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(spec.label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some(spec.vertex),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(spec.vertex_layout), Some(BodyInstance::LAYOUT)],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: spec.topology,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: spec.cull,
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(spec.depth_compare),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(spec.fragment),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: TARGET_FORMAT,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let line = |label, fragment| Spec {
+            label,
+            vertex: "vs_line",
+            fragment,
+            vertex_layout: LINE_VERTEX,
+            topology: wgpu::PrimitiveTopology::LineList,
+            cull: None,
+            // Lines pulled onto a face's own depth still pass.
+            depth_compare: wgpu::CompareFunction::LessEqual,
+        };
+        Self {
+            mesh: build(Spec {
+                label: "mesh pipeline",
+                vertex: "vs_mesh",
+                fragment: "fs_mesh",
+                vertex_layout: MESH_VERTEX,
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull: Some(wgpu::Face::Back),
+                depth_compare: wgpu::CompareFunction::Less,
+            }),
+            wire: build(line("wireframe pipeline", "fs_wire")),
+            bounds: build(line("bounds pipeline", "fs_bounds")),
+            frame_layout,
+        }
+    }
+}
+
+struct Spec {
+    label: &'static str,
+    vertex: &'static str,
+    fragment: &'static str,
+    vertex_layout: wgpu::VertexBufferLayout<'static>,
+    topology: wgpu::PrimitiveTopology,
+    cull: Option<wgpu::Face>,
+    depth_compare: wgpu::CompareFunction,
+}

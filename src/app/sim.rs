@@ -1,0 +1,293 @@
+//! One frame of the stress test without any window: move the bodies, broad phase, narrow phase on the GPU
+//! (or the CPU), the CPU check, and per-body collision states. The window and the headless test both drive
+//! this, so what the picture shows is what the tests check.
+
+use super::check::{answer_on_cpu, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
+use crate::batch::Instance;
+use crate::broad_phase::{sweep_and_prune, world_aabb};
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::gpu::NarrowPhase;
+use crate::shape::ConvexShape;
+use crate::stress::{classify_bodies, BodyState, StressScene};
+use crate::validate::compare;
+use anyhow::{Context, Result};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Which narrow phase colours the bodies (G switches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowMode {
+    Gpu,
+    Cpu,
+}
+
+impl NarrowMode {
+    pub fn label(self) -> &'static str {
+        match self {
+            NarrowMode::Gpu => "GPU",
+            NarrowMode::Cpu => "CPU",
+        }
+    }
+}
+
+/// What one frame measured. Times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    pub broad_phase_ms: f64,
+    /// GPU narrow phase end to end (upload, dispatch, readback), when the GPU ran this frame.
+    pub gpu_narrow_ms: Option<f64>,
+    /// CPU reference on the same pairs (all threads), when a CPU run finished this frame.
+    pub cpu_narrow_ms: Option<f64>,
+    pub candidate_pairs: usize,
+    pub colliding_pairs: usize,
+    /// Whether a CPU check finished this frame (its figures are in `disagreements`).
+    pub checked: bool,
+    /// Disagreements in the latest finished check.
+    pub disagreements: usize,
+}
+
+/// Totals since the start, for the HUD and the headless summary.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckTotals {
+    pub frames: u64,
+    pub frames_checked: u64,
+    pub pairs_checked: u64,
+    /// Pairs whose GPU and CPU answers disagree outside the tolerance band.
+    pub disagreements: u64,
+    /// Flag differences within the tolerance band (touching to within 1e-4 of the pair's size): allowed.
+    pub near_contact_differences: u64,
+    /// Largest GPU-vs-CPU distance error, relative to the pair's size.
+    pub max_distance_error: f64,
+}
+
+/// A frame's GPU answers waiting for their CPU check.
+struct Pending {
+    job: CheckJob,
+    gpu: Vec<GjkResult<f32>>,
+}
+
+pub struct Simulation {
+    pub scene: StressScene,
+    pub mode: NarrowMode,
+    pub kind: QueryKind,
+    pub config: GjkConfig,
+    pub policy: CheckPolicy,
+    pub states: Vec<BodyState>,
+    pub totals: CheckTotals,
+    pub last: FrameStats,
+    gpu: NarrowPhase,
+    /// The scene's shapes as last uploaded to the GPU and shared with the CPU check.
+    shapes: Arc<Vec<ConvexShape>>,
+    shapes_dirty: bool,
+    worker: CpuWorker,
+    pending: Option<Pending>,
+    /// Bodies of the pairs the latest check disputed.
+    disputed: Vec<u32>,
+    frame: u64,
+}
+
+impl Simulation {
+    pub fn new(scene: StressScene, gpu: NarrowPhase, kind: QueryKind, policy: CheckPolicy) -> Self {
+        let config = GjkConfig::default();
+        Self {
+            states: vec![BodyState::Free; scene.bodies.len()],
+            scene,
+            mode: NarrowMode::Gpu,
+            kind,
+            config,
+            policy,
+            totals: CheckTotals::default(),
+            last: FrameStats::default(),
+            gpu,
+            shapes: Arc::new(Vec::new()),
+            shapes_dirty: true,
+            worker: CpuWorker::new(kind, config),
+            pending: None,
+            disputed: Vec::new(),
+            frame: 0,
+        }
+    }
+
+    /// Call after changing the scene's shapes (body count, player shape): they are uploaded again.
+    pub fn shapes_changed(&mut self) {
+        self.shapes_dirty = true;
+    }
+
+    pub fn set_body_count(&mut self, count: usize) {
+        self.scene.set_body_count(count.max(1));
+        self.shapes_dirty = true;
+    }
+
+    /// Advances the scene by `dt` seconds (0 when paused) and answers every candidate pair.
+    pub fn step(&mut self, dt: f32) -> Result<&FrameStats> {
+        if dt > 0.0 {
+            self.scene.step(dt);
+        }
+        if self.shapes_dirty {
+            self.shapes = Arc::new(self.scene.shapes.clone());
+            self.gpu
+                .upload_hulls(&self.shapes)
+                .context("uploading the bodies' hulls to the GPU")?;
+            self.shapes_dirty = false;
+        }
+        self.frame += 1;
+        let mut stats = FrameStats::default();
+
+        let start = Instant::now();
+        let instances = Arc::new(self.scene.instances());
+        let boxes: Vec<_> = instances
+            .iter()
+            .map(|i| world_aabb(&self.shapes[i.shape as usize], i))
+            .collect();
+        let pairs = Arc::new(sweep_and_prune(&boxes));
+        stats.broad_phase_ms = ms(start);
+        stats.candidate_pairs = pairs.len();
+
+        let job = CheckJob {
+            frame: self.frame,
+            shapes: Arc::clone(&self.shapes),
+            instances,
+            pairs,
+        };
+        let answers = match self.mode {
+            NarrowMode::Gpu => {
+                let batch = self
+                    .gpu
+                    .run(&job.instances, &job.pairs, self.kind, &self.config)
+                    .context("GPU narrow phase")?;
+                stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
+                self.check(&job, &batch.results, &mut stats)?;
+                batch.results
+            }
+            NarrowMode::Cpu => {
+                // The CPU is the narrow phase now, so there is nothing to check it against.
+                let cpu = answer_on_cpu(&job, self.kind, &self.config)?;
+                stats.cpu_narrow_ms = Some(cpu.seconds * 1e3);
+                cpu.results
+            }
+        };
+        let frame = classify_bodies(
+            self.scene.bodies.len(),
+            &job.pairs,
+            &answers,
+            &self.disputed,
+            stats.disagreements,
+        );
+        stats.colliding_pairs = frame.colliding_pairs;
+        stats.disagreements = self.last_disagreements(&stats);
+        self.states = frame.states;
+        self.totals.frames += 1;
+        self.last = stats;
+        Ok(&self.last)
+    }
+
+    fn last_disagreements(&self, stats: &FrameStats) -> usize {
+        if stats.checked {
+            stats.disagreements
+        } else {
+            self.last.disagreements
+        }
+    }
+
+    /// Runs or schedules the CPU check of this frame's GPU answers and folds in any check that finished.
+    fn check(
+        &mut self,
+        job: &CheckJob,
+        gpu: &[GjkResult<f32>],
+        stats: &mut FrameStats,
+    ) -> Result<()> {
+        match self.policy {
+            CheckPolicy::EveryFrame => {
+                let cpu = answer_on_cpu(job, self.kind, &self.config)?;
+                self.fold_check(job, gpu, cpu, stats);
+            }
+            CheckPolicy::WhenIdle => {
+                if let Some(cpu) = self.worker.poll()? {
+                    if let Some(pending) = self.pending.take() {
+                        self.fold_check(&pending.job, &pending.gpu, cpu, stats);
+                    }
+                }
+                if self.worker.offer(job.clone())? {
+                    self.pending = Some(Pending {
+                        job: job.clone(),
+                        gpu: gpu.to_vec(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn fold_check(
+        &mut self,
+        job: &CheckJob,
+        gpu: &[GjkResult<f32>],
+        cpu: CpuAnswers,
+        stats: &mut FrameStats,
+    ) {
+        let report = compare(
+            &job.shapes,
+            &job.instances,
+            &job.pairs,
+            gpu,
+            &cpu.results,
+            self.kind,
+        );
+        self.disputed = report
+            .disagreeing_pairs
+            .iter()
+            .flat_map(|&i| job.pairs[i])
+            .collect();
+        let disagreements = report.disagreeing_pairs.len();
+        self.totals.frames_checked += 1;
+        self.totals.pairs_checked += report.pairs as u64;
+        self.totals.disagreements += disagreements as u64;
+        self.totals.near_contact_differences += report.near_contact_flag_differences as u64;
+        self.totals.max_distance_error = self
+            .totals
+            .max_distance_error
+            .max(report.max_distance_error);
+        stats.checked = true;
+        stats.disagreements = disagreements;
+        stats.cpu_narrow_ms = Some(cpu.seconds * 1e3);
+    }
+
+    /// Waits for a check still running on the worker and counts it (the end of a headless run).
+    pub fn finish_checks(&mut self) -> Result<()> {
+        if let Some(cpu) = self.worker.wait()? {
+            if let Some(pending) = self.pending.take() {
+                let mut stats = self.last.clone();
+                self.fold_check(&pending.job, &pending.gpu, cpu, &mut stats);
+                self.last = stats;
+            }
+        }
+        Ok(())
+    }
+
+    /// How the HUD describes the CPU check.
+    pub fn check_description(&self) -> String {
+        match (self.mode, self.policy) {
+            (NarrowMode::Cpu, _) => "CPU check: off (the CPU is the narrow phase)".to_string(),
+            (NarrowMode::Gpu, CheckPolicy::EveryFrame) => "CPU check: every frame".to_string(),
+            (NarrowMode::Gpu, CheckPolicy::WhenIdle) => {
+                if self.totals.frames_checked >= self.totals.frames.saturating_sub(1) {
+                    "CPU check: every frame (worker thread)".to_string()
+                } else {
+                    format!(
+                        "CPU check: sampled, {} of {} frames (worker busy)",
+                        self.totals.frames_checked, self.totals.frames
+                    )
+                }
+            }
+        }
+    }
+
+    /// The instances of this frame, for callers that need them (tests).
+    pub fn instances(&self) -> Vec<Instance> {
+        self.scene.instances()
+    }
+}
+
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}

@@ -1,0 +1,185 @@
+//! The JSON summary a `--frames` run prints: frame count, mean milliseconds per phase, pair counts and the
+//! CPU check's figures.
+
+use super::sim::{CheckTotals, FrameStats};
+use serde::Serialize;
+
+/// Running sums of the per-frame figures.
+#[derive(Default)]
+pub struct FrameLog {
+    frames: u64,
+    frame_ms: Sum,
+    broad_phase_ms: Sum,
+    gpu_narrow_ms: Sum,
+    cpu_narrow_ms: Sum,
+    render_ms: Sum,
+    candidate_pairs: Sum,
+    colliding_pairs: Sum,
+    last_candidate_pairs: usize,
+    last_colliding_pairs: usize,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Sum {
+    total: f64,
+    count: u64,
+}
+
+impl Sum {
+    fn add(&mut self, value: Option<f64>) {
+        if let Some(v) = value {
+            self.total += v;
+            self.count += 1;
+        }
+    }
+
+    fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.total / self.count as f64)
+    }
+}
+
+impl FrameLog {
+    /// Adds one frame: its collision figures and the time spent rendering it and in the whole frame.
+    pub fn add(&mut self, stats: &FrameStats, render_ms: f64, frame_ms: f64) {
+        self.frames += 1;
+        self.frame_ms.add(Some(frame_ms));
+        self.render_ms.add(Some(render_ms));
+        self.broad_phase_ms.add(Some(stats.broad_phase_ms));
+        self.gpu_narrow_ms.add(stats.gpu_narrow_ms);
+        self.cpu_narrow_ms.add(stats.cpu_narrow_ms);
+        self.candidate_pairs.add(Some(stats.candidate_pairs as f64));
+        self.colliding_pairs.add(Some(stats.colliding_pairs as f64));
+        self.last_candidate_pairs = stats.candidate_pairs;
+        self.last_colliding_pairs = stats.colliding_pairs;
+    }
+
+    pub fn summary(&self, context: SummaryContext, totals: &CheckTotals) -> DemoSummary {
+        DemoSummary {
+            frames: self.frames,
+            bodies: context.bodies,
+            seed: context.seed,
+            query: context.query,
+            narrow_phase: context.narrow_phase,
+            backend: context.backend,
+            adapter: context.adapter,
+            mean_ms: PhaseMillis {
+                frame: self.frame_ms.mean().unwrap_or(0.0),
+                broad_phase: self.broad_phase_ms.mean().unwrap_or(0.0),
+                gpu_narrow_phase: self.gpu_narrow_ms.mean(),
+                cpu_narrow_phase: self.cpu_narrow_ms.mean(),
+                render: self.render_ms.mean().unwrap_or(0.0),
+            },
+            speedup_cpu_over_gpu: match (self.cpu_narrow_ms.mean(), self.gpu_narrow_ms.mean()) {
+                (Some(cpu), Some(gpu)) if gpu > 0.0 => Some(cpu / gpu),
+                _ => None,
+            },
+            candidate_pairs_mean: self.candidate_pairs.mean().unwrap_or(0.0),
+            candidate_pairs_last: self.last_candidate_pairs,
+            colliding_pairs_mean: self.colliding_pairs.mean().unwrap_or(0.0),
+            colliding_pairs_last: self.last_colliding_pairs,
+            check: context.check,
+            frames_checked: totals.frames_checked,
+            pairs_checked: totals.pairs_checked,
+            disagreements: totals.disagreements,
+            near_contact_differences: totals.near_contact_differences,
+            max_distance_error: totals.max_distance_error,
+            screenshot: context.screenshot,
+        }
+    }
+}
+
+/// What the summary says about the run besides the per-frame figures.
+pub struct SummaryContext {
+    pub bodies: usize,
+    pub seed: u64,
+    pub query: String,
+    pub narrow_phase: String,
+    pub backend: String,
+    pub adapter: String,
+    pub check: String,
+    pub screenshot: Option<String>,
+}
+
+/// Mean milliseconds per frame phase; narrow phases are `null` when they never ran.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PhaseMillis {
+    pub frame: f64,
+    pub broad_phase: f64,
+    /// GPU narrow phase end to end: upload, dispatch and readback.
+    pub gpu_narrow_phase: Option<f64>,
+    /// CPU reference on the same pairs, all threads (the live check, or the narrow phase in CPU mode).
+    pub cpu_narrow_phase: Option<f64>,
+    /// Drawing the scene and the HUD, and presenting.
+    pub render: f64,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct DemoSummary {
+    pub frames: u64,
+    pub bodies: usize,
+    pub seed: u64,
+    pub query: String,
+    pub narrow_phase: String,
+    pub backend: String,
+    pub adapter: String,
+    pub mean_ms: PhaseMillis,
+    pub speedup_cpu_over_gpu: Option<f64>,
+    pub candidate_pairs_mean: f64,
+    pub candidate_pairs_last: usize,
+    pub colliding_pairs_mean: f64,
+    pub colliding_pairs_last: usize,
+    pub check: String,
+    pub frames_checked: u64,
+    pub pairs_checked: u64,
+    /// GPU-vs-CPU disagreements outside the tolerance band, over every checked frame.
+    pub disagreements: u64,
+    /// Flag differences on pairs touching within the tolerance band (allowed, counted for the record).
+    pub near_contact_differences: u64,
+    /// Largest GPU-vs-CPU distance error relative to the pair's size (distance queries).
+    pub max_distance_error: f64,
+    pub screenshot: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_skip_frames_where_a_phase_did_not_run() {
+        let mut log = FrameLog::default();
+        let mut stats = FrameStats {
+            broad_phase_ms: 1.0,
+            gpu_narrow_ms: Some(4.0),
+            cpu_narrow_ms: Some(8.0),
+            candidate_pairs: 10,
+            colliding_pairs: 4,
+            ..FrameStats::default()
+        };
+        log.add(&stats, 2.0, 10.0);
+        stats.cpu_narrow_ms = None;
+        stats.gpu_narrow_ms = Some(2.0);
+        stats.colliding_pairs = 2;
+        log.add(&stats, 4.0, 20.0);
+        let context = SummaryContext {
+            bodies: 5,
+            seed: 1,
+            query: "distance".into(),
+            narrow_phase: "GPU".into(),
+            backend: "Gl".into(),
+            adapter: "test".into(),
+            check: "every frame".into(),
+            screenshot: None,
+        };
+        let s = log.summary(context, &CheckTotals::default());
+        assert_eq!(s.frames, 2);
+        assert_eq!(s.mean_ms.frame, 15.0);
+        assert_eq!(s.mean_ms.render, 3.0);
+        assert_eq!(s.mean_ms.gpu_narrow_phase, Some(3.0));
+        assert_eq!(s.mean_ms.cpu_narrow_phase, Some(8.0));
+        assert_eq!(s.speedup_cpu_over_gpu, Some(8.0 / 3.0));
+        assert_eq!((s.colliding_pairs_mean, s.colliding_pairs_last), (3.0, 2));
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["mean_ms"]["broad_phase"], 1.0);
+        assert_eq!(json["disagreements"], 0);
+    }
+}

@@ -1,0 +1,211 @@
+//! `gpu-gjk demo` in a real window under Xvfb with software rendering: the headless run (2,000
+//! bodies, 120 frames, a screenshot), on the automatic backend and on OpenGL. The summary must report 0
+//! disagreements and the picture must show lit red and neutral meshes and the HUD. Without Xvfb the test
+//! says it was skipped, except under `CI=true` (where `.ci/run` installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn xvfb_run() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("xvfb-run"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true requires xvfb-run (apt-get install xvfb xauth; .ci/run does it)"
+        );
+        eprintln!("SKIPPED: the window test needs xvfb-run (apt-get install xvfb xauth)");
+    }
+    found
+}
+
+/// Runs the demo under Xvfb and returns its JSON summary.
+fn run_demo(xvfb: &Path, extra: &[&str], screenshot: &Path) -> serde_json::Value {
+    let output = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args([
+            "demo",
+            "--bodies",
+            "2000",
+            "--frames",
+            "120",
+            "--screenshot",
+        ])
+        .arg(screenshot)
+        .args(extra)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("running xvfb-run");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "demo {extra:?} failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+    eprintln!("demo {extra:?}: {stdout}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("summary is not JSON ({e}): {stdout}"))
+}
+
+struct Picture {
+    width: usize,
+    height: usize,
+    rgba: Vec<u8>,
+}
+
+impl Picture {
+    fn load(path: &Path) -> Self {
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut rgba).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        Self {
+            width: info.width as usize,
+            height: info.height as usize,
+            rgba,
+        }
+    }
+
+    /// Counts pixels in the rectangle (fractions of the picture) that satisfy `test`.
+    fn count(&self, x: (f32, f32), y: (f32, f32), test: impl Fn([u8; 3]) -> bool) -> usize {
+        let (x0, x1) = (
+            (x.0 * self.width as f32) as usize,
+            (x.1 * self.width as f32) as usize,
+        );
+        let (y0, y1) = (
+            (y.0 * self.height as f32) as usize,
+            (y.1 * self.height as f32) as usize,
+        );
+        let mut n = 0;
+        for row in y0..y1 {
+            for col in x0..x1 {
+                let i = 4 * (row * self.width + col);
+                n += usize::from(test([self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]));
+            }
+        }
+        n
+    }
+}
+
+fn red([r, g, b]: [u8; 3]) -> bool {
+    r > 90 && u16::from(r) > 2 * u16::from(g.max(b)) + 20
+}
+
+/// Lit grey-blue: bright enough to be a lit face, little saturation.
+fn neutral([r, g, b]: [u8; 3]) -> bool {
+    let (lo, hi) = (r.min(g).min(b), r.max(g).max(b));
+    lo > 80 && hi - lo < 60 && b >= r
+}
+
+fn check_picture(path: &Path, summary: &serde_json::Value) {
+    let picture = Picture::load(path);
+    assert_eq!((picture.width, picture.height), (1280, 720));
+    // The scene fills the right half of the window (the HUD sits top left).
+    let scene = ((0.45, 1.0), (0.0, 1.0));
+    let reds = picture.count(scene.0, scene.1, red);
+    let neutrals = picture.count(scene.0, scene.1, neutral);
+    eprintln!(
+        "{}: {reds} red and {neutrals} neutral pixels",
+        path.display()
+    );
+    assert!(reds > 2000, "too few red pixels: {reds}");
+    assert!(neutrals > 2000, "too few neutral pixels: {neutrals}");
+    // Lit meshes: faces at different angles to the light give many distinct shades of red.
+    let mut shades = std::collections::BTreeSet::new();
+    for i in (0..picture.rgba.len()).step_by(4) {
+        let rgb = [picture.rgba[i], picture.rgba[i + 1], picture.rgba[i + 2]];
+        if red(rgb) {
+            shades.insert(rgb[0] / 8);
+        }
+    }
+    assert!(
+        shades.len() >= 6,
+        "red looks unlit: {} shades",
+        shades.len()
+    );
+    // The HUD: a translucent panel in the top-left corner, darker than both the background and any lit
+    // face, holding light-grey text.
+    let hud = ((0.02, 0.25), (0.1, 0.7));
+    let area = (0.23 * 1280.0 * 0.6 * 720.0) as usize;
+    let panel = picture.count(hud.0, hud.1, |rgb| rgb.iter().all(|&c| c < 25));
+    let text = picture.count(hud.0, hud.1, |[r, g, b]| {
+        r.min(g).min(b) > 110 && r.max(g).max(b) - r.min(g).min(b) < 30
+    });
+    eprintln!("HUD region: {panel} panel and {text} text pixels of {area}");
+    assert!(
+        panel > area / 2,
+        "no HUD panel: {panel} dark pixels of {area}"
+    );
+    assert!(text > 1000, "no HUD text: {text} light pixels");
+    assert!(summary["candidate_pairs_mean"].as_f64().unwrap() > 1000.0);
+    assert!(summary["colliding_pairs_last"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn headless_demo_under_xvfb_draws_both_colours_and_agrees_with_the_cpu() {
+    let Some(xvfb) = xvfb_run() else { return };
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, extra) in [("auto", &[][..]), ("gl", &["--backend", "gl"][..])] {
+        let png = dir.join(format!("{name}.png"));
+        let summary = run_demo(&xvfb, extra, &png);
+        assert_eq!(summary["frames"], 120);
+        assert_eq!(summary["bodies"], 2000);
+        assert_eq!(summary["frames_checked"], 120, "every frame is checked");
+        assert_eq!(summary["disagreements"], 0, "{summary}");
+        assert!(summary["mean_ms"]["gpu_narrow_phase"].as_f64().unwrap() > 0.0);
+        assert!(summary["mean_ms"]["cpu_narrow_phase"].as_f64().unwrap() > 0.0);
+        if name == "gl" {
+            assert_eq!(summary["backend"], "Gl");
+        }
+        check_picture(&png, &summary);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn demo_without_a_display_says_so() {
+    let output = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["demo", "--frames", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no display"), "{stderr}");
+}
+
+#[test]
+fn demo_with_a_malformed_mesh_names_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-demo-mesh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("broken.obj");
+    std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["demo", "--frames", "1", "--mesh"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("broken.obj:4"), "{stderr}");
+    let missing = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["demo", "--frames", "1", "--assets"])
+        .arg(dir.join("nowhere"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("cube.obj") && stderr.contains("not found"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
