@@ -1,6 +1,8 @@
-//! The CPU reference GJK: intersection test with early exit, and distance with witness points.
+//! The CPU reference GJK: intersection test with early exit, distance with witness points, and (EPA)
+//! penetration depth with contact normal and points.
 
 mod config;
+mod epa;
 mod query;
 mod signed_volumes;
 mod simplex;
@@ -11,8 +13,15 @@ pub use config::{
     pair_scale, GjkConfig, GjkStatus, QueryKind, CONVERGENCE_ULPS, DEFAULT_MAX_ITERATIONS,
     DEFAULT_TOUCH_TOLERANCE,
 };
-pub use query::{distance, intersects, query, query_f64, query_relative, WorldResult};
+pub use epa::{
+    penetration, Penetration, PenetrationStatus, EPA_MAX_FACES, EPA_MAX_HORIZON,
+    EPA_MAX_ITERATIONS, EPA_MAX_VERTICES, EPA_TOLERANCE,
+};
+pub use query::{
+    distance, intersects, penetration_f64, penetration_query, penetration_relative, query,
+    query_f64, query_relative, WorldResult,
+};
 pub use signed_volumes::{s1d, s2d, s3d, Projection};
 pub use simplex::Simplex;
-pub use solver::{gjk, GjkResult, MAX_STALLS, NOISE_ULPS};
+pub use solver::{gjk, gjk_with_simplex, GjkResult, MAX_STALLS, NOISE_ULPS};
 pub use support::{support_index, support_point, PairSupport};

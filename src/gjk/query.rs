@@ -2,6 +2,7 @@
 //! coordinates.
 
 use super::config::{pair_scale, GjkConfig, GjkStatus, QueryKind};
+use super::epa::{penetration, Penetration};
 use super::solver::{gjk, GjkResult};
 use super::support::PairSupport;
 use crate::pose::{DPose, Pose, RelativePose};
@@ -65,6 +66,51 @@ pub fn query_relative(
 ) -> GjkResult<f32> {
     let pair = PairSupport::<f32>::new(a.points(), b.points(), relative);
     gjk(&pair, a.radius(), b.radius(), scale_of(a, b), config, kind)
+}
+
+/// Penetration depth, normal and contact points (EPA after GJK), in A's local frame, with the pair-local
+/// frame formed in float32 like [`query`]. Also returns GJK's distance answer.
+pub fn penetration_query(
+    a: &ConvexShape,
+    pose_a: &Pose,
+    b: &ConvexShape,
+    pose_b: &Pose,
+    config: &GjkConfig,
+) -> (GjkResult<f32>, Penetration<f32>) {
+    let relative = RelativePose::between_f32(pose_a, pose_b);
+    penetration_relative(a, b, &relative, config)
+}
+
+/// [`penetration_query`] on a relative pose already formed.
+pub fn penetration_relative(
+    a: &ConvexShape,
+    b: &ConvexShape,
+    relative: &RelativePose<f32>,
+    config: &GjkConfig,
+) -> (GjkResult<f32>, Penetration<f32>) {
+    let pair = PairSupport::<f32>::new(a.points(), b.points(), relative);
+    penetration(&pair, a.radius(), b.radius(), scale_of(a, b), config)
+}
+
+/// [`penetration_query`] in float64, from float64 poses (a referee for the float32 path in tests).
+pub fn penetration_f64(
+    a: &ConvexShape,
+    pose_a: &DPose,
+    b: &ConvexShape,
+    pose_b: &DPose,
+    config: &GjkConfig,
+) -> (GjkResult<f64>, Penetration<f64>) {
+    let points_a: Vec<DVec3> = a.points().iter().map(|p| p.as_dvec3()).collect();
+    let points_b: Vec<DVec3> = b.points().iter().map(|p| p.as_dvec3()).collect();
+    let relative = RelativePose::<f64>::between(pose_a, pose_b);
+    let pair = PairSupport::<f64>::new(&points_a, &points_b, &relative);
+    penetration(
+        &pair,
+        a.radius() as f64,
+        b.radius() as f64,
+        scale_of(a, b) as f64,
+        config,
+    )
 }
 
 /// Distance query in world coordinates, the pair-local frame formed in float64 from the given poses.

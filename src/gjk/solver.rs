@@ -48,6 +48,19 @@ pub fn gjk<R: Real>(
     config: &GjkConfig,
     kind: QueryKind,
 ) -> GjkResult<R> {
+    gjk_with_simplex(pair, radius_a, radius_b, scale, config, kind).0
+}
+
+/// [`gjk`], also returning the final simplex (1 to 4 points of A - B with their support points), where EPA
+/// starts when the cores overlap.
+pub fn gjk_with_simplex<R: Real>(
+    pair: &PairSupport<R>,
+    radius_a: R,
+    radius_b: R,
+    scale: R,
+    config: &GjkConfig,
+    kind: QueryKind,
+) -> (GjkResult<R>, Simplex<R>) {
     let margin = radius_a + radius_b;
     let tol = R::from_f64(config.touch_tolerance) * scale;
     let margin_tol2 = (margin + tol) * (margin + tol);
@@ -176,7 +189,7 @@ pub fn gjk<R: Real>(
         } else {
             (core_a + core_b) * half
         };
-        GjkResult {
+        let result = GjkResult {
             status,
             intersecting: true,
             distance: R::ZERO,
@@ -184,9 +197,10 @@ pub fn gjk<R: Real>(
             witness_b: contact,
             normal,
             iterations,
-        }
+        };
+        (result, simplex)
     } else {
-        GjkResult {
+        let result = GjkResult {
             status,
             intersecting: false,
             distance: core_distance - margin,
@@ -194,6 +208,7 @@ pub fn gjk<R: Real>(
             witness_b: core_b - normal * radius_b,
             normal,
             iterations,
-        }
+        };
+        (result, simplex)
     }
 }

@@ -96,3 +96,44 @@ pub fn point_to_shape(shape: &ConvexShape, point_local: DVec3) -> f64 {
     };
     core - shape.radius() as f64
 }
+
+/// The referee's penetration answer for overlapping shapes, in A's local frame: depth (radii included)
+/// and the unit normal from A towards B, from parry3d-f64's EPA on the cores. `None` when the cores do
+/// not overlap or parry's EPA gives up (flat shapes).
+pub fn referee_penetration(
+    a: &ConvexShape,
+    pose_a: &DPose,
+    b: &ConvexShape,
+    pose_b: &DPose,
+) -> Option<(f64, DVec3)> {
+    let (rot, pos) = relative(pose_a, pose_b);
+    let pos12 = parry_pose(rot, pos);
+    let (ca, cb) = (PointCloud::of(a), PointCloud::of(b));
+    let margin = a.radius() as f64 + b.radius() as f64;
+    let contact = contact_support_map_support_map(&pos12, &ca, &cb, f64::MAX)?;
+    (contact.dist <= 0.0).then_some((margin - contact.dist, contact.normal1))
+}
+
+/// How far B must move along the unit `normal` (A's frame) to leave A, radii included: the support of
+/// A - B along it plus the margin, by brute force over every point. A direction is a valid minimal
+/// penetration normal when this equals the penetration depth.
+pub fn depth_along(
+    a: &ConvexShape,
+    pose_a: &DPose,
+    b: &ConvexShape,
+    pose_b: &DPose,
+    normal: DVec3,
+) -> f64 {
+    let (rot, pos) = relative(pose_a, pose_b);
+    let max_a = a
+        .points()
+        .iter()
+        .map(|p| p.as_dvec3().dot(normal))
+        .fold(f64::MIN, f64::max);
+    let min_b = b
+        .points()
+        .iter()
+        .map(|p| (rot * p.as_dvec3() + pos).dot(normal))
+        .fold(f64::MAX, f64::min);
+    max_a - min_b + a.radius() as f64 + b.radius() as f64
+}

@@ -21,10 +21,10 @@ const CONTROLS: &str = "WASD move, right mouse drag look\n\
 
 /// Lays out the HUD window for one frame.
 pub(super) fn show(ctx: &egui::Context, stats: &HudStats) {
-    // Translucent, so the bodies behind the HUD stay visible; no drop shadow, which would darken the
-    // panel again from underneath.
+    // Nearly opaque: the text must stay readable over bright red bodies, while a hint of what is behind
+    // still shows. No drop shadow, which would darken the panel again from underneath.
     let frame = egui::Frame::window(&ctx.global_style())
-        .fill(Color32::from_black_alpha(200))
+        .fill(Color32::from_rgba_unmultiplied(12, 14, 20, 235))
         .shadow(egui::Shadow::NONE);
     egui::Window::new("gpu-gjk stress test")
         .frame(frame)

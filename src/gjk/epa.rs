@@ -1,0 +1,604 @@
+//! Penetration depth, contact normal and contact points for overlapping shapes: GJK first (which also
+//! answers shapes whose cores are apart but whose radii overlap), then the expanding polytope algorithm
+//! (EPA, van den Bergen 2001) on the cores, started from GJK's final simplex.
+//!
+//! Fixed-size arrays and named bounds, no allocation, so a WGSL twin can hold the same polytope in private
+//! memory. When a bound is hit the answer carries a named status, never a silent guess.
+
+#![expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch"
+)]
+
+use super::config::{GjkConfig, GjkStatus, QueryKind};
+use super::simplex::Simplex;
+use super::solver::{gjk_with_simplex, GjkResult};
+use super::support::PairSupport;
+use crate::real::Real;
+
+/// Most polytope vertices (the start tetrahedron included).
+pub const EPA_MAX_VERTICES: usize = 64;
+/// Most polytope faces, live and dead slots together (dead slots are reused).
+pub const EPA_MAX_FACES: usize = 128;
+/// Most horizon edges in one expansion.
+pub const EPA_MAX_HORIZON: usize = 64;
+/// Most expansions (each adds one vertex, so this stays below the vertex bound).
+pub const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
+/// Convergence: the support point along the closest face's normal lies within this fraction of the pair's
+/// size beyond the face.
+pub const EPA_TOLERANCE: f64 = 1e-6;
+
+/// How a penetration query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum PenetrationStatus {
+    /// The shapes are apart: no depth.
+    Separated = 0,
+    /// Depth, normal and contacts found.
+    Penetrating = 1,
+    /// GJK hit its iteration bound, so whether the shapes overlap is unknown.
+    GjkMaxIterations = 2,
+    /// EPA hit [`EPA_MAX_ITERATIONS`]; the fields hold the best face found, a lower bound on the depth.
+    MaxIterations = 3,
+    /// The polytope outgrew [`EPA_MAX_VERTICES`], [`EPA_MAX_FACES`] or [`EPA_MAX_HORIZON`]; best face so far.
+    Overflow = 4,
+    /// A new face had no area (rounding); best face so far.
+    Degenerate = 5,
+}
+
+impl PenetrationStatus {
+    pub const ALL: [PenetrationStatus; 6] = [
+        PenetrationStatus::Separated,
+        PenetrationStatus::Penetrating,
+        PenetrationStatus::GjkMaxIterations,
+        PenetrationStatus::MaxIterations,
+        PenetrationStatus::Overflow,
+        PenetrationStatus::Degenerate,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PenetrationStatus::Separated => "separated",
+            PenetrationStatus::Penetrating => "penetrating",
+            PenetrationStatus::GjkMaxIterations => "gjk_max_iterations",
+            PenetrationStatus::MaxIterations => "epa_max_iterations",
+            PenetrationStatus::Overflow => "epa_overflow",
+            PenetrationStatus::Degenerate => "epa_degenerate",
+        }
+    }
+}
+
+/// How deep two shapes overlap, in the pair-local frame (A's local frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Penetration<R: Real> {
+    pub status: PenetrationStatus,
+    /// Overlap depth, radii included; 0 when separated or exactly touching.
+    pub depth: R,
+    /// Unit direction from A towards B: moving B by `normal * depth` leaves the shapes touching.
+    pub normal: R::V,
+    /// The point of A deepest inside B.
+    pub contact_a: R::V,
+    /// The point of B deepest inside A; `contact_a - contact_b = normal * depth`.
+    pub contact_b: R::V,
+    /// EPA expansions (0 when GJK alone answered).
+    pub iterations: u32,
+}
+
+impl<R: Real> Penetration<R> {
+    fn none(status: PenetrationStatus) -> Self {
+        Self {
+            status,
+            depth: R::ZERO,
+            normal: R::vzero(),
+            contact_a: R::vzero(),
+            contact_b: R::vzero(),
+            iterations: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Face<R: Real> {
+    v: [usize; 3],
+    normal: R::V,
+    dist: R,
+    alive: bool,
+}
+
+/// The polytope: vertices of A - B with the support points of A and B that made them, and faces.
+struct Polytope<R: Real> {
+    w: [R::V; EPA_MAX_VERTICES],
+    a: [R::V; EPA_MAX_VERTICES],
+    b: [R::V; EPA_MAX_VERTICES],
+    vertices: usize,
+    faces: [Face<R>; EPA_MAX_FACES],
+    face_slots: usize,
+}
+
+impl<R: Real> Polytope<R> {
+    fn new() -> Self {
+        let z = R::vzero();
+        let dead = Face {
+            v: [0; 3],
+            normal: z,
+            dist: R::ZERO,
+            alive: false,
+        };
+        Self {
+            w: [z; EPA_MAX_VERTICES],
+            a: [z; EPA_MAX_VERTICES],
+            b: [z; EPA_MAX_VERTICES],
+            vertices: 0,
+            faces: [dead; EPA_MAX_FACES],
+            face_slots: 0,
+        }
+    }
+
+    fn push_vertex(&mut self, a: R::V, b: R::V) -> usize {
+        let i = self.vertices;
+        self.w[i] = a - b;
+        self.a[i] = a;
+        self.b[i] = b;
+        self.vertices += 1;
+        i
+    }
+
+    /// Adds face (i, j, k), counter-clockwise seen from outside. `None` when it has no area.
+    fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
+        let n = R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]);
+        let len = R::length_squared(n).sqrt();
+        if !(len > R::ZERO) {
+            return Err(PenetrationStatus::Degenerate);
+        }
+        let normal = n * (R::ONE / len);
+        let face = Face {
+            v: [i, j, k],
+            normal,
+            dist: R::dot(normal, self.w[i]),
+            alive: true,
+        };
+        // Reuse a dead slot before growing.
+        let slot = (0..self.face_slots).find(|&s| !self.faces[s].alive);
+        match slot {
+            Some(s) => self.faces[s] = face,
+            None if self.face_slots < EPA_MAX_FACES => {
+                self.faces[self.face_slots] = face;
+                self.face_slots += 1;
+            }
+            None => return Err(PenetrationStatus::Overflow),
+        }
+        Ok(())
+    }
+
+    fn closest_face(&self) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for s in 0..self.face_slots {
+            let f = &self.faces[s];
+            if f.alive && best.is_none_or(|b| f.dist < self.faces[b].dist) {
+                best = Some(s);
+            }
+        }
+        best
+    }
+}
+
+/// GJK, then EPA when the shapes overlap. Returns GJK's distance answer too (the same as
+/// [`super::gjk`] in distance mode).
+pub fn penetration<R: Real>(
+    pair: &PairSupport<R>,
+    radius_a: R,
+    radius_b: R,
+    scale: R,
+    config: &GjkConfig,
+) -> (GjkResult<R>, Penetration<R>) {
+    let (result, simplex) =
+        gjk_with_simplex(pair, radius_a, radius_b, scale, config, QueryKind::Distance);
+    let answer = match result.status {
+        GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
+        GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
+        GjkStatus::Intersecting => overlap(pair, &simplex, radius_a, radius_b, scale, config),
+    };
+    (result, answer)
+}
+
+/// The answer for a pair GJK found intersecting.
+fn overlap<R: Real>(
+    pair: &PairSupport<R>,
+    simplex: &Simplex<R>,
+    radius_a: R,
+    radius_b: R,
+    scale: R,
+    config: &GjkConfig,
+) -> Penetration<R> {
+    let margin = radius_a + radius_b;
+    let tol = R::from_f64(config.touch_tolerance) * scale;
+    let (core_a, core_b) = simplex.witnesses();
+    let gap = core_b - core_a;
+    let core_distance = R::length_squared(gap).sqrt();
+    if core_distance > tol {
+        // Cores apart, radii overlapping: the depth is what the radii add beyond the core distance, along
+        // the line between the closest core points.
+        let normal = gap * (R::ONE / core_distance);
+        return finish(
+            PenetrationStatus::Penetrating,
+            core_a,
+            core_b,
+            normal,
+            margin - core_distance,
+            radius_a,
+            radius_b,
+            0,
+        );
+    }
+    expand(pair, simplex, radius_a, radius_b, scale)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish<R: Real>(
+    status: PenetrationStatus,
+    core_a: R::V,
+    core_b: R::V,
+    normal: R::V,
+    depth: R,
+    radius_a: R,
+    radius_b: R,
+    iterations: u32,
+) -> Penetration<R> {
+    Penetration {
+        status,
+        depth: if depth > R::ZERO { depth } else { R::ZERO },
+        normal,
+        contact_a: core_a + normal * radius_a,
+        contact_b: core_b - normal * radius_b,
+        iterations,
+    }
+}
+
+/// A unit vector perpendicular to `d` (non-zero).
+fn perpendicular<R: Real>(d: R::V) -> R::V {
+    let (x, y, z) = (
+        R::comp(d, 0).abs(),
+        R::comp(d, 1).abs(),
+        R::comp(d, 2).abs(),
+    );
+    let axis = if x <= y && x <= z {
+        R::vec(R::ONE, R::ZERO, R::ZERO)
+    } else if y <= z {
+        R::vec(R::ZERO, R::ONE, R::ZERO)
+    } else {
+        R::vec(R::ZERO, R::ZERO, R::ONE)
+    };
+    let p = R::cross(d, axis);
+    p * (R::ONE / R::length_squared(p).sqrt())
+}
+
+/// `n` or `-n`, whichever points from A towards B's origin, so a flat contact gets a sensible side.
+fn towards_b<R: Real>(pair: &PairSupport<R>, n: R::V) -> R::V {
+    if R::dot(n, pair.position_b) < R::ZERO {
+        -n
+    } else {
+        n
+    }
+}
+
+/// EPA on the cores, which overlap or touch (the origin is in A - B, within the tolerance).
+fn expand<R: Real>(
+    pair: &PairSupport<R>,
+    simplex: &Simplex<R>,
+    radius_a: R,
+    radius_b: R,
+    scale: R,
+) -> Penetration<R> {
+    let margin = radius_a + radius_b;
+    let eps = R::from_f64(EPA_TOLERANCE) * scale;
+    let (core_a, core_b) = simplex.witnesses();
+    // A - B with no thickness along `n` (flat or lower-dimensional): the cores touch, and moving B by the
+    // radii along `n` separates the shapes, which no other direction beats.
+    let flat = |n: R::V| {
+        finish(
+            PenetrationStatus::Penetrating,
+            core_a,
+            core_b,
+            towards_b(pair, n),
+            margin,
+            radius_a,
+            radius_b,
+            0,
+        )
+    };
+
+    let mut poly = Polytope::<R>::new();
+    for i in 0..simplex.len {
+        poly.push_vertex(simplex.a[i], simplex.b[i]);
+    }
+    let support = |dir: R::V| (pair.support_a(dir), pair.support_b(-dir));
+
+    // Blow the simplex up to a tetrahedron, searching A - B for a point off the current point, line or
+    // plane. When none exists, A - B is flat there.
+    if poly.vertices == 4 {
+        let volume = R::dot(
+            R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]),
+            poly.w[3] - poly.w[0],
+        );
+        if !(volume.abs() > eps * scale * scale) {
+            // A flat tetrahedron: keep the triangle of largest area and search off its plane.
+            let mut best = (0, R::ZERO);
+            for drop in 0..4 {
+                let k: Vec3i = others(drop);
+                let area = R::length_squared(R::cross(
+                    poly.w[k.1] - poly.w[k.0],
+                    poly.w[k.2] - poly.w[k.0],
+                ));
+                if area > best.1 {
+                    best = (drop, area);
+                }
+            }
+            let k = others(best.0);
+            let (w, a, b) = (poly.w, poly.a, poly.b);
+            for (slot, &src) in [k.0, k.1, k.2].iter().enumerate() {
+                poly.w[slot] = w[src];
+                poly.a[slot] = a[src];
+                poly.b[slot] = b[src];
+            }
+            poly.vertices = 3;
+        }
+    }
+    if poly.vertices == 1 {
+        let axes = [
+            R::vec(R::ONE, R::ZERO, R::ZERO),
+            R::vec(R::ZERO, R::ONE, R::ZERO),
+            R::vec(R::ZERO, R::ZERO, R::ONE),
+        ];
+        let mut found = false;
+        for axis in axes {
+            for dir in [axis, -axis] {
+                let (a, b) = support(dir);
+                if !found && R::length_squared((a - b) - poly.w[0]) > eps * eps {
+                    poly.push_vertex(a, b);
+                    found = true;
+                }
+            }
+        }
+        if !found {
+            // A - B is a single point at the origin (concentric spheres, coincident points).
+            return flat(R::vec(R::ONE, R::ZERO, R::ZERO));
+        }
+    }
+    if poly.vertices == 2 {
+        let d = poly.w[1] - poly.w[0];
+        let e1 = perpendicular::<R>(d);
+        let e2 = R::cross(d, e1) * (R::ONE / R::length_squared(d).sqrt());
+        let mut found = false;
+        for dir in [e1, -e1, e2, -e2] {
+            let (a, b) = support(dir);
+            let w = a - b;
+            let off = R::cross(d, w - poly.w[0]);
+            if !found && R::length_squared(off) > eps * eps * R::length_squared(d) {
+                poly.push_vertex(a, b);
+                found = true;
+            }
+        }
+        if !found {
+            // A - B is a segment through the origin: every perpendicular is as good; prefer towards B.
+            let along = R::dot(pair.position_b, d) / R::length_squared(d);
+            let p = pair.position_b - d * along;
+            let n = if R::length_squared(p) > eps * eps {
+                p * (R::ONE / R::length_squared(p).sqrt())
+            } else {
+                e1
+            };
+            return flat(n);
+        }
+    }
+    if poly.vertices == 3 {
+        let n = R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]);
+        let n = n * (R::ONE / R::length_squared(n).sqrt());
+        let mut found = false;
+        for dir in [n, -n] {
+            let (a, b) = support(dir);
+            if !found && R::dot(n, (a - b) - poly.w[0]).abs() > eps {
+                poly.push_vertex(a, b);
+                found = true;
+            }
+        }
+        if !found {
+            return flat(n);
+        }
+    }
+
+    // Orient the tetrahedron so that faces (0,1,2), (0,3,1), (0,2,3), (1,3,2) face outwards.
+    let orientation = R::dot(
+        R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]),
+        poly.w[3] - poly.w[0],
+    );
+    if orientation > R::ZERO {
+        poly.w.swap(1, 2);
+        poly.a.swap(1, 2);
+        poly.b.swap(1, 2);
+    }
+    for [i, j, k] in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
+        if poly.push_face(i, j, k).is_err() {
+            // Rounding made the start tetrahedron flat after all.
+            let n = R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]);
+            let len = R::length_squared(n).sqrt();
+            return if len > R::ZERO {
+                flat(n * (R::ONE / len))
+            } else {
+                Penetration::none(PenetrationStatus::Degenerate)
+            };
+        }
+    }
+
+    let mut status = PenetrationStatus::MaxIterations;
+    let mut iterations = 0u32;
+    let mut horizon = [[0usize; 2]; EPA_MAX_HORIZON];
+    let mut best = poly
+        .closest_face()
+        .expect("the start tetrahedron has faces");
+    while iterations < EPA_MAX_ITERATIONS {
+        best = poly.closest_face().expect("a closed polytope has faces");
+        let face = poly.faces[best];
+        let (a, b) = support(face.normal);
+        let w = a - b;
+        // The support point barely beyond the closest face, or already a vertex: that face is on the
+        // boundary of A - B and its distance is the depth.
+        if !(R::dot(w, face.normal) - face.dist > eps) || poly.w[..poly.vertices].contains(&w) {
+            status = PenetrationStatus::Penetrating;
+            break;
+        }
+        if poly.vertices == EPA_MAX_VERTICES {
+            status = PenetrationStatus::Overflow;
+            break;
+        }
+        iterations += 1;
+
+        // Remove the faces that see w, grown from the closest face across shared edges: the visible region
+        // of a convex polytope is connected, and a face that only rounding calls visible elsewhere would
+        // otherwise open a second horizon and fold the polytope. The edges the removed faces do not share
+        // form the horizon.
+        let mut edges = 0usize;
+        let mut overflow = false;
+        let mut grew = true;
+        let mut first = true;
+        while grew && !overflow {
+            grew = false;
+            for s in 0..poly.face_slots {
+                let f = poly.faces[s];
+                if !f.alive || !(R::dot(f.normal, w - poly.w[f.v[0]]) > R::ZERO) {
+                    continue;
+                }
+                let touches_region = if first {
+                    s == best
+                } else {
+                    (0..3).any(|e| {
+                        let (p, q) = (f.v[e], f.v[(e + 1) % 3]);
+                        horizon[..edges].iter().any(|h| h[0] == q && h[1] == p)
+                    })
+                };
+                if !touches_region {
+                    continue;
+                }
+                poly.faces[s].alive = false;
+                grew = true;
+                for e in 0..3 {
+                    let edge = [f.v[e], f.v[(e + 1) % 3]];
+                    match horizon[..edges]
+                        .iter()
+                        .position(|h| h[0] == edge[1] && h[1] == edge[0])
+                    {
+                        Some(p) => {
+                            horizon[p] = horizon[edges - 1];
+                            edges -= 1;
+                        }
+                        None if edges < EPA_MAX_HORIZON => {
+                            horizon[edges] = edge;
+                            edges += 1;
+                        }
+                        None => overflow = true,
+                    }
+                }
+            }
+            first = false;
+        }
+        if overflow {
+            status = PenetrationStatus::Overflow;
+            break;
+        }
+        let k = poly.push_vertex(a, b);
+        let mut failed = None;
+        for edge in &horizon[..edges] {
+            if let Err(e) = poly.push_face(edge[0], edge[1], k) {
+                failed = Some(e);
+                break;
+            }
+        }
+        if let Some(e) = failed {
+            status = e;
+            // The polytope is open now: answer from the best closed one.
+            break;
+        }
+    }
+
+    // Coplanar neighbours (a flat facet of A - B split into triangles) share the closest distance; the
+    // origin projects into only one of them, and only there do the weights rebuild exact contact points.
+    let mut face = poly.faces[best];
+    let mut lambda = unclamped_barycentric::<R>(&poly, &face);
+    if status == PenetrationStatus::Penetrating {
+        let parallel = R::ONE - R::from_f64(1e-6);
+        for s in 0..poly.face_slots {
+            let f = poly.faces[s];
+            if f.alive
+                && (f.dist - face.dist).abs() <= eps
+                && R::dot(f.normal, face.normal) > parallel
+            {
+                let l = unclamped_barycentric::<R>(&poly, &f);
+                if min3(l) > min3(lambda) {
+                    face = f;
+                    lambda = l;
+                }
+            }
+        }
+    }
+    let [i, j, k] = face.v;
+    let lambda = clamp_weights(lambda);
+    let core_a = poly.a[i] * lambda[0] + poly.a[j] * lambda[1] + poly.a[k] * lambda[2];
+    let core_b = poly.b[i] * lambda[0] + poly.b[j] * lambda[1] + poly.b[k] * lambda[2];
+    finish(
+        status,
+        core_a,
+        core_b,
+        face.normal,
+        face.dist + margin,
+        radius_a,
+        radius_b,
+        iterations,
+    )
+}
+
+type Vec3i = (usize, usize, usize);
+
+/// The three vertex indices of a tetrahedron other than `drop`.
+fn others(drop: usize) -> Vec3i {
+    match drop {
+        0 => (1, 2, 3),
+        1 => (0, 2, 3),
+        2 => (0, 1, 3),
+        _ => (0, 1, 2),
+    }
+}
+
+fn min3<R: Real>(l: [R; 3]) -> R {
+    let m = if l[0] < l[1] { l[0] } else { l[1] };
+    if m < l[2] {
+        m
+    } else {
+        l[2]
+    }
+}
+
+/// Barycentric weights of the origin's projection onto a face (negative outside the triangle).
+fn unclamped_barycentric<R: Real>(poly: &Polytope<R>, face: &Face<R>) -> [R; 3] {
+    let (a, b, c) = (poly.w[face.v[0]], poly.w[face.v[1]], poly.w[face.v[2]]);
+    let p = face.normal * face.dist;
+    let n = R::cross(b - a, c - a);
+    let nn = R::length_squared(n);
+    if !(nn > R::ZERO) {
+        let third = R::ONE / R::from_f64(3.0);
+        return [third, third, third];
+    }
+    let u = R::dot(R::cross(c - b, p - b), n) / nn;
+    let v = R::dot(R::cross(a - c, p - c), n) / nn;
+    [u, v, R::ONE - u - v]
+}
+
+/// Weights clamped to the triangle and renormalised, so the contact points stay on the shapes.
+fn clamp_weights<R: Real>(l: [R; 3]) -> [R; 3] {
+    let clamp = |x: R| if x > R::ZERO { x } else { R::ZERO };
+    let (u, v, w) = (clamp(l[0]), clamp(l[1]), clamp(l[2]));
+    let sum = u + v + w;
+    if !(sum > R::ZERO) {
+        let third = R::ONE / R::from_f64(3.0);
+        return [third, third, third];
+    }
+    [u / sum, v / sum, w / sum]
+}
