@@ -116,3 +116,21 @@ fn the_cpu_mode_colours_the_same_bodies_and_player_moves_and_switches() {
     assert_eq!(gpu.states.len(), 600);
     assert_eq!(gpu.totals.disagreements, 0);
 }
+
+#[test]
+fn with_the_response_on_overlaps_fall_and_the_check_stays_clean() {
+    let Some(ctx) = context() else { return };
+    let mut sim = simulation(&ctx, 1000, QueryKind::Distance);
+    sim.response = true;
+    let first = sim.step(1.0 / 60.0).unwrap().colliding_pairs;
+    let mut last = first;
+    for _ in 0..40 {
+        let stats = sim.step(1.0 / 60.0).unwrap();
+        let response = stats.response.expect("the response ran");
+        assert_eq!(response.unresolved, 0, "every EPA finished");
+        last = stats.colliding_pairs;
+    }
+    eprintln!("overlapping pairs: {first} at the start, {last} after 40 frames");
+    assert!(first > 100 && last * 4 < first, "{first} -> {last}");
+    assert_eq!(sim.totals.disagreements, 0);
+}

@@ -64,6 +64,10 @@ pub struct DemoArgs {
     /// Start with hull wireframes on (V switches).
     #[arg(long)]
     pub wireframe: bool,
+    /// Start with the collision response on (R switches): overlapping bodies are pushed apart along the
+    /// EPA contact normal and bounce.
+    #[arg(long)]
+    pub response: bool,
 }
 
 impl DemoArgs {
@@ -83,6 +87,7 @@ impl DemoArgs {
             check: None,
             cpu_narrow_phase: false,
             wireframe: false,
+            response: false,
         }
     }
 }

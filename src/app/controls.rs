@@ -1,6 +1,6 @@
 //! Keyboard and mouse controls, from the seed demo: W/A/S/D move the camera, the mouse turns it (right
 //! button held), arrows move the player's shape along X and Y, Q/E along Z, 1-4 switch its shape. Also
-//! Space pause, +/- body count, G GPU/CPU, V wireframes, H HUD, F12 screenshot.
+//! Space pause, +/- body count, G GPU/CPU, V wireframes, R collision response, H HUD, F12 screenshot.
 
 use glam::Vec3;
 use std::collections::HashSet;
@@ -15,6 +15,7 @@ pub enum Action {
     ToggleNarrowPhase,
     ToggleHud,
     ToggleWireframe,
+    ToggleResponse,
     Screenshot,
     /// Switch the player's shape to template 0-3 (cube, sphere, cone, cylinder).
     PlayerShape(usize),
@@ -47,6 +48,7 @@ impl Controls {
             KeyCode::KeyG => Action::ToggleNarrowPhase,
             KeyCode::KeyH => Action::ToggleHud,
             KeyCode::KeyV => Action::ToggleWireframe,
+            KeyCode::KeyR => Action::ToggleResponse,
             KeyCode::F12 => Action::Screenshot,
             KeyCode::Digit1 => Action::PlayerShape(0),
             KeyCode::Digit2 => Action::PlayerShape(1),

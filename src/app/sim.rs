@@ -8,7 +8,7 @@ use crate::broad_phase::{sweep_and_prune, world_aabb};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::NarrowPhase;
 use crate::shape::ConvexShape;
-use crate::stress::{classify_bodies, BodyState, StressScene};
+use crate::stress::{classify_bodies, separate, BodyState, ResponseStats, StressScene};
 use crate::validate::compare;
 use anyhow::{Context, Result};
 use std::sync::Arc;
@@ -44,6 +44,9 @@ pub struct FrameStats {
     pub checked: bool,
     /// Disagreements in the latest finished check.
     pub disagreements: usize,
+    /// The collision response's pass (R), when it is on: CPU EPA on the colliding pairs, then pushes.
+    pub response: Option<ResponseStats>,
+    pub response_ms: Option<f64>,
 }
 
 /// Totals since the start, for the HUD and the headless summary.
@@ -72,6 +75,8 @@ pub struct Simulation {
     pub kind: QueryKind,
     pub config: GjkConfig,
     pub policy: CheckPolicy,
+    /// Push overlapping bodies apart after each frame's narrow phase (R in the demo).
+    pub response: bool,
     pub states: Vec<BodyState>,
     pub totals: CheckTotals,
     pub last: FrameStats,
@@ -96,6 +101,7 @@ impl Simulation {
             kind,
             config,
             policy,
+            response: false,
             totals: CheckTotals::default(),
             last: FrameStats::default(),
             gpu,
@@ -176,6 +182,14 @@ impl Simulation {
         stats.colliding_pairs = frame.colliding_pairs;
         stats.disagreements = self.last_disagreements(&stats);
         self.states = frame.states;
+        if self.response {
+            // The push happens after the colours, so the picture shows what the narrow phase answered.
+            let start = Instant::now();
+            let colliding: Vec<bool> = answers.iter().map(|r| r.intersecting).collect();
+            let pushed = separate(&mut self.scene, &job.pairs, &colliding, &self.config);
+            stats.response = Some(pushed);
+            stats.response_ms = Some(ms(start));
+        }
         self.totals.frames += 1;
         self.last = stats;
         Ok(&self.last)

@@ -17,6 +17,9 @@ pub struct FrameLog {
     colliding_pairs: Sum,
     last_candidate_pairs: usize,
     last_colliding_pairs: usize,
+    /// Colliding pairs in frames 1, 11, 21, ...: with the response on, this falls as the scene settles.
+    colliding_series: Vec<usize>,
+    response_ms: Sum,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -51,6 +54,10 @@ impl FrameLog {
         self.colliding_pairs.add(Some(stats.colliding_pairs as f64));
         self.last_candidate_pairs = stats.candidate_pairs;
         self.last_colliding_pairs = stats.colliding_pairs;
+        self.response_ms.add(stats.response_ms);
+        if (self.frames - 1).is_multiple_of(10) {
+            self.colliding_series.push(stats.colliding_pairs);
+        }
     }
 
     pub fn summary(&self, context: SummaryContext, totals: &CheckTotals) -> DemoSummary {
@@ -68,6 +75,7 @@ impl FrameLog {
                 gpu_narrow_phase: self.gpu_narrow_ms.mean(),
                 cpu_narrow_phase: self.cpu_narrow_ms.mean(),
                 render: self.render_ms.mean().unwrap_or(0.0),
+                response: self.response_ms.mean(),
             },
             speedup_cpu_over_gpu: match (self.cpu_narrow_ms.mean(), self.gpu_narrow_ms.mean()) {
                 (Some(cpu), Some(gpu)) if gpu > 0.0 => Some(cpu / gpu),
@@ -77,6 +85,8 @@ impl FrameLog {
             candidate_pairs_last: self.last_candidate_pairs,
             colliding_pairs_mean: self.colliding_pairs.mean().unwrap_or(0.0),
             colliding_pairs_last: self.last_colliding_pairs,
+            colliding_pairs_every_10_frames: self.colliding_series.clone(),
+            response: context.response,
             check: context.check,
             frames_checked: totals.frames_checked,
             pairs_checked: totals.pairs_checked,
@@ -97,6 +107,7 @@ pub struct SummaryContext {
     pub backend: String,
     pub adapter: String,
     pub check: String,
+    pub response: bool,
     pub screenshot: Option<String>,
 }
 
@@ -111,6 +122,8 @@ pub struct PhaseMillis {
     pub cpu_narrow_phase: Option<f64>,
     /// Drawing the scene and the HUD, and presenting.
     pub render: f64,
+    /// The collision response (CPU EPA on colliding pairs and pushes), when on.
+    pub response: Option<f64>,
 }
 
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -128,6 +141,10 @@ pub struct DemoSummary {
     pub candidate_pairs_last: usize,
     pub colliding_pairs_mean: f64,
     pub colliding_pairs_last: usize,
+    /// Colliding pairs in frames 1, 11, 21, ... (falls over time with the response on).
+    pub colliding_pairs_every_10_frames: Vec<usize>,
+    /// Whether the collision response was on at the end.
+    pub response: bool,
     pub check: String,
     pub frames_checked: u64,
     pub pairs_checked: u64,
@@ -168,6 +185,7 @@ mod tests {
             backend: "Gl".into(),
             adapter: "test".into(),
             check: "every frame".into(),
+            response: false,
             screenshot: None,
         };
         let s = log.summary(context, &CheckTotals::default());

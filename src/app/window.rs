@@ -266,6 +266,7 @@ impl Running {
         if args.cpu_narrow_phase {
             sim.mode = NarrowMode::Cpu;
         }
+        sim.response = args.response;
         let h = sim.scene.half_extent;
         let camera = Camera::looking_at(
             glam::Vec3::new(0.7 * h, 0.8 * h, 2.9 * h),
@@ -324,6 +325,7 @@ impl Running {
             }
             Action::ToggleHud => self.hud.set_visible(!self.hud.visible()),
             Action::ToggleWireframe => self.wireframe = !self.wireframe,
+            Action::ToggleResponse => self.sim.response = !self.sim.response,
             Action::Screenshot => {
                 self.screenshots += 1;
                 let path = args.screenshot.clone().unwrap_or_else(|| {
@@ -400,6 +402,7 @@ impl Running {
             backend: format!("{:?}", self.gpu.adapter.get_info().backend),
             adapter: self.gpu.summary.to_string(),
             check: self.sim.check_description(),
+            response: self.sim.response,
             screenshot,
         };
         Ok(Some(self.log.summary(context, &self.sim.totals)))
@@ -446,6 +449,11 @@ impl Running {
             .get(self.sim.scene.templates.first().copied().unwrap_or(0))
             .cloned()
             .unwrap_or_default();
+        let response = match (self.sim.response, stats.response) {
+            (false, _) => "off (R)".to_string(),
+            (true, Some(r)) => format!("on, {} pairs pushed", r.pushed),
+            (true, None) => "on".to_string(),
+        };
         let hud_stats = HudStats {
             bodies: self.sim.scene.bodies.len(),
             candidate_pairs: stats.candidate_pairs,
@@ -464,6 +472,7 @@ impl Running {
             paused: self.paused,
             wireframe: self.wireframe,
             player_shape: &player,
+            response: &response,
             history: &history,
         };
         self.hud.draw(

@@ -3,7 +3,9 @@
 //! windows and rendering so it can be tested and benchmarked on any machine.
 
 mod frame;
+mod response;
 mod scene;
 
 pub use frame::{classify_bodies, BodyState, FrameCollisions};
+pub use response::{separate, ResponseStats};
 pub use scene::{Body, StressScene, StressSpec};

@@ -60,6 +60,7 @@ pub struct StressScene {
     spec: StressSpec,
     rng: Pcg64Mcg,
     template_shapes: Vec<ConvexShape>,
+    player: bool,
 }
 
 /// The box half extent that gives about `density` neighbours per body for bodies of mean radius `r`.
@@ -96,6 +97,7 @@ impl StressScene {
             rng: Pcg64Mcg::seed_from_u64(spec.seed),
             template_shapes: templates,
             spec,
+            player: false,
         };
         let count = scene.spec.bodies;
         scene.set_body_count(count);
@@ -159,11 +161,32 @@ impl StressScene {
         if self.bodies.is_empty() {
             return;
         }
+        self.player = true;
         let body = &mut self.bodies[0];
         body.velocity = Vec3::ZERO;
         body.spin = Vec3::ZERO;
         body.pose = Pose::new(Vec3::ZERO, Quat::IDENTITY);
         self.set_player_template(template);
+    }
+
+    /// Whether body 0 is the player's shape.
+    pub fn has_player(&self) -> bool {
+        self.player
+    }
+
+    /// Clamps every body into the box (after a push), turning velocities that point out of it.
+    pub fn keep_inside(&mut self) {
+        let h = self.half_extent;
+        for body in &mut self.bodies {
+            for axis in 0..3 {
+                if body.pose.position[axis].abs() > h {
+                    body.pose.position[axis] = body.pose.position[axis].clamp(-h, h);
+                    if body.velocity[axis] * body.pose.position[axis] > 0.0 {
+                        body.velocity[axis] = -body.velocity[axis];
+                    }
+                }
+            }
+        }
     }
 
     /// Switches the player's shape (body 0) to another template, keeping its place.

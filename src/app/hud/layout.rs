@@ -15,7 +15,7 @@ const CHART_HEIGHT: f32 = 110.0;
 
 const CONTROLS: &str = "WASD move, right mouse drag look\n\
                         Arrows X/Y, Q/E Z: move the player\n\
-                        1-4 player shape, V wireframe\n\
+                        1-4 player shape, V wireframe, R response\n\
                         Space pause, +/- bodies, G GPU/CPU\n\
                         H hide HUD, F12 screenshot";
 
@@ -75,7 +75,7 @@ fn stats_grid(ui: &mut egui::Ui, stats: &HudStats) {
             "solid"
         }
     );
-    let rows: [(&str, RichText); 13] = [
+    let rows: [(&str, RichText); 14] = [
         ("Bodies", count(stats.bodies)),
         ("Candidate pairs", count(stats.candidate_pairs)),
         ("Colliding pairs", count(stats.colliding_pairs)),
@@ -112,6 +112,7 @@ fn stats_grid(ui: &mut egui::Ui, stats: &HudStats) {
         ("Backend", stats.backend.into()),
         ("Narrow phase", stats.narrow_phase.into()),
         ("Player, view", view.into()),
+        ("Response", stats.response.into()),
     ];
     egui::Grid::new("hud_stats")
         .num_columns(2)

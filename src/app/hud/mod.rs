@@ -39,6 +39,8 @@ pub struct HudStats<'a> {
     pub wireframe: bool,
     /// "cube" / "sphere" / "cone" / "cylinder".
     pub player_shape: &'a str,
+    /// Collision response (R): e.g. "off" or "on, 120 pairs pushed".
+    pub response: &'a str,
     /// Rolling (gpu_ms, cpu_ms), oldest first; NaN where not measured.
     pub history: &'a [(f64, f64)],
 }

@@ -38,6 +38,7 @@ fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
         paused: true,
         wireframe: false,
         player_shape: "cube",
+        response: "off",
         history,
     }
 }
