@@ -1,8 +1,9 @@
 //! Single-thread throughput of the CPU reference GJK against parry3d (f32) on the same seeded pairs.
 //!
 //! `cargo bench --bench cpu_reference` (add `-- --quick` for a short run, or a filter such as
-//! `-- distance/hull64`). Ids are `{intersection,distance}/{group}/{implementation}`; criterion reports
-//! elements/s, one element being one pair.
+//! `-- distance/hull64`). Ids are `{intersection,distance,penetration}/{group}/{implementation}`; criterion
+//! reports elements/s, one element being one pair. `penetration` runs depth, normal and contact points (our
+//! GJK + EPA against parry3d's `contact`) on the group's overlapping pairs only.
 //!
 //! Each group is a seeded `random_scene` restricted to one mix of shape kinds, with hull clouds of a fixed
 //! point count. Both implementations see the same geometry: the scene's shapes are reduced to their hull
@@ -265,6 +266,61 @@ fn run_parry(p: &Prepared, kind: QueryKind) -> f32 {
     acc
 }
 
+/// Indices of the pairs that overlap (by our GJK): the penetration groups run on these.
+fn overlapping(p: &Prepared, config: &GjkConfig) -> Vec<usize> {
+    (0..p.pairs.len())
+        .filter(|&k| {
+            let q = &p.pairs[k];
+            let (a, b) = (&p.reduced[q.a], &p.reduced[q.b]);
+            gjk::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, config).intersecting
+        })
+        .collect()
+}
+
+fn run_ours_penetration(p: &Prepared, which: &[usize], config: &GjkConfig) -> f32 {
+    let mut acc = 0.0f32;
+    for &k in which {
+        let q = &p.pairs[k];
+        let (_, hit) = gjk::penetration_query(
+            black_box(&p.reduced[q.a]),
+            &q.pose_a,
+            &p.reduced[q.b],
+            &q.pose_b,
+            config,
+        );
+        acc += hit.depth;
+    }
+    acc
+}
+
+fn run_parry_penetration(p: &Prepared, which: &[usize]) -> f32 {
+    let mut acc = 0.0f32;
+    for &k in which {
+        let q = &p.pairs[k];
+        let (a, b) = (black_box(p.parry[q.a].as_ref()), p.parry[q.b].as_ref());
+        let contact =
+            parry3d::query::contact(&q.parry_a, a, &q.parry_b, b, 0.0).expect("supported pair");
+        acc += contact.map_or(0.0, |c| -c.dist);
+    }
+    acc
+}
+
+fn penetration(c: &mut Criterion, prepared: &[Prepared], config: &GjkConfig) {
+    for p in prepared {
+        let which = overlapping(p, config);
+        if which.is_empty() {
+            continue;
+        }
+        let mut group = c.benchmark_group(format!("penetration/{}", p.name));
+        group.throughput(Throughput::Elements(which.len() as u64));
+        group.bench_function("gpu_gjk", |b| {
+            b.iter(|| run_ours_penetration(p, &which, config))
+        });
+        group.bench_function("parry3d", |b| b.iter(|| run_parry_penetration(p, &which)));
+        group.finish();
+    }
+}
+
 fn cpu_reference(c: &mut Criterion) {
     let config = GjkConfig::default();
     let prepared: Vec<Prepared> = GROUPS.iter().map(prepare).collect();
@@ -290,6 +346,7 @@ fn cpu_reference(c: &mut Criterion) {
             group.finish();
         }
     }
+    penetration(c, &prepared, &config);
 }
 
 criterion_group! {
