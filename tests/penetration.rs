@@ -221,6 +221,7 @@ fn random_overlapping_pairs_agree_with_the_referee() {
     let config = GjkConfig::default();
     let (mut deep, mut certified, mut referee_gave_up) = (0, 0, 0);
     let mut statuses = std::collections::BTreeMap::new();
+    let mut float32_fallbacks = std::collections::BTreeMap::new();
     let mut failures = Vec::new();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let sample_directions: Vec<DVec3> = (0..96)
@@ -234,6 +235,17 @@ fn random_overlapping_pairs_agree_with_the_referee() {
         );
         let (gjk, p) = penetration_query(a, &ia.pose, b, &ib.pose, &config);
         *statuses.entry(p.status.name()).or_insert(0) += 1;
+        // How often float32 alone could not finish (penetration_query then repeats the pair in float64).
+        let relative = gpu_gjk::RelativePose::between_f32(&ia.pose, &ib.pose);
+        let pair = gpu_gjk::gjk::PairSupport::<f32>::new(a.points(), b.points(), &relative);
+        let scale32 = gpu_gjk::gjk::pair_scale(a.bounding_radius(), b.bounding_radius());
+        let (_, raw) = gpu_gjk::gjk::penetration(&pair, a.radius(), b.radius(), scale32, &config);
+        if !matches!(
+            raw.status,
+            PenetrationStatus::Penetrating | PenetrationStatus::Separated
+        ) {
+            *float32_fallbacks.entry(raw.status.name()).or_insert(0) += 1;
+        }
         if !gjk.intersecting {
             assert_eq!(p.status, PenetrationStatus::Separated);
             continue;
@@ -288,7 +300,8 @@ fn random_overlapping_pairs_agree_with_the_referee() {
     }
     eprintln!(
         "seed {seed}: {deep} pairs deeper than 1e-3 of their size; {certified} accepted by certificate; \
-         referee gave up on {referee_gave_up} (checked by brute force); statuses {statuses:?}"
+         referee gave up on {referee_gave_up} (checked by brute force); statuses {statuses:?}; \
+         float32 alone did not finish (repeated in float64): {float32_fallbacks:?}"
     );
     assert!(deep > 1000, "too few deep pairs: {deep}");
     assert!(

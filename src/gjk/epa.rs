@@ -28,6 +28,12 @@ pub const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
 /// size beyond the face.
 pub const EPA_TOLERANCE: f64 = 1e-6;
 
+/// How far (relative to the pair's size) the origin may lie outside the final polytope: GJK declares
+/// overlap within the touching tolerance (1e-5 by default), and EPA's start simplex inherits that.
+const TOUCH_SLACK: f64 = 1e-4;
+/// How far outside its face (in barycentric weight) the origin's projection may fall to rounding.
+const WEIGHT_SLACK: f64 = 1e-3;
+
 /// How a penetration query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
@@ -42,7 +48,8 @@ pub enum PenetrationStatus {
     MaxIterations = 3,
     /// The polytope outgrew [`EPA_MAX_VERTICES`], [`EPA_MAX_FACES`] or [`EPA_MAX_HORIZON`]; best face so far.
     Overflow = 4,
-    /// A new face had no area (rounding); best face so far.
+    /// Rounding broke the polytope (a face with no area, or a fold found by the checks); best face so far.
+    /// The float32 entry points then repeat the pair in float64.
     Degenerate = 5,
 }
 
@@ -196,15 +203,26 @@ pub fn penetration<R: Real>(
     let answer = match result.status {
         GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
-        GjkStatus::Intersecting => overlap(pair, &simplex, radius_a, radius_b, scale, config),
+        GjkStatus::Intersecting => overlap(
+            pair,
+            &simplex,
+            result.normal,
+            radius_a,
+            radius_b,
+            scale,
+            config,
+        ),
     };
     (result, answer)
 }
 
-/// The answer for a pair GJK found intersecting.
+/// The answer for a pair GJK found intersecting. `gjk_normal` is GJK's direction from A to B (zero when the
+/// cores overlap).
+#[allow(clippy::too_many_arguments)]
 fn overlap<R: Real>(
     pair: &PairSupport<R>,
     simplex: &Simplex<R>,
+    gjk_normal: R::V,
     radius_a: R,
     radius_b: R,
     scale: R,
@@ -217,8 +235,13 @@ fn overlap<R: Real>(
     let core_distance = R::length_squared(gap).sqrt();
     if core_distance > tol {
         // Cores apart, radii overlapping: the depth is what the radii add beyond the core distance, along
-        // the line between the closest core points.
-        let normal = gap * (R::ONE / core_distance);
+        // GJK's direction, which comes from the closest point's projection and stays accurate when the
+        // cores nearly touch (the difference of the two witnesses loses digits there).
+        let normal = if R::length_squared(gjk_normal) > R::ZERO {
+            gjk_normal
+        } else {
+            gap * (R::ONE / core_distance)
+        };
         return finish(
             PenetrationStatus::Penetrating,
             core_a,
@@ -442,8 +465,14 @@ fn expand<R: Real>(
         let w = a - b;
         // The support point barely beyond the closest face, or already a vertex: that face is on the
         // boundary of A - B and its distance is the depth.
-        if !(R::dot(w, face.normal) - face.dist > eps) || poly.w[..poly.vertices].contains(&w) {
+        if !(R::dot(w, face.normal) - face.dist > eps) {
             status = PenetrationStatus::Penetrating;
+            break;
+        }
+        // A vertex already on the polytope lies beyond its closest face: rounding has folded the
+        // polytope, and no answer from it can be trusted.
+        if poly.w[..poly.vertices].contains(&w) {
+            status = PenetrationStatus::Degenerate;
             break;
         }
         if poly.vertices == EPA_MAX_VERTICES {
@@ -538,6 +567,16 @@ fn expand<R: Real>(
                 }
             }
         }
+    }
+    // The origin lies in A - B (within the touching tolerance), so the closest face cannot be far on the
+    // wrong side of it; if it is, the polytope was folded by rounding.
+    if status == PenetrationStatus::Penetrating && face.dist < -R::from_f64(TOUCH_SLACK) * scale {
+        status = PenetrationStatus::Degenerate;
+    }
+    // Likewise the origin projects into the closest face of a convex polytope (or a coplanar neighbour);
+    // a projection clearly outside means a fold, and its contact points would not match the depth.
+    if status == PenetrationStatus::Penetrating && min3(lambda) < -R::from_f64(WEIGHT_SLACK) {
+        status = PenetrationStatus::Degenerate;
     }
     let [i, j, k] = face.v;
     let lambda = clamp_weights(lambda);

@@ -2,7 +2,7 @@
 //! coordinates.
 
 use super::config::{pair_scale, GjkConfig, GjkStatus, QueryKind};
-use super::epa::{penetration, Penetration};
+use super::epa::{penetration, Penetration, PenetrationStatus};
 use super::solver::{gjk, GjkResult};
 use super::support::PairSupport;
 use crate::pose::{DPose, Pose, RelativePose};
@@ -89,7 +89,41 @@ pub fn penetration_relative(
     config: &GjkConfig,
 ) -> (GjkResult<f32>, Penetration<f32>) {
     let pair = PairSupport::<f32>::new(a.points(), b.points(), relative);
-    penetration(&pair, a.radius(), b.radius(), scale_of(a, b), config)
+    let (result, hit) = penetration(&pair, a.radius(), b.radius(), scale_of(a, b), config);
+    if !matches!(
+        hit.status,
+        PenetrationStatus::Degenerate
+            | PenetrationStatus::Overflow
+            | PenetrationStatus::MaxIterations
+    ) {
+        return (result, hit);
+    }
+    // Float32 rounding folded or outgrew the polytope (rare: a few pairs per million on the random mix).
+    // The same algorithm in float64 on the same relative pose usually finishes; its status is reported
+    // either way.
+    let points_a: Vec<DVec3> = a.points().iter().map(|p| p.as_dvec3()).collect();
+    let points_b: Vec<DVec3> = b.points().iter().map(|p| p.as_dvec3()).collect();
+    let relative64 = RelativePose::<f64> {
+        rotation: relative.rotation.as_dquat().normalize(),
+        position: relative.position.as_dvec3(),
+    };
+    let pair = PairSupport::<f64>::new(&points_a, &points_b, &relative64);
+    let (_, hit64) = penetration(
+        &pair,
+        a.radius() as f64,
+        b.radius() as f64,
+        scale_of(a, b) as f64,
+        config,
+    );
+    let hit = Penetration {
+        status: hit64.status,
+        depth: hit64.depth as f32,
+        normal: hit64.normal.as_vec3(),
+        contact_a: hit64.contact_a.as_vec3(),
+        contact_b: hit64.contact_b.as_vec3(),
+        iterations: hit.iterations + hit64.iterations,
+    };
+    (result, hit)
 }
 
 /// [`penetration_query`] in float64, from float64 poses (a referee for the float32 path in tests).
