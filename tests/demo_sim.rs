@@ -3,6 +3,7 @@
 //! CPU on every pair, frame after frame. Runs on a software adapter; without any adapter it says it was
 //! skipped, except under `CI=true`.
 
+use gpu_gjk::app::assets::ASSET_NAMES;
 use gpu_gjk::app::check::CheckPolicy;
 use gpu_gjk::app::sim::{NarrowMode, Simulation};
 use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase};

@@ -141,28 +141,6 @@ fn spheres_against_the_analytic_answer() {
     }
 }
 
-/// Closest distance between segments p0-p1 and q0-q1 (Lumelsky's clamped parameters, in float64).
-fn segment_distance(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> f64 {
-    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
-    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
-    let (c, b) = (d1.dot(r), d1.dot(d2));
-    let denom = a * e - b * b;
-    let mut s = if denom > 1e-18 {
-        ((b * f - c * e) / denom).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    ((p0 + d1 * s) - (q0 + d2 * t)).length()
-}
-
 #[test]
 fn capsules_against_the_analytic_answer() {
     let mut rng = Pcg64Mcg::seed_from_u64(8);
@@ -187,7 +165,7 @@ fn capsules_against_the_analytic_answer() {
             )
         };
         let ((p0, p1), (q0, q1)) = (seg(&pose_a, ha), seg(&pose_b, hb));
-        let core = segment_distance(p0, p1, q0, q1);
+        let core = common::analytic::segment_segment_distance(p0, p1, q0, q1);
         let expected = (ra + rb) as f64 - core;
         if expected <= 0.0 {
             continue;

@@ -1,3 +1,4 @@
 #![allow(dead_code)]
+pub mod analytic;
 pub mod certificate;
 pub mod referee;
