@@ -26,18 +26,10 @@ fn context() -> Option<GpuContext> {
 
 fn asset_shapes() -> Vec<ConvexShape> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    [
-        "cube",
-        "sphere",
-        "cone",
-        "cylinder",
-        "capsule",
-        "icosahedron",
-        "prism",
-    ]
-    .iter()
-    .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
-    .collect()
+    ASSET_NAMES
+        .iter()
+        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
+        .collect()
 }
 
 fn simulation(ctx: &GpuContext, bodies: usize, kind: QueryKind) -> Simulation {
