@@ -415,7 +415,12 @@ fn expand<R: Real>(
     }
     if poly.vertices == 3 {
         let n = R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]);
-        let n = n * (R::ONE / R::length_squared(n).sqrt());
+        let len = R::length_squared(n).sqrt();
+        if !(len > R::ZERO) {
+            // GJK kept three points on one line: rounding, and no plane to search off.
+            return Penetration::none(PenetrationStatus::Degenerate);
+        }
+        let n = n * (R::ONE / len);
         let mut found = false;
         for dir in [n, -n] {
             let (a, b) = support(dir);
@@ -455,12 +460,13 @@ fn expand<R: Real>(
     let mut status = PenetrationStatus::MaxIterations;
     let mut iterations = 0u32;
     let mut horizon = [[0usize; 2]; EPA_MAX_HORIZON];
-    let mut best = poly
+    // A copy, not a slot index: an expansion frees the closest face's slot and may reuse it.
+    let mut face = poly.faces[poly
         .closest_face()
-        .expect("the start tetrahedron has faces");
+        .expect("the start tetrahedron has faces")];
     while iterations < EPA_MAX_ITERATIONS {
-        best = poly.closest_face().expect("a closed polytope has faces");
-        let face = poly.faces[best];
+        let best = poly.closest_face().expect("a closed polytope has faces");
+        face = poly.faces[best];
         let (a, b) = support(face.normal);
         let w = a - b;
         // The support point barely beyond the closest face, or already a vertex: that face is on the
@@ -550,7 +556,6 @@ fn expand<R: Real>(
 
     // Coplanar neighbours (a flat facet of A - B split into triangles) share the closest distance; the
     // origin projects into only one of them, and only there do the weights rebuild exact contact points.
-    let mut face = poly.faces[best];
     let mut lambda = unclamped_barycentric::<R>(&poly, &face);
     if status == PenetrationStatus::Penetrating {
         let parallel = R::ONE - R::from_f64(1e-6);
