@@ -330,6 +330,19 @@ fn simplex_witness_b(s: ptr<function, Simplex>) -> vec3<f32> {
 // ---- the GJK loop (solver.rs) --------------------------------------------------------------------------
 
 fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tolerance: f32) -> GpuResult {
+    var simplex: Simplex;
+    return gjk_keeping_simplex(pair, scale, max_iterations, kind, touch_tolerance, &simplex);
+}
+
+// GJK leaving its final simplex in `simplex` (gjk_with_simplex on the CPU), where EPA starts.
+fn gjk_keeping_simplex(
+    pair: PairSupport,
+    scale: f32,
+    max_iterations: u32,
+    kind: u32,
+    touch_tolerance: f32,
+    simplex: ptr<function, Simplex>,
+) -> GpuResult {
     let radius_a = pair.hull_a.radius;
     let radius_b = pair.hull_b.radius;
     let margin = radius_a + radius_b;
@@ -341,11 +354,10 @@ fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tole
     if (!(dot(dir, dir) > 0.0)) {
         dir = vec3<f32>(1.0, 0.0, 0.0);
     }
-    var simplex: Simplex;
-    simplex.len = 0u;
-    simplex_push(&simplex, support_a(pair, dir), support_b(pair, -dir));
-    simplex.lambda = vec4<f32>(1.0, 0.0, 0.0, 0.0);
-    var v = simplex.w[0];
+    (*simplex).len = 0u;
+    simplex_push(simplex, support_a(pair, dir), support_b(pair, -dir));
+    (*simplex).lambda = vec4<f32>(1.0, 0.0, 0.0, 0.0);
+    var v = (*simplex).w[0];
     var vv = dot(v, v);
 
     var status = STATUS_MAX_ITERATIONS;
@@ -385,22 +397,22 @@ fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tole
             break;
         }
         let gap = vv - vw;
-        if (gap <= conv * (vv + sqrt(vv) * scale) || simplex_contains(&simplex, w)) {
+        if (gap <= conv * (vv + sqrt(vv) * scale) || simplex_contains(simplex, w)) {
             converged = true;
             break;
         }
 
-        let previous = simplex;
-        simplex_push(&simplex, a, b);
-        let noise = NOISE_ULPS * EPSILON * sqrt(vv) * simplex_max_vertex_norm(&simplex);
-        var projection = simplex_reduce(&simplex, false);
+        let previous = *simplex;
+        simplex_push(simplex, a, b);
+        let noise = NOISE_ULPS * EPSILON * sqrt(vv) * simplex_max_vertex_norm(simplex);
+        var projection = simplex_reduce(simplex, false);
         if (!(projection.dist2 <= vv + noise)) {
-            simplex = previous;
-            simplex_push(&simplex, a, b);
-            projection = simplex_reduce(&simplex, true);
+            *simplex = previous;
+            simplex_push(simplex, a, b);
+            projection = simplex_reduce(simplex, true);
         }
         if (!(projection.dist2 <= vv + noise)) {
-            simplex = previous;
+            *simplex = previous;
             converged = true;
             break;
         }
@@ -409,7 +421,7 @@ fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tole
         } else {
             stalls = stalls + 1u;
             if (stalls > MAX_STALLS) {
-                simplex = previous;
+                *simplex = previous;
                 converged = true;
                 break;
             }
@@ -429,8 +441,8 @@ fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tole
         }
     }
 
-    let core_a = simplex_witness_a(&simplex);
-    let core_b = simplex_witness_b(&simplex);
+    let core_a = simplex_witness_a(simplex);
+    let core_b = simplex_witness_b(simplex);
     var normal = vec3<f32>(0.0);
     if (vv > 0.0) {
         normal = -v * (1.0 / core_distance);
@@ -460,13 +472,13 @@ fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tole
     return result;
 }
 
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.x;
-    if (index >= params.pair_count) {
-        return;
-    }
-    let pair = pairs[index];
+// The pair's shapes with B placed in A's frame, and the pair's tolerance scale.
+struct PairSetup {
+    support: PairSupport,
+    scale: f32,
+}
+
+fn pair_setup(pair: vec2<u32>) -> PairSetup {
     let instance_a = instances[pair.x];
     let instance_b = instances[pair.y];
     let hull_a = hulls[instance_a.hull];
@@ -476,6 +488,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let rotation = quat_mul(inv_a, instance_b.rotation);
     let position = quat_rotate(inv_a, instance_b.position - instance_a.position);
     let support = PairSupport(hull_a, hull_b, mat3_from_quat(rotation), position);
-    let scale = max(hull_a.bound, hull_b.bound);
-    results[index] = gjk(support, scale, params.max_iterations, params.kind, params.touch_tolerance);
+    return PairSetup(support, max(hull_a.bound, hull_b.bound));
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let index = gid.x;
+    if (index >= params.pair_count) {
+        return;
+    }
+    let setup = pair_setup(pairs[index]);
+    results[index] = gjk(setup.support, setup.scale, params.max_iterations, params.kind, params.touch_tolerance);
 }

@@ -41,3 +41,41 @@ const STATUS_MAX_ITERATIONS: u32 = 2u;
 
 const KIND_INTERSECTION: u32 = 0u;
 const KIND_DISTANCE: u32 = 1u;
+
+// The penetration answer for one pair, in the pair-local frame, as Penetration on the CPU (epa.rs).
+struct GpuPenetration {
+    normal: vec3<f32>,
+    depth: f32,
+    contact_a: vec3<f32>,
+    status: u32,
+    contact_b: vec3<f32>,
+    iterations: u32,
+}
+
+// One intersecting pair queued for the EPA pass: GJK's final simplex (support points of A and B, with the
+// barycentric weight in a[i].w).
+struct EpaTask {
+    pair: u32,
+    len: u32,
+    pad0: u32,
+    pad1: u32,
+    a: array<vec4<f32>, 4>,
+    b: array<vec4<f32>, 4>,
+}
+
+// The EPA queue: indirect dispatch arguments (workgroups, 1, 1), the task count, then the tasks.
+struct EpaQueue {
+    groups: atomic<u32>,
+    groups_y: u32,
+    groups_z: u32,
+    count: atomic<u32>,
+    tasks: array<EpaTask>,
+}
+
+// PenetrationStatus values.
+const PEN_SEPARATED: u32 = 0u;
+const PEN_PENETRATING: u32 = 1u;
+const PEN_GJK_MAX_ITERATIONS: u32 = 2u;
+const PEN_MAX_ITERATIONS: u32 = 3u;
+const PEN_OVERFLOW: u32 = 4u;
+const PEN_DEGENERATE: u32 = 5u;

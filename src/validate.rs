@@ -2,6 +2,13 @@
 //! distance and witness errors, status counts, iteration histograms and the worst cases. Used by the tests,
 //! `gpu-gjk bench` and the desktop app.
 
+mod penetration;
+
+pub use penetration::{
+    compare_penetration, depth_along, PenetrationComparison, PenetrationCounts, PenetrationReport,
+    DEEP_FRACTION, DEPTH_BAND, FAILURE_STATUSES, NORMAL_BAND,
+};
+
 use crate::batch::Instance;
 use crate::gjk::{pair_scale, GjkResult, GjkStatus, QueryKind};
 use crate::shape::ConvexShape;

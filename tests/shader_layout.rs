@@ -1,7 +1,9 @@
 //! Every shader parses and validates with naga, and every WGSL struct has the size and field offsets of its
 //! Rust twin. Runs on any machine, GPU or not.
 
-use gpu_gjk::gpu::layout::{GpuHull, GpuInstance, GpuParams, GpuResult};
+use gpu_gjk::gpu::layout::{
+    GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult,
+};
 use gpu_gjk::gpu::shader::all_shaders;
 use std::mem::{offset_of, size_of};
 
@@ -106,6 +108,101 @@ fn wgsl_structs_match_their_rust_twins() {
             ("touch_tolerance", offset_of!(GpuParams, touch_tolerance)),
         ],
     );
+}
+
+#[test]
+fn epa_structs_match_their_rust_twins() {
+    let (name, source) = all_shaders()
+        .into_iter()
+        .find(|(name, _)| *name == "epa")
+        .expect("the epa shader");
+    let (module, _) = parse_and_validate(name, &source);
+    for entry in ["penetration_gjk", "penetration_epa"] {
+        assert!(
+            module.entry_points.iter().any(|e| e.name == entry),
+            "{entry}"
+        );
+    }
+    let check = |name: &str, size: usize, offsets: &[(&str, usize)]| {
+        let (span, members) = wgsl_layout(&module, name);
+        assert_eq!(
+            span as usize, size,
+            "{name}: WGSL size {span}, Rust size {size}"
+        );
+        for (field, offset) in offsets {
+            let wgsl = members
+                .iter()
+                .find(|(n, _)| n == field)
+                .unwrap_or_else(|| panic!("{name}.{field} missing in WGSL"));
+            assert_eq!(wgsl.1 as usize, *offset, "{name}.{field} offset");
+        }
+    };
+    check(
+        "GpuPenetration",
+        size_of::<GpuPenetration>(),
+        &[
+            ("normal", offset_of!(GpuPenetration, normal)),
+            ("depth", offset_of!(GpuPenetration, depth)),
+            ("contact_a", offset_of!(GpuPenetration, contact_a)),
+            ("status", offset_of!(GpuPenetration, status)),
+            ("contact_b", offset_of!(GpuPenetration, contact_b)),
+            ("iterations", offset_of!(GpuPenetration, iterations)),
+        ],
+    );
+    check(
+        "EpaTask",
+        size_of::<GpuEpaTask>(),
+        &[
+            ("pair", offset_of!(GpuEpaTask, pair)),
+            ("len", offset_of!(GpuEpaTask, len)),
+            ("a", offset_of!(GpuEpaTask, a)),
+            ("b", offset_of!(GpuEpaTask, b)),
+        ],
+    );
+    // The queue's tasks start after the 16-byte header the Rust side writes and copies.
+    let (_, members) = wgsl_layout(&module, "EpaQueue");
+    let tasks = members.iter().find(|(n, _)| n == "tasks").expect("tasks");
+    assert_eq!(tasks.1 as u64, gpu_gjk::gpu::layout::EPA_QUEUE_HEADER);
+}
+
+#[test]
+fn epa_constants_match_the_cpu() {
+    let (_, source) = all_shaders()
+        .into_iter()
+        .find(|(name, _)| *name == "epa")
+        .expect("the epa shader");
+    let expect = |needle: String| assert!(source.contains(&needle), "shader lacks `{needle}`");
+    expect(format!(
+        "const EPA_MAX_VERTICES: u32 = {}u;",
+        gpu_gjk::gjk::EPA_MAX_VERTICES
+    ));
+    expect(format!(
+        "const EPA_MAX_FACES: u32 = {}u;",
+        gpu_gjk::gjk::EPA_MAX_FACES
+    ));
+    expect(format!(
+        "const EPA_MAX_HORIZON: u32 = {}u;",
+        gpu_gjk::gjk::EPA_MAX_HORIZON
+    ));
+    expect(format!(
+        "const EPA_MAX_ITERATIONS: u32 = {}u;",
+        gpu_gjk::gjk::EPA_MAX_ITERATIONS
+    ));
+    expect(format!(
+        "const EPA_TOLERANCE: f32 = {:e};",
+        gpu_gjk::gjk::EPA_TOLERANCE
+    ));
+    use gpu_gjk::gjk::PenetrationStatus as P;
+    for (name, status) in [
+        ("SEPARATED", P::Separated),
+        ("PENETRATING", P::Penetrating),
+        ("GJK_MAX_ITERATIONS", P::GjkMaxIterations),
+        ("MAX_ITERATIONS", P::MaxIterations),
+        ("OVERFLOW", P::Overflow),
+        ("DEGENERATE", P::Degenerate),
+    ] {
+        expect(format!("const PEN_{name}: u32 = {}u;", status as u32));
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! here and against naga's layout of the WGSL in `tests/shader_layout.rs`.
 
 use crate::batch::Instance;
-use crate::gjk::{GjkResult, GjkStatus};
+use crate::gjk::{GjkResult, GjkStatus, Penetration, PenetrationStatus};
 use crate::shape::ConvexShape;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
@@ -48,7 +48,36 @@ pub struct GpuParams {
     pub touch_tolerance: f32,
 }
 
+/// One pair's penetration answer in the pair-local frame (`GpuPenetration` in WGSL).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuPenetration {
+    pub normal: [f32; 3],
+    pub depth: f32,
+    pub contact_a: [f32; 3],
+    pub status: u32,
+    pub contact_b: [f32; 3],
+    pub iterations: u32,
+}
+
+/// One intersecting pair queued for the EPA pass (`EpaTask` in WGSL): GJK's final simplex, support points
+/// of A and B with the barycentric weight in `w`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuEpaTask {
+    pub pair: u32,
+    pub len: u32,
+    pub pad: [u32; 2],
+    pub a: [[f32; 4]; 4],
+    pub b: [[f32; 4]; 4],
+}
+
+/// Bytes before the first task in the EPA queue: the indirect dispatch arguments (x, y, z) and the count.
+pub const EPA_QUEUE_HEADER: u64 = 16;
+
 const _: () = assert!(std::mem::size_of::<GpuHull>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuPenetration>() == 48);
+const _: () = assert!(std::mem::size_of::<GpuEpaTask>() == 144);
 const _: () = assert!(std::mem::size_of::<GpuInstance>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuResult>() == 48);
 const _: () = assert!(std::mem::size_of::<GpuParams>() == 16);
@@ -79,6 +108,25 @@ impl GpuResult {
             witness_a: Vec3::from_array(self.witness_a),
             witness_b: Vec3::from_array(self.witness_b),
             normal: Vec3::from_array(self.normal),
+            iterations: self.iterations,
+        }
+    }
+}
+
+impl GpuPenetration {
+    /// The CPU-side answer. An unknown status code (a shader bug) reads as `Degenerate`, a named failure,
+    /// never as penetrating or separated.
+    pub fn to_penetration(&self) -> Penetration<f32> {
+        let status = PenetrationStatus::ALL
+            .get(self.status as usize)
+            .copied()
+            .unwrap_or(PenetrationStatus::Degenerate);
+        Penetration {
+            status,
+            depth: self.depth,
+            normal: Vec3::from_array(self.normal),
+            contact_a: Vec3::from_array(self.contact_a),
+            contact_b: Vec3::from_array(self.contact_b),
             iterations: self.iterations,
         }
     }

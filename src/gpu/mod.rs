@@ -7,7 +7,9 @@ mod narrow_phase;
 pub mod shader;
 
 pub use context::{list_adapters, AdapterSummary, BackendChoice, GpuContext};
-pub use narrow_phase::{ChunkLimits, GpuBatch, GpuTimings, NarrowPhase, WORKGROUP_SIZE};
+pub use narrow_phase::{
+    ChunkLimits, GpuBatch, GpuPenetrationBatch, GpuTimings, NarrowPhase, WORKGROUP_SIZE,
+};
 
 /// What can go wrong on the GPU path, naming the adapter, buffer or index involved.
 #[derive(Debug, thiserror::Error)]

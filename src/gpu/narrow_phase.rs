@@ -1,6 +1,10 @@
 //! The GPU batch narrow phase: hulls uploaded once, then batches of (instances, pairs) run through the GJK
 //! kernel in chunks that respect the device's limits, and the results read back.
 
+mod penetration;
+
+pub use penetration::GpuPenetrationBatch;
+
 use super::buffers::GrowBuffer;
 use super::layout::{pack_hulls, GpuInstance, GpuParams, GpuResult, PAIR_STRIDE};
 use super::shader::gjk_shader_source;
@@ -89,6 +93,8 @@ pub struct NarrowPhase {
     max_binding: u64,
     timestamps: Option<Timestamps>,
     in_flight: Option<InFlight>,
+    /// The penetration (EPA) pipelines, built by the first `run_penetration`.
+    epa: Option<penetration::EpaResources>,
 }
 
 /// A batch submitted with [`NarrowPhase::submit`] whose results are not collected yet.
@@ -226,6 +232,7 @@ impl NarrowPhase {
             max_binding: device_limits.max_storage_buffer_binding_size,
             timestamps,
             in_flight: None,
+            epa: None,
         }
     }
 

@@ -1,0 +1,193 @@
+//! EPA on the GPU against the CPU reference, on a real or software adapter (llvmpipe through wgpu's GL
+//! backend works on a machine with no GPU). Without any adapter these tests say they were skipped, except
+//! under `CI=true`, where a missing adapter fails the run.
+
+use glam::{Quat, Vec3};
+use gpu_gjk::batch::Instance;
+use gpu_gjk::gjk::{penetration_relative, Penetration, PenetrationStatus};
+use gpu_gjk::gpu::{BackendChoice, ChunkLimits, GpuContext, NarrowPhase};
+use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
+use gpu_gjk::shape::ConvexShape;
+use gpu_gjk::validate::{compare_penetration, PenetrationReport};
+use gpu_gjk::{GjkConfig, Pose, RelativePose};
+use std::sync::{Mutex, OnceLock};
+
+fn context() -> Option<&'static GpuContext> {
+    static CONTEXT: OnceLock<Option<GpuContext>> = OnceLock::new();
+    CONTEXT
+        .get_or_init(|| match GpuContext::new(BackendChoice::Auto) {
+            Ok(ctx) => {
+                eprintln!("GPU tests on {}", ctx.summary);
+                Some(ctx)
+            }
+            Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
+                panic!("CI=true requires a GPU adapter (software is fine): {e}")
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: GPU tests need an adapter: {e}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// One narrow phase at a time per test binary.
+fn with_narrow_phase(limits: Option<ChunkLimits>, f: impl FnOnce(&mut NarrowPhase)) {
+    static LOCK: Mutex<()> = Mutex::new(());
+    let Some(ctx) = context() else { return };
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut np = match limits {
+        Some(l) => NarrowPhase::with_limits(&ctx.device, &ctx.queue, l),
+        None => NarrowPhase::new(&ctx.device, &ctx.queue),
+    };
+    f(&mut np);
+}
+
+fn cpu_answers(scene: &Scene) -> Vec<Penetration<f32>> {
+    scene
+        .pairs
+        .iter()
+        .map(|&[i, j]| {
+            let (ia, ib) = (&scene.instances[i as usize], &scene.instances[j as usize]);
+            penetration_relative(
+                &scene.shapes[ia.shape as usize],
+                &scene.shapes[ib.shape as usize],
+                &RelativePose::between_f32(&ia.pose, &ib.pose),
+                &GjkConfig::default(),
+            )
+            .1
+        })
+        .collect()
+}
+
+/// Runs the scene on the GPU and compares with the CPU; `None` when skipped.
+fn gpu_report(scene: &Scene, limits: Option<ChunkLimits>) -> Option<PenetrationReport> {
+    let mut report = None;
+    with_narrow_phase(limits, |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        let gpu = np
+            .run_penetration(&scene.instances, &scene.pairs, &GjkConfig::default())
+            .unwrap();
+        assert_eq!(gpu.penetrations.len(), scene.pairs.len());
+        assert_eq!(gpu.results.len(), scene.pairs.len());
+        let cpu = cpu_answers(scene);
+        let r = compare_penetration(
+            &scene.shapes,
+            &scene.instances,
+            &scene.pairs,
+            &gpu.penetrations,
+            &cpu,
+        );
+        eprintln!(
+            "{} pairs, {} through EPA, {} chunks, {:.3} s:\n{}",
+            scene.pairs.len(),
+            gpu.epa_pairs,
+            gpu.timings.chunks,
+            gpu.timings.total_s,
+            r.summary()
+        );
+        assert!(gpu.epa_pairs > 0 && gpu.epa_pairs <= scene.pairs.len());
+        report = Some(r);
+    });
+    report
+}
+
+#[test]
+fn gpu_epa_agrees_with_the_cpu_on_random_mixed_pairs() {
+    let scene = random_scene(20261123, 30_000, &MixSpec::default());
+    let Some(report) = gpu_report(&scene, None) else {
+        return;
+    };
+    assert!(report.deep > 1000, "{}", report.summary());
+    assert!(report.is_clean(), "{}", report.summary());
+    assert!(report.max_depth_error <= 1e-3 && report.max_normal_angle <= 0.01);
+}
+
+#[test]
+fn chunked_batches_give_the_same_answers() {
+    let scene = random_scene(5, 1000, &MixSpec::default());
+    let limits = ChunkLimits {
+        max_pairs_per_chunk: 128,
+    };
+    let Some(report) = gpu_report(&scene, Some(limits)) else {
+        return;
+    };
+    assert!(report.is_clean(), "{}", report.summary());
+    assert!(report.deep > 20, "{}", report.summary());
+}
+
+#[test]
+fn hand_computed_overlaps_on_the_gpu() {
+    let cube = ConvexShape::cuboid(Vec3::splat(0.5)).unwrap();
+    let sphere = ConvexShape::sphere(1.0).unwrap();
+    let square = ConvexShape::new(
+        vec![
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(-1.0, 1.0, 0.0),
+        ],
+        0.0,
+    )
+    .unwrap();
+    let shapes = vec![cube, sphere, square];
+    let at = |shape, x: f32, y: f32, z: f32| Instance {
+        shape,
+        pose: Pose::new(Vec3::new(x, y, z), Quat::IDENTITY),
+    };
+    let instances = vec![
+        at(0, 0.0, 0.0, 0.0),
+        at(0, 0.5, 0.0, 0.0),  // boxes overlapping 0.5 along x
+        at(0, 0.0, -0.2, 0.0), // boxes overlapping 0.8 along y
+        at(1, 0.0, 0.0, 5.0),
+        at(1, 0.0, 1.5, 5.0), // spheres overlapping 0.5 along y
+        at(2, 0.0, 0.0, 9.0),
+        at(2, 0.5, 0.0, 9.0), // coplanar squares: depth 0, normal along z
+        at(0, 3.0, 0.0, 0.0), // apart from box 0
+        at(0, 1.0, 0.0, 0.0), // exactly touching box 0
+    ];
+    let pairs = vec![[0, 1], [0, 2], [3, 4], [5, 6], [0, 7], [0, 8]];
+    with_narrow_phase(None, |np| {
+        np.upload_hulls(&shapes).unwrap();
+        let gpu = np
+            .run_penetration(&instances, &pairs, &GjkConfig::default())
+            .unwrap();
+        let p = &gpu.penetrations;
+        let close = |a: Vec3, b: Vec3| (a - b).length() < 1e-5;
+        assert_eq!(p[0].status, PenetrationStatus::Penetrating, "{:?}", p[0]);
+        assert!(
+            (p[0].depth - 0.5).abs() < 1e-5 && close(p[0].normal, Vec3::X),
+            "{:?}",
+            p[0]
+        );
+        assert!((p[0].contact_a.x - p[0].contact_b.x - 0.5).abs() < 1e-5);
+        assert!((p[1].depth - 0.8).abs() < 1e-5, "{:?}", p[1]);
+        assert!(close(p[1].normal, -Vec3::Y), "{:?}", p[1]);
+        assert!(
+            (p[2].depth - 0.5).abs() < 1e-5 && close(p[2].normal, Vec3::Y),
+            "{:?}",
+            p[2]
+        );
+        assert!(
+            close(p[2].contact_a, Vec3::new(0.0, 1.0, 0.0)),
+            "{:?}",
+            p[2]
+        );
+        assert_eq!(p[3].status, PenetrationStatus::Penetrating, "{:?}", p[3]);
+        assert!(
+            p[3].depth.abs() < 1e-6 && p[3].normal.z.abs() > 0.999,
+            "{:?}",
+            p[3]
+        );
+        assert_eq!(p[4].status, PenetrationStatus::Separated);
+        assert_eq!(p[4].depth, 0.0);
+        assert!(
+            p[5].depth.abs() < 1e-5 && p[5].normal.is_finite(),
+            "{:?}",
+            p[5]
+        );
+        for q in p {
+            assert!(q.depth.is_finite() && q.normal.is_finite() && q.contact_a.is_finite());
+        }
+    });
+}
