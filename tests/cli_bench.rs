@@ -177,6 +177,56 @@ fn sweep_has_a_group_per_size() {
 }
 
 #[test]
+fn penetration_compares_depth_and_normal_with_the_cpu() {
+    let dir = scratch("penetration");
+    let csv = dir.join("out.csv");
+    let out = bench(&[
+        "--pairs",
+        "3000",
+        "--repeat",
+        "1",
+        "--backend",
+        "gpu",
+        "--kind",
+        "penetration",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    if no_adapter(&out) {
+        return;
+    }
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("== 3000 pairs (6000 instances), penetration queries"),
+        "{stdout}"
+    );
+    assert_eq!(rows(&stdout, "GPU "), 1, "{stdout}");
+    assert!(stdout.contains("GPU EPA pass: "), "{stdout}");
+    assert!(
+        stdout.contains("GPU vs CPU 1 thread, penetration (clean)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("failures GPU 0 CPU 0"), "{stdout}");
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let gpu_row = csv
+        .lines()
+        .find(|l| l.contains(",gpu,"))
+        .expect("a GPU row");
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let cells: Vec<&str> = gpu_row.rsplitn(header.len(), ',').collect::<Vec<_>>();
+    // Adapter names hold commas (quoted), so read the numeric columns from the right.
+    let from_right = |name: &str| cells[header.len() - 1 - column(name)];
+    let depth_error: f64 = from_right("max_depth_error").parse().unwrap();
+    let angle: f64 = from_right("max_normal_angle").parse().unwrap();
+    let epa_pairs: usize = from_right("epa_pairs").parse().unwrap();
+    assert!(depth_error <= 1e-3 && angle <= 0.01, "{gpu_row}");
+    assert!(epa_pairs > 0 && epa_pairs < 3000, "{gpu_row}");
+    assert_eq!(from_right("penetration_failures"), "0", "{gpu_row}");
+}
+
+#[test]
 fn bad_arguments_are_named() {
     let out = bench(&["--shapes", "box,nosuchshape"]);
     let (_, stderr) = text(&out);

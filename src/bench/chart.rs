@@ -113,7 +113,7 @@ pub fn write_chart(path: &Path, outcome: &BenchOutcome, title: &str) -> anyhow::
 mod tests {
     use super::*;
     use crate::bench::run::Group;
-    use crate::bench::Record;
+    use crate::bench::{BenchKind, Record};
     use crate::gjk::QueryKind;
 
     fn record(pairs: usize, backend: &'static str, rate: f64) -> Record {
@@ -136,6 +136,10 @@ mod tests {
             flag_disagreements: None,
             distance_disagreements: None,
             max_distance_error: None,
+            epa_pairs: None,
+            max_depth_error: None,
+            max_normal_angle: None,
+            penetration_failures: None,
             clean: None,
         }
     }
@@ -147,10 +151,12 @@ mod tests {
             .map(|n| Group {
                 pairs: n,
                 instances: 2 * n,
-                kind: QueryKind::Distance,
+                kind: BenchKind::Query(QueryKind::Distance),
                 records: vec![record(n, "cpu1", 1e6), record(n, "gpu", 2e5)],
                 cpu_all_report: Default::default(),
                 gpu_report: None,
+                cpu_all_penetration: None,
+                gpu_penetration: None,
             })
             .collect();
         let outcome = BenchOutcome { groups };

@@ -24,7 +24,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
 
 const CSV_HEADER: &str = "pairs,kind,backend,adapter,software_adapter,threads,runs,pairs_per_s,total_s,\
 speedup_vs_cpu1,upload_s,compute_s,kernel_s,readback_s,chunks,flag_disagreements,distance_disagreements,\
-max_distance_error,clean";
+max_distance_error,epa_pairs,max_depth_error,max_normal_angle,penetration_failures,clean";
 
 /// RFC 4180 quoting: adapter names contain commas and parentheses.
 fn quote(field: &str) -> String {
@@ -63,6 +63,10 @@ pub fn to_csv(outcome: &BenchOutcome) -> String {
             opt(r.flag_disagreements),
             opt(r.distance_disagreements),
             opt(r.max_distance_error),
+            opt(r.epa_pairs),
+            opt(r.max_depth_error),
+            opt(r.max_normal_angle),
+            opt(r.penetration_failures),
             opt(r.clean),
         ];
         out.push_str(&fields.join(","));
@@ -80,6 +84,6 @@ mod tests {
         assert_eq!(quote("cpu"), "cpu");
         assert_eq!(quote("llvmpipe (gl, Cpu)"), "\"llvmpipe (gl, Cpu)\"");
         assert_eq!(quote("a\"b"), "\"a\"\"b\"");
-        assert_eq!(CSV_HEADER.split(',').count(), 19);
+        assert_eq!(CSV_HEADER.split(',').count(), 23);
     }
 }

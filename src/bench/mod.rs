@@ -41,11 +41,30 @@ impl BackendId {
     }
 }
 
-/// The name of a query kind in records and tables.
-pub fn kind_name(kind: QueryKind) -> &'static str {
+/// What one benchmark group measures: a GJK query, or penetration (GJK in distance mode, then EPA on the
+/// pairs whose cores overlap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchKind {
+    Query(QueryKind),
+    Penetration,
+}
+
+impl BenchKind {
+    /// The GJK query the kind runs (penetration runs GJK in distance mode first).
+    pub fn query_kind(self) -> QueryKind {
+        match self {
+            BenchKind::Query(kind) => kind,
+            BenchKind::Penetration => QueryKind::Distance,
+        }
+    }
+}
+
+/// The name of a kind in records and tables.
+pub fn kind_name(kind: BenchKind) -> &'static str {
     match kind {
-        QueryKind::Distance => "distance",
-        QueryKind::Intersection => "intersection",
+        BenchKind::Query(QueryKind::Distance) => "distance",
+        BenchKind::Query(QueryKind::Intersection) => "intersection",
+        BenchKind::Penetration => "penetration",
     }
 }
 
@@ -75,6 +94,12 @@ pub struct Record {
     pub flag_disagreements: Option<usize>,
     pub distance_disagreements: Option<usize>,
     pub max_distance_error: Option<f64>,
+    /// Penetration groups: pairs that went through EPA (GPU only: cores overlapping), the largest depth
+    /// error / pair size and normal angle (radians) over the deep pairs, and answers with a failure status.
+    pub epa_pairs: Option<usize>,
+    pub max_depth_error: Option<f64>,
+    pub max_normal_angle: Option<f64>,
+    pub penetration_failures: Option<usize>,
     pub clean: Option<bool>,
 }
 

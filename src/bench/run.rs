@@ -1,12 +1,12 @@
 //! Running the three backends on one seeded scene per size: best of `repeat` timed runs each, then the GPU
 //! and the all-threads CPU answers compared pair by pair with the single-thread CPU answers.
 
-use super::{kind_name, BackendId, BenchSpec, Record};
-use crate::batch::{query_batch, Threads};
-use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use super::{kind_name, BackendId, BenchKind, BenchSpec, Record};
+use crate::batch::{penetration_batch, query_batch, Threads};
+use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
 use crate::gpu::{GpuContext, GpuTimings, NarrowPhase};
 use crate::scenario::{random_scene, Scene};
-use crate::validate::{compare, ValidationReport};
+use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};
 use anyhow::Context;
 use std::time::Instant;
 
@@ -60,10 +60,14 @@ pub fn step_count(spec: &BenchSpec, gpu: bool) -> u64 {
 pub struct Group {
     pub pairs: usize,
     pub instances: usize,
-    pub kind: QueryKind,
+    pub kind: BenchKind,
     pub records: Vec<Record>,
+    /// GJK answers (for penetration groups, GJK's distance answers).
     pub cpu_all_report: ValidationReport,
     pub gpu_report: Option<ValidationReport>,
+    /// Penetration groups: depth, normal and status against CPU 1 thread.
+    pub cpu_all_penetration: Option<PenetrationReport>,
+    pub gpu_penetration: Option<PenetrationReport>,
 }
 
 impl Group {
@@ -77,6 +81,14 @@ impl Group {
                 .gpu_report
                 .as_ref()
                 .is_none_or(ValidationReport::is_clean)
+            && self
+                .cpu_all_penetration
+                .as_ref()
+                .is_none_or(PenetrationReport::is_clean)
+            && self
+                .gpu_penetration
+                .as_ref()
+                .is_none_or(PenetrationReport::is_clean)
     }
 }
 
@@ -129,14 +141,16 @@ pub fn run_bench(
                 time_cpu(&scene, kind, &config, Threads::All, spec.repeat, &mut |r| {
                     progress.step(&format!("{}, run {r}", at("CPU all threads")))
                 })?;
+            let query = kind.query_kind();
             let cpu_all_report = compare(
                 &scene.shapes,
                 &scene.instances,
                 &scene.pairs,
-                &cpu_all,
-                &cpu1,
-                kind,
+                &cpu_all.results,
+                &cpu1.results,
+                query,
             );
+            let cpu_all_penetration = penetration_report(&scene, &cpu_all, &cpu1);
             let base = RecordBase {
                 pairs: size,
                 kind,
@@ -144,12 +158,19 @@ pub fn run_bench(
                 cpu1_s,
             };
             let mut records = vec![
-                base.cpu(BackendId::Cpu1, 1, cpu1_s, None),
-                base.cpu(BackendId::CpuAll, threads, cpu_all_s, Some(&cpu_all_report)),
+                base.cpu(BackendId::Cpu1, 1, cpu1_s, None, None),
+                base.cpu(
+                    BackendId::CpuAll,
+                    threads,
+                    cpu_all_s,
+                    Some(&cpu_all_report),
+                    cpu_all_penetration.as_ref(),
+                ),
             ];
             let mut gpu_report = None;
+            let mut gpu_penetration = None;
             if let Some(gpu) = gpu.as_deref_mut() {
-                let (results, timings) =
+                let (answers, timings) =
                     time_gpu(gpu, &scene, kind, &config, spec.repeat, &mut |r| {
                         progress.step(&format!("{}, run {r}", at("GPU")))
                     })?;
@@ -157,12 +178,20 @@ pub fn run_bench(
                     &scene.shapes,
                     &scene.instances,
                     &scene.pairs,
-                    &results,
-                    &cpu1,
-                    kind,
+                    &answers.results,
+                    &cpu1.results,
+                    query,
                 );
-                records.push(base.gpu(gpu.ctx, &timings, &report));
+                let penetration = penetration_report(&scene, &answers, &cpu1);
+                records.push(base.gpu(
+                    gpu.ctx,
+                    &timings,
+                    &report,
+                    penetration.as_ref(),
+                    answers.epa_pairs,
+                ));
                 gpu_report = Some(report);
+                gpu_penetration = penetration;
             }
             let group = Group {
                 pairs: size,
@@ -171,6 +200,8 @@ pub fn run_bench(
                 records,
                 cpu_all_report,
                 gpu_report,
+                cpu_all_penetration,
+                gpu_penetration,
             };
             progress.group_done(&group);
             outcome.groups.push(group);
@@ -179,65 +210,130 @@ pub fn run_bench(
     Ok(outcome)
 }
 
+/// One backend's answers: GJK's, and for penetration groups the penetrations too.
+#[derive(Default)]
+struct Answers {
+    results: Vec<GjkResult<f32>>,
+    penetrations: Option<Vec<Penetration<f32>>>,
+    /// Pairs that went through the GPU's EPA pass.
+    epa_pairs: Option<usize>,
+}
+
+/// Depth, normal and status of `answers` against `reference`, for penetration groups.
+fn penetration_report(
+    scene: &Scene,
+    answers: &Answers,
+    reference: &Answers,
+) -> Option<PenetrationReport> {
+    match (&answers.penetrations, &reference.penetrations) {
+        (Some(mine), Some(theirs)) => Some(compare_penetration(
+            &scene.shapes,
+            &scene.instances,
+            &scene.pairs,
+            mine,
+            theirs,
+        )),
+        _ => None,
+    }
+}
+
 /// Best (shortest) of `repeat` CPU runs; the answers of the last run.
 fn time_cpu(
     scene: &Scene,
-    kind: QueryKind,
+    kind: BenchKind,
     config: &GjkConfig,
     threads: Threads,
     repeat: usize,
     step: &mut dyn FnMut(usize),
-) -> anyhow::Result<(Vec<GjkResult<f32>>, f64)> {
+) -> anyhow::Result<(Answers, f64)> {
     let mut best = f64::INFINITY;
-    let mut results = Vec::new();
+    let mut answers = Answers::default();
     for r in 1..=repeat.max(1) {
         step(r);
-        drop(std::mem::take(&mut results));
+        drop(std::mem::take(&mut answers));
         let start = Instant::now();
-        results = query_batch(
-            &scene.shapes,
-            &scene.instances,
-            &scene.pairs,
-            kind,
-            config,
-            threads,
-        )?;
+        answers = match kind {
+            BenchKind::Query(query) => Answers {
+                results: query_batch(
+                    &scene.shapes,
+                    &scene.instances,
+                    &scene.pairs,
+                    query,
+                    config,
+                    threads,
+                )?,
+                ..Answers::default()
+            },
+            BenchKind::Penetration => {
+                let (results, penetrations) = penetration_batch(
+                    &scene.shapes,
+                    &scene.instances,
+                    &scene.pairs,
+                    config,
+                    threads,
+                )?;
+                Answers {
+                    results,
+                    penetrations: Some(penetrations),
+                    epa_pairs: None,
+                }
+            }
+        };
         best = best.min(start.elapsed().as_secs_f64());
     }
-    Ok((results, best))
+    Ok((answers, best))
 }
 
 /// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after one untimed warm-up.
 fn time_gpu(
     gpu: &mut GpuBench<'_>,
     scene: &Scene,
-    kind: QueryKind,
+    kind: BenchKind,
     config: &GjkConfig,
     repeat: usize,
     step: &mut dyn FnMut(usize),
-) -> anyhow::Result<(Vec<GjkResult<f32>>, GpuTimings)> {
+) -> anyhow::Result<(Answers, GpuTimings)> {
     let warmup = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_PAIRS)];
-    gpu.narrow.run(&scene.instances, warmup, kind, config)?;
+    let run = |narrow: &mut NarrowPhase, pairs: &[[u32; 2]]| -> anyhow::Result<_> {
+        Ok(match kind {
+            BenchKind::Query(query) => {
+                let batch = narrow.run(&scene.instances, pairs, query, config)?;
+                let answers = Answers {
+                    results: batch.results,
+                    ..Answers::default()
+                };
+                (answers, batch.timings)
+            }
+            BenchKind::Penetration => {
+                let batch = narrow.run_penetration(&scene.instances, pairs, config)?;
+                let answers = Answers {
+                    results: batch.results,
+                    penetrations: Some(batch.penetrations),
+                    epa_pairs: Some(batch.epa_pairs),
+                };
+                (answers, batch.timings)
+            }
+        })
+    };
+    run(&mut gpu.narrow, warmup)?;
     let mut best: Option<GpuTimings> = None;
-    let mut results = Vec::new();
+    let mut answers = Answers::default();
     for r in 1..=repeat.max(1) {
         step(r);
-        drop(std::mem::take(&mut results));
-        let batch = gpu
-            .narrow
-            .run(&scene.instances, &scene.pairs, kind, config)?;
-        if best.is_none_or(|b| batch.timings.total_s < b.total_s) {
-            best = Some(batch.timings);
+        drop(std::mem::take(&mut answers));
+        let (latest, timings) = run(&mut gpu.narrow, &scene.pairs)?;
+        if best.is_none_or(|b| timings.total_s < b.total_s) {
+            best = Some(timings);
         }
-        results = batch.results;
+        answers = latest;
     }
-    Ok((results, best.unwrap_or_default()))
+    Ok((answers, best.unwrap_or_default()))
 }
 
 /// What every record of one group shares.
 struct RecordBase {
     pairs: usize,
-    kind: QueryKind,
+    kind: BenchKind,
     runs: usize,
     cpu1_s: f64,
 }
@@ -268,16 +364,31 @@ impl RecordBase {
             flag_disagreements: None,
             distance_disagreements: None,
             max_distance_error: None,
+            epa_pairs: None,
+            max_depth_error: None,
+            max_normal_angle: None,
+            penetration_failures: None,
             clean: None,
         }
     }
 
-    fn agreement(&self, record: &mut Record, report: &ValidationReport, clean: bool) {
+    fn agreement(
+        &self,
+        record: &mut Record,
+        report: &ValidationReport,
+        penetration: Option<&PenetrationReport>,
+        clean: bool,
+    ) {
         record.flag_disagreements = Some(report.flag_disagreements);
         record.distance_disagreements = Some(report.distance_disagreements);
         record.max_distance_error =
-            (self.kind == QueryKind::Distance).then_some(report.max_distance_error);
-        record.clean = Some(clean);
+            (self.kind.query_kind() == QueryKind::Distance).then_some(report.max_distance_error);
+        if let Some(p) = penetration {
+            record.max_depth_error = Some(p.max_depth_error);
+            record.max_normal_angle = Some(p.max_normal_angle);
+            record.penetration_failures = Some(p.gpu_failures());
+        }
+        record.clean = Some(clean && penetration.is_none_or(PenetrationReport::is_clean));
     }
 
     fn cpu(
@@ -286,17 +397,25 @@ impl RecordBase {
         threads: usize,
         total_s: f64,
         report: Option<&ValidationReport>,
+        penetration: Option<&PenetrationReport>,
     ) -> Record {
         let mut record = self.record(backend, total_s);
         record.threads = Some(threads);
         if let Some(report) = report {
             let clean = report.flag_disagreements == 0 && report.distance_disagreements == 0;
-            self.agreement(&mut record, report, clean);
+            self.agreement(&mut record, report, penetration, clean);
         }
         record
     }
 
-    fn gpu(&self, ctx: &GpuContext, timings: &GpuTimings, report: &ValidationReport) -> Record {
+    fn gpu(
+        &self,
+        ctx: &GpuContext,
+        timings: &GpuTimings,
+        report: &ValidationReport,
+        penetration: Option<&PenetrationReport>,
+        epa_pairs: Option<usize>,
+    ) -> Record {
         let mut record = self.record(BackendId::Gpu, timings.total_s);
         record.adapter = ctx.summary.to_string();
         record.software_adapter = ctx.summary.is_software();
@@ -305,7 +424,8 @@ impl RecordBase {
         record.kernel_s = timings.kernel_s;
         record.readback_s = Some(timings.readback_s);
         record.chunks = Some(timings.chunks);
-        self.agreement(&mut record, report, report.is_clean());
+        record.epa_pairs = epa_pairs;
+        self.agreement(&mut record, report, penetration, report.is_clean());
         record
     }
 }

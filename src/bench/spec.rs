@@ -1,24 +1,34 @@
 //! What to benchmark: argument parsing helpers (kept here so they are testable without clap) and the
 //! resolved specification the runner consumes.
 
+use super::BenchKind;
 use crate::gjk::QueryKind;
 use crate::scenario::{MixSpec, ShapeKind};
 
-/// `--kind`: one query kind, or both one after the other on the same scene.
+/// `--kind`: one kind, or several one after the other on the same scene.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum KindChoice {
     Distance,
     Intersection,
+    /// Distance and intersection.
     #[default]
     Both,
+    /// Penetration depth, normal and contacts (GJK, then EPA where the cores overlap).
+    Penetration,
+    /// Distance, intersection and penetration.
+    All,
 }
 
 impl KindChoice {
-    pub fn kinds(self) -> Vec<QueryKind> {
+    pub fn kinds(self) -> Vec<BenchKind> {
+        let distance = BenchKind::Query(QueryKind::Distance);
+        let intersection = BenchKind::Query(QueryKind::Intersection);
         match self {
-            KindChoice::Distance => vec![QueryKind::Distance],
-            KindChoice::Intersection => vec![QueryKind::Intersection],
-            KindChoice::Both => vec![QueryKind::Distance, QueryKind::Intersection],
+            KindChoice::Distance => vec![distance],
+            KindChoice::Intersection => vec![intersection],
+            KindChoice::Both => vec![distance, intersection],
+            KindChoice::Penetration => vec![BenchKind::Penetration],
+            KindChoice::All => vec![distance, intersection, BenchKind::Penetration],
         }
     }
 }
@@ -111,7 +121,7 @@ pub struct BenchSpec {
     pub shapes: ShapeList,
     pub max_hull_points: usize,
     pub repeat: usize,
-    pub kinds: Vec<QueryKind>,
+    pub kinds: Vec<BenchKind>,
 }
 
 impl BenchSpec {

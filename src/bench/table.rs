@@ -130,6 +130,39 @@ pub fn render_group(group: &Group) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
+    if let Some(p) = &group.cpu_all_penetration {
+        let _ = writeln!(
+            out,
+            "CPU all threads vs CPU 1 thread, penetration: {} depth, {} normal and {} status differences",
+            p.depth_disagreements, p.normal_disagreements, p.status_disagreements
+        );
+    }
+    if let Some(p) = &group.gpu_penetration {
+        if let Some(epa) = group
+            .records
+            .iter()
+            .find(|r| r.backend == "gpu")
+            .and_then(|r| r.epa_pairs)
+        {
+            let _ = writeln!(
+                out,
+                "GPU EPA pass: {} of {} pairs (cores overlapping); the rest answered by GJK alone",
+                epa, group.pairs
+            );
+        }
+        let _ = writeln!(
+            out,
+            "GPU vs CPU 1 thread, penetration ({}):",
+            if p.is_clean() {
+                "clean"
+            } else {
+                "DISAGREEMENT"
+            }
+        );
+        for line in p.summary().lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     out
 }
 
