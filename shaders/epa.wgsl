@@ -19,6 +19,7 @@ const EPA_MAX_ITERATIONS: u32 = 60u;
 const EPA_TOLERANCE: f32 = 1e-6;
 const EPA_TOUCH_SLACK: f32 = 1e-4;
 const EPA_WEIGHT_SLACK: f32 = 1e-3;
+const EPA_CERTIFICATE_SLACK: f32 = 1e-3;
 const EPA_WORKGROUP: u32 = 64u;
 // push_face succeeded (any other value is the status that stops EPA).
 const PUSH_OK: u32 = 0xffffffffu;
@@ -524,6 +525,22 @@ fn expand(pair: PairSupport, task: EpaTask, scale: f32) -> GpuPenetration {
     );
 }
 
+// A penetrating answer must be what it claims: the support functions along its normal add up to its depth
+// (certified() in epa.rs); otherwise rounding fooled an earlier check, and the answer is Degenerate.
+fn certified(pair: PairSupport, answer: GpuPenetration, scale: f32) -> GpuPenetration {
+    if (answer.status != PEN_PENETRATING) {
+        return answer;
+    }
+    let n = answer.normal;
+    let margin = pair.hull_a.radius + pair.hull_b.radius;
+    let along = dot(support_a(pair, n) - support_b(pair, -n), n) + margin;
+    var checked = answer;
+    if (!(abs(along - answer.depth) <= EPA_CERTIFICATE_SLACK * scale)) {
+        checked.status = PEN_DEGENERATE;
+    }
+    return checked;
+}
+
 @compute @workgroup_size(64)
 fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.x;
@@ -555,9 +572,13 @@ fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
             if (!(dot(normal, normal) > 0.0)) {
                 normal = gap * (1.0 / core_distance);
             }
-            answer = penetration_finish(
-                PEN_PENETRATING, core_a, core_b, normal, radius_a + radius_b - core_distance, radius_a,
-                radius_b, 0u,
+            answer = certified(
+                pair,
+                penetration_finish(
+                    PEN_PENETRATING, core_a, core_b, normal, radius_a + radius_b - core_distance, radius_a,
+                    radius_b, 0u,
+                ),
+                setup.scale,
             );
         } else {
             // Overwritten by the EPA pass; this status stands only if that pass never ran.
@@ -589,5 +610,5 @@ fn penetration_epa(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let task = queue.tasks[index];
     let setup = pair_setup(pairs[task.pair]);
-    penetrations[task.pair] = expand(setup.support, task, setup.scale);
+    penetrations[task.pair] = certified(setup.support, expand(setup.support, task, setup.scale), setup.scale);
 }

@@ -207,7 +207,10 @@ fn penetration_compares_depth_and_normal_with_the_cpu() {
         stdout.contains("GPU vs CPU 1 thread, penetration (clean)"),
         "{stdout}"
     );
-    assert!(stdout.contains("failures GPU 0 CPU 0"), "{stdout}");
+    assert!(
+        stdout.contains("named failure statuses GPU 0 CPU 0"),
+        "{stdout}"
+    );
     let csv = std::fs::read_to_string(&csv).unwrap();
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let gpu_row = csv

@@ -31,6 +31,11 @@ pub const EPA_TOLERANCE: f64 = 1e-6;
 /// How far (relative to the pair's size) the origin may lie outside the final polytope: GJK declares
 /// overlap within the touching tolerance (1e-5 by default), and EPA's start simplex inherits that.
 const TOUCH_SLACK: f64 = 1e-4;
+/// How far (relative to the pair's size) the support functions along a penetrating answer's normal may add up
+/// to something else than its depth. Not tighter: the coplanar neighbour that rebuilds the contact points may
+/// turn the normal by up to 1.4e-3 rad (cosine within 1e-6), which moves the support value by about that
+/// fraction of the size. The answers this check exists for are off by a large part of the size.
+const CERTIFICATE_SLACK: f64 = 1e-3;
 /// How far outside its face (in barycentric weight) the origin's projection may fall to rounding.
 const WEIGHT_SLACK: f64 = 1e-3;
 
@@ -203,17 +208,49 @@ pub fn penetration<R: Real>(
     let answer = match result.status {
         GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
-        GjkStatus::Intersecting => overlap(
+        GjkStatus::Intersecting => certified(
             pair,
-            &simplex,
-            result.normal,
-            radius_a,
-            radius_b,
+            overlap(
+                pair,
+                &simplex,
+                result.normal,
+                radius_a,
+                radius_b,
+                scale,
+                config,
+            ),
+            radius_a + radius_b,
             scale,
-            config,
         ),
     };
     (result, answer)
+}
+
+/// A penetrating answer must be what it claims: B moved by `depth` along `normal` just separates the shapes,
+/// so the support functions along the normal must add up to the depth, within [`CERTIFICATE_SLACK`] of the
+/// pair's size. Rounding can fool every earlier check (a witness difference that puts touching cores apart, a
+/// start tetrahedron that looks flat, a fold that leaves a face too close); this one catches what they
+/// miss, and such an answer becomes `Degenerate` (repeated in float64 by the float32 entry points) instead
+/// of a silent wrong normal.
+fn certified<R: Real>(
+    pair: &PairSupport<R>,
+    answer: Penetration<R>,
+    margin: R,
+    scale: R,
+) -> Penetration<R> {
+    if answer.status != PenetrationStatus::Penetrating {
+        return answer;
+    }
+    let n = answer.normal;
+    let along = R::dot(pair.support_a(n) - pair.support_b(-n), n) + margin;
+    if (along - answer.depth).abs() <= R::from_f64(CERTIFICATE_SLACK) * scale {
+        answer
+    } else {
+        Penetration {
+            status: PenetrationStatus::Degenerate,
+            ..answer
+        }
+    }
 }
 
 /// The answer for a pair GJK found intersecting. `gjk_normal` is GJK's direction from A to B (zero when the
@@ -645,4 +682,49 @@ fn clamp_weights<R: Real>(l: [R; 3]) -> [R; 3] {
         return [third, third, third];
     }
     [u / sum, v / sum, w / sum]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::RelativePose;
+    use glam::{Quat, Vec3};
+
+    #[test]
+    fn the_certificate_keeps_true_answers_and_names_wrong_ones() {
+        let cube: Vec<Vec3> = (0..8)
+            .map(|i| {
+                let s = |bit: i32| if i & bit == 0 { -0.5 } else { 0.5 };
+                Vec3::new(s(1), s(2), s(4))
+            })
+            .collect();
+        // B's cube 0.75 along x: the overlap is 0.25 along x.
+        let relative = RelativePose::<f32> {
+            rotation: Quat::IDENTITY,
+            position: Vec3::new(0.75, 0.0, 0.0),
+        };
+        let pair = PairSupport::<f32>::new(&cube, &cube, &relative);
+        let answer = |normal: Vec3, depth: f32| Penetration {
+            status: PenetrationStatus::Penetrating,
+            depth,
+            normal,
+            contact_a: Vec3::ZERO,
+            contact_b: Vec3::ZERO,
+            iterations: 1,
+        };
+        let kept = certified(&pair, answer(Vec3::X, 0.25), 0.0, 1.0);
+        assert_eq!(kept.status, PenetrationStatus::Penetrating);
+        // A depth cut short, and a normal along which B would have to move 1.0, not 0.25.
+        for wrong in [answer(Vec3::X, 0.1), answer(Vec3::Y, 0.25)] {
+            assert_eq!(
+                certified(&pair, wrong, 0.0, 1.0).status,
+                PenetrationStatus::Degenerate
+            );
+        }
+        // Radii count: with 0.1 of margin the depth along x is 0.35.
+        let rounded = certified(&pair, answer(Vec3::X, 0.35), 0.1, 1.0);
+        assert_eq!(rounded.status, PenetrationStatus::Penetrating);
+        let separated = Penetration::<f32>::none(PenetrationStatus::Separated);
+        assert_eq!(certified(&pair, separated, 0.0, 1.0), separated);
+    }
 }

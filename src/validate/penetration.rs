@@ -98,14 +98,13 @@ impl PenetrationReport {
         failures(&self.cpu_status)
     }
 
-    /// No disagreement, no non-finite answer and no failure status on either side.
+    /// No disagreement and no non-finite answer. Failure statuses are not disagreements (the answer says it
+    /// has none, by name) and are counted apart: see [`PenetrationReport::gpu_failures`].
     pub fn is_clean(&self) -> bool {
         self.depth_disagreements == 0
             && self.normal_disagreements == 0
             && self.status_disagreements == 0
             && self.non_finite == 0
-            && self.gpu_failures() == 0
-            && self.cpu_failures() == 0
     }
 
     /// A few lines for a terminal or a log.
@@ -136,7 +135,7 @@ impl PenetrationReport {
         );
         let _ = writeln!(
             s,
-            "status disagreements {} (near contact {}); non-finite answers {}; failures GPU {} CPU {}",
+            "status disagreements {} (near contact {}); non-finite answers {}; named failure statuses GPU {} CPU {}",
             self.status_disagreements,
             self.near_contact_status_differences,
             self.non_finite,
@@ -365,6 +364,16 @@ mod tests {
         assert_eq!(report.gpu_failures(), 1);
         assert!(!report.is_clean());
         assert!(report.summary().contains("epa_degenerate 1"));
+
+        // A named failure alone is counted, not a disagreement.
+        let mut broken = cpu.clone();
+        broken[deep].status = PenetrationStatus::Overflow;
+        let report =
+            compare_penetration(&scene.shapes, &scene.instances, &scene.pairs, &broken, &cpu);
+        assert!(report.is_clean(), "{}", report.summary());
+        assert_eq!(report.gpu_failures(), 1);
+        assert_eq!(report.deep + 1, compare(&cpu).deep);
+        assert!(report.summary().contains("epa_overflow 1"));
 
         let mut broken = cpu.clone();
         broken[deep].status = PenetrationStatus::Separated;

@@ -7,11 +7,14 @@
 
 use super::{storage_entry, GpuTimings, NarrowPhase, RESULT_STRIDE, WORKGROUP_SIZE};
 use crate::batch::Instance;
-use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
+use crate::gjk::{penetration_relative, GjkConfig, GjkResult, Penetration, QueryKind};
 use crate::gpu::buffers::GrowBuffer;
 use crate::gpu::layout::{GpuEpaTask, GpuPenetration, GpuResult, EPA_QUEUE_HEADER, PAIR_STRIDE};
 use crate::gpu::shader::epa_shader_source;
 use crate::gpu::GpuError;
+use crate::pose::RelativePose;
+use crate::shape::ConvexShape;
+use crate::validate::FAILURE_STATUSES;
 use std::time::Instant;
 
 const PENETRATION_STRIDE: u64 = std::mem::size_of::<GpuPenetration>() as u64;
@@ -29,6 +32,45 @@ pub struct GpuPenetrationBatch {
     pub timings: GpuTimings,
     /// Pairs that went through the EPA pass (cores overlapping).
     pub epa_pairs: usize,
+    /// Pairs whose GPU answer carried a failure status and were answered again on the CPU by
+    /// [`GpuPenetrationBatch::resolve_failures_on_cpu`].
+    pub resolved_on_cpu: usize,
+}
+
+impl GpuPenetrationBatch {
+    /// Answers again, on the CPU, every pair whose GPU answer carries a failure status (`epa_degenerate`,
+    /// `epa_overflow`, `epa_max_iterations`, `gjk_max_iterations`): the CPU repeats a float32 failure in
+    /// float64, which the GPU cannot. A few pairs per million on the random mix; returns how many, also kept
+    /// in `resolved_on_cpu`. `shapes`, `instances` and `pairs` must be those of the batch.
+    pub fn resolve_failures_on_cpu(
+        &mut self,
+        shapes: &[ConvexShape],
+        instances: &[Instance],
+        pairs: &[[u32; 2]],
+        config: &GjkConfig,
+    ) -> usize {
+        let mut resolved = 0;
+        for (k, pair) in pairs.iter().enumerate() {
+            let Some(answer) = self.penetrations.get_mut(k) else {
+                break;
+            };
+            if !FAILURE_STATUSES.contains(&answer.status) {
+                continue;
+            }
+            let (ia, ib) = (&instances[pair[0] as usize], &instances[pair[1] as usize]);
+            let (result, penetration) = penetration_relative(
+                &shapes[ia.shape as usize],
+                &shapes[ib.shape as usize],
+                &RelativePose::between_f32(&ia.pose, &ib.pose),
+                config,
+            );
+            *answer = penetration;
+            self.results[k] = result;
+            resolved += 1;
+        }
+        self.resolved_on_cpu += resolved;
+        resolved
+    }
 }
 
 /// The penetration pipelines and their buffers, built on first use.
@@ -146,6 +188,7 @@ impl NarrowPhase {
             penetrations: Vec::with_capacity(pairs.len()),
             timings: GpuTimings::default(),
             epa_pairs: 0,
+            resolved_on_cpu: 0,
         };
         if pairs.is_empty() {
             batch.timings.total_s = start.elapsed().as_secs_f64();
