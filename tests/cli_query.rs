@@ -122,6 +122,7 @@ fn separated_boxes() {
         "normal",
         "iterations",
         "status",
+        "penetration_status",
     ];
     sorted.sort();
     assert_eq!(keys, sorted);
@@ -141,6 +142,113 @@ fn intersecting_boxes() {
     assert_eq!(r["status"], "intersecting", "{r}");
     assert_eq!(r["intersecting"], true, "{r}");
     assert_eq!(num(&r["distance"]), 0.0, "{r}");
+}
+
+/// Boxes of half extent 0.5 as a point list.
+const HALF_BOX: &str = "[[-0.5,-0.5,-0.5],[0.5,-0.5,-0.5],[-0.5,0.5,-0.5],[0.5,0.5,-0.5],[-0.5,-0.5,0.5],[0.5,-0.5,0.5],[-0.5,0.5,0.5],[0.5,0.5,0.5]]";
+
+fn sub(p: [f64; 3], q: [f64; 3]) -> [f64; 3] {
+    [p[0] - q[0], p[1] - q[1], p[2] - q[2]]
+}
+
+fn close3(v: [f64; 3], want: [f64; 3], tol: f64) -> bool {
+    (0..3).all(|i| close(v[i], want[i], tol))
+}
+
+/// The keys of an output line in the order written (serde_json's map sorts them).
+fn keys_in_order(line: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(line).unwrap();
+    let mut keys: Vec<(usize, String)> = v
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| (line.find(&format!("\"{k}\": ")).unwrap(), k.clone()))
+        .collect();
+    keys.sort();
+    keys.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Checks an intersecting line against the hand-computed depth and normal; contacts must satisfy
+/// `contact_a - contact_b = normal * depth`.
+fn assert_penetration(r: &Value, depth: f64, normal: [f64; 3]) {
+    assert_eq!(r["status"], "intersecting", "{r}");
+    assert_eq!(r["penetration_status"], "penetrating", "{r}");
+    assert!(close(num(&r["depth"]), depth, 1e-5), "{r}");
+    assert!(close3(vec3(&r["normal"]), normal, 1e-5), "{r}");
+    let gap = sub(vec3(&r["contact_a"]), vec3(&r["contact_b"]));
+    assert!(close3(gap, normal.map(|n| n * depth), 1e-5), "{r}");
+}
+
+#[test]
+fn overlapping_boxes_give_depth_normal_and_contacts() {
+    // [-0.5, 0.5] and [0, 1] along x overlap by 0.5, less than along y and z (1): B must move +x by 0.5.
+    let line = format!(
+        r#"{{"a": {{"points": {HALF_BOX}}}, "b": {{"points": {HALF_BOX}, "position": [0.5, 0, 0]}}}}"#
+    );
+    let out = run(&[], &line);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r = &out.lines()[0];
+    assert_penetration(r, 0.5, [1.0, 0.0, 0.0]);
+    // A's face at x = 0.5 lies deepest inside B, B's face at x = 0 deepest inside A.
+    assert!(close(vec3(&r["contact_a"])[0], 0.5, 1e-5), "{r}");
+    assert!(close(vec3(&r["contact_b"])[0], 0.0, 1e-5), "{r}");
+    assert_eq!(
+        keys_in_order(out.stdout.trim_end()),
+        [
+            "intersecting",
+            "distance",
+            "witness_a",
+            "witness_b",
+            "normal",
+            "iterations",
+            "status",
+            "penetration_status",
+            "depth",
+            "contact_a",
+            "contact_b",
+        ]
+    );
+}
+
+#[test]
+fn penetration_is_in_world_coordinates() {
+    // The same overlap with both boxes turned a quarter about z, far from the origin and along world y:
+    // A's local +x is world +y, so the normal and contacts must come out along y.
+    let (c, s) = (0.5f64.sqrt(), 0.5f64.sqrt());
+    let line = format!(
+        r#"{{"a": {{"points": {HALF_BOX}, "position": [1e4, 1e4, 0], "rotation": [0, 0, {s}, {c}]}}, "b": {{"points": {HALF_BOX}, "position": [1e4, 10000.5, 0], "rotation": [0, 0, {s}, {c}]}}}}"#
+    );
+    let out = run(&[], &line);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r = &out.lines()[0];
+    assert_penetration(r, 0.5, [0.0, 1.0, 0.0]);
+    assert!(close(vec3(&r["contact_a"])[1], 1e4 + 0.5, 1e-4), "{r}");
+    assert!(close(vec3(&r["contact_b"])[1], 1e4, 1e-4), "{r}");
+}
+
+#[test]
+fn overlapping_spheres_give_analytic_contacts() {
+    // Radius 1, centres 1.5 apart along y: depth 2 - 1.5, contacts on each sphere along the centre line.
+    let line = r#"{"a": {"points": [[0,0,0]], "radius": 1, "position": [1, 2, 3]}, "b": {"points": [[0,0,0]], "radius": 1, "position": [1, 3.5, 3]}}"#;
+    let out = run(&[], line);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r = &out.lines()[0];
+    assert_penetration(r, 0.5, [0.0, 1.0, 0.0]);
+    assert!(close3(vec3(&r["contact_a"]), [1.0, 3.0, 3.0], 1e-5), "{r}");
+    assert!(close3(vec3(&r["contact_b"]), [1.0, 2.5, 3.0], 1e-5), "{r}");
+}
+
+#[test]
+fn separated_pairs_have_no_penetration_fields() {
+    let out = run(&[], &(boxes(3.0) + "\n"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r = &out.lines()[0];
+    assert_eq!(r["penetration_status"], "separated", "{r}");
+    for key in ["depth", "contact_a", "contact_b"] {
+        assert!(r.get(key).is_none(), "{key} in {r}");
+    }
+    // The normal stays GJK's separating direction.
+    assert_boxes_apart_by_one(r, 0.0, 1e-5);
 }
 
 #[test]

@@ -35,20 +35,8 @@ fn vec3(v: &serde_json::Value) -> DVec3 {
     DVec3::new(a[0], a[1], a[2])
 }
 
-#[test]
-fn query_backend_gpu_agrees_with_the_referee() {
-    let pairs = pair_count();
-    let scene = random_scene(424242, pairs, &MixSpec::default());
-    let mut input = String::new();
-    for &[ia, ib] in &scene.pairs {
-        let (x, y) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
-        let line = serde_json::json!({
-            "a": shape_json(&scene.shapes[x.shape as usize], &x.pose),
-            "b": shape_json(&scene.shapes[y.shape as usize], &y.pose),
-        });
-        input.push_str(&line.to_string());
-        input.push('\n');
-    }
+/// Runs `query --backend gpu` on `input`; `None` (after printing `SKIPPED`) when there is no adapter.
+fn run_gpu(input: String) -> Option<Vec<serde_json::Value>> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
         .args(["query", "--backend", "gpu"])
         .stdin(Stdio::piped())
@@ -68,14 +56,107 @@ fn query_backend_gpu_agrees_with_the_referee() {
             "CI=true requires an adapter: {stderr}"
         );
         eprintln!("SKIPPED: {stderr}");
-        return;
+        return None;
     }
     assert!(out.status.success(), "{stderr}");
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+    )
+}
+
+/// Checks an intersecting line against the hand-computed depth and normal; contacts must satisfy
+/// `contact_a - contact_b = normal * depth`.
+fn assert_penetration(r: &serde_json::Value, depth: f64, normal: DVec3) {
+    assert_eq!(r["status"], "intersecting", "{r}");
+    assert_eq!(r["penetration_status"], "penetrating", "{r}");
+    assert!((r["depth"].as_f64().unwrap() - depth).abs() <= 1e-5, "{r}");
+    assert!((vec3(&r["normal"]) - normal).length() <= 1e-5, "{r}");
+    let gap = vec3(&r["contact_a"]) - vec3(&r["contact_b"]);
+    assert!((gap - normal * depth).length() <= 1e-5, "{r}");
+}
+
+/// The hand-computed cases of `tests/cli_query.rs` on the GPU: boxes of half extent 0.5 overlapping by 0.5
+/// along x (also turned a quarter about z, far from the origin), spheres of radius 1 with centres 1.5 apart
+/// along y, and a separated pair.
+#[test]
+fn query_backend_gpu_gives_hand_computed_penetration() {
+    let half_box = "[[-0.5,-0.5,-0.5],[0.5,-0.5,-0.5],[-0.5,0.5,-0.5],[0.5,0.5,-0.5],[-0.5,-0.5,0.5],[0.5,-0.5,0.5],[-0.5,0.5,0.5],[0.5,0.5,0.5]]";
+    let s = 0.5f64.sqrt();
+    let input = [
+        format!(r#"{{"a": {{"points": {half_box}}}, "b": {{"points": {half_box}, "position": [0.5, 0, 0]}}}}"#),
+        format!(r#"{{"a": {{"points": {half_box}, "position": [1e4, 1e4, 0], "rotation": [0, 0, {s}, {s}]}}, "b": {{"points": {half_box}, "position": [1e4, 10000.5, 0], "rotation": [0, 0, {s}, {s}]}}}}"#),
+        r#"{"a": {"points": [[0,0,0]], "radius": 1, "position": [1, 2, 3]}, "b": {"points": [[0,0,0]], "radius": 1, "position": [1, 3.5, 3]}}"#.to_owned(),
+        format!(r#"{{"a": {{"points": {half_box}}}, "b": {{"points": {half_box}, "position": [2, 0, 0]}}}}"#),
+    ]
+    .join("\n");
+    let Some(lines) = run_gpu(input) else {
+        return;
+    };
+    assert_eq!(lines.len(), 4);
+
+    assert_penetration(&lines[0], 0.5, DVec3::X);
+    assert!(
+        (vec3(&lines[0]["contact_a"]).x - 0.5).abs() <= 1e-5,
+        "{}",
+        lines[0]
+    );
+    assert!(vec3(&lines[0]["contact_b"]).x.abs() <= 1e-5, "{}", lines[0]);
+
+    assert_penetration(&lines[1], 0.5, DVec3::Y);
+    assert!(
+        (vec3(&lines[1]["contact_a"]).y - (1e4 + 0.5)).abs() <= 1e-4,
+        "{}",
+        lines[1]
+    );
+    assert!(
+        (vec3(&lines[1]["contact_b"]).y - 1e4).abs() <= 1e-4,
+        "{}",
+        lines[1]
+    );
+
+    assert_penetration(&lines[2], 0.5, DVec3::Y);
+    let want_a = DVec3::new(1.0, 3.0, 3.0);
+    let want_b = DVec3::new(1.0, 2.5, 3.0);
+    assert!(
+        (vec3(&lines[2]["contact_a"]) - want_a).length() <= 1e-5,
+        "{}",
+        lines[2]
+    );
+    assert!(
+        (vec3(&lines[2]["contact_b"]) - want_b).length() <= 1e-5,
+        "{}",
+        lines[2]
+    );
+
+    let r = &lines[3];
+    assert_eq!(r["status"], "separated", "{r}");
+    assert_eq!(r["penetration_status"], "separated", "{r}");
+    for key in ["depth", "contact_a", "contact_b"] {
+        assert!(r.get(key).is_none(), "{key} in {r}");
+    }
+}
+
+#[test]
+fn query_backend_gpu_agrees_with_the_referee() {
+    let pairs = pair_count();
+    let scene = random_scene(424242, pairs, &MixSpec::default());
+    let mut input = String::new();
+    for &[ia, ib] in &scene.pairs {
+        let (x, y) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
+        let line = serde_json::json!({
+            "a": shape_json(&scene.shapes[x.shape as usize], &x.pose),
+            "b": shape_json(&scene.shapes[y.shape as usize], &y.pose),
+        });
+        input.push_str(&line.to_string());
+        input.push('\n');
+    }
+    let Some(lines) = run_gpu(input) else {
+        return;
+    };
     assert_eq!(lines.len(), pairs);
 
     let mut failures = Vec::new();

@@ -19,4 +19,4 @@ pub use exec::{threads_from_count, Executor};
 pub use input::{read_input, split_lines};
 pub use output::{write_error, write_result};
 pub use parse::{parse_line, PairInput, PlacedShape};
-pub use query::{query_pair, run_query, stats_line, QueryArgs, QueryReport};
+pub use query::{query_pair, run_query, stats_line, PairAnswer, QueryArgs, QueryReport};

@@ -1,11 +1,12 @@
 //! Output lines of `gpu-gjk query`: one JSON object per input line, written as `{"key": value, ...}` with
 //! a space after each colon and comma (the layout the documented format shows).
 
-use crate::gjk::WorldResult;
+use crate::gjk::{GjkStatus, WorldPenetration, WorldResult};
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// The answer for one pair, in world coordinates.
+/// The answer for one pair, in world coordinates. The depth and contacts are present on intersecting pairs
+/// only, where `normal` is EPA's contact normal rather than GJK's.
 #[derive(Serialize)]
 struct ResultLine {
     intersecting: bool,
@@ -15,6 +16,13 @@ struct ResultLine {
     normal: [f64; 3],
     iterations: u32,
     status: &'static str,
+    penetration_status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contact_a: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contact_b: Option<[f64; 3]>,
 }
 
 #[derive(Serialize)]
@@ -31,8 +39,14 @@ fn clean3(v: glam::DVec3) -> [f64; 3] {
     [clean(v.x), clean(v.y), clean(v.z)]
 }
 
-/// Writes one result line, newline included.
-pub fn write_result(out: &mut impl Write, r: &WorldResult) -> io::Result<()> {
+/// Writes one result line, newline included. On an intersecting pair the penetration answer is printed
+/// whatever its status (a bound hit by EPA still leaves the best face found, and the status says so).
+pub fn write_result(
+    out: &mut impl Write,
+    r: &WorldResult,
+    hit: &WorldPenetration,
+) -> io::Result<()> {
+    let contact = (r.status == GjkStatus::Intersecting).then_some(hit);
     write_line(
         out,
         &ResultLine {
@@ -40,9 +54,13 @@ pub fn write_result(out: &mut impl Write, r: &WorldResult) -> io::Result<()> {
             distance: clean(r.distance),
             witness_a: clean3(r.witness_a),
             witness_b: clean3(r.witness_b),
-            normal: clean3(r.normal),
+            normal: clean3(contact.map_or(r.normal, |h| h.normal)),
             iterations: r.iterations,
             status: r.status.name(),
+            penetration_status: hit.status.name(),
+            depth: contact.map(|h| clean(h.depth)),
+            contact_a: contact.map(|h| clean3(h.contact_a)),
+            contact_b: contact.map(|h| clean3(h.contact_b)),
         },
     )
 }
@@ -86,8 +104,14 @@ impl serde_json::ser::Formatter for Spaced {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gjk::GjkStatus;
+    use crate::gjk::PenetrationStatus;
     use glam::DVec3;
+
+    fn written(r: &WorldResult, hit: &WorldPenetration) -> String {
+        let mut out = Vec::new();
+        write_result(&mut out, r, hit).unwrap();
+        String::from_utf8(out).unwrap()
+    }
 
     #[test]
     fn result_line_layout() {
@@ -100,13 +124,47 @@ mod tests {
             normal: DVec3::X,
             iterations: 3,
         };
-        let mut out = Vec::new();
-        write_result(&mut out, &r).unwrap();
+        // A separated pair's penetration fields are not printed, only its status.
+        let hit = WorldPenetration {
+            status: PenetrationStatus::Separated,
+            depth: 0.0,
+            normal: DVec3::ZERO,
+            contact_a: DVec3::ZERO,
+            contact_b: DVec3::ZERO,
+        };
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            written(&r, &hit),
             "{\"intersecting\": false, \"distance\": 1.0, \"witness_a\": [1.0, 0.5, 0.0], \
              \"witness_b\": [2.0, 0.5, 0.0], \"normal\": [1.0, 0.0, 0.0], \"iterations\": 3, \
-             \"status\": \"separated\"}\n"
+             \"status\": \"separated\", \"penetration_status\": \"separated\"}\n"
+        );
+    }
+
+    #[test]
+    fn intersecting_line_layout() {
+        let r = WorldResult {
+            status: GjkStatus::Intersecting,
+            intersecting: true,
+            distance: 0.0,
+            witness_a: DVec3::new(0.25, 0.0, 0.0),
+            witness_b: DVec3::new(0.25, 0.0, 0.0),
+            normal: DVec3::ZERO,
+            iterations: 4,
+        };
+        // The normal printed is EPA's, not GJK's; a failed EPA status still prints its best face.
+        let hit = WorldPenetration {
+            status: PenetrationStatus::MaxIterations,
+            depth: 0.5,
+            normal: DVec3::new(-0.0, 1.0, 0.0),
+            contact_a: DVec3::new(0.0, 0.5, 0.0),
+            contact_b: DVec3::new(0.0, 0.0, -0.0),
+        };
+        assert_eq!(
+            written(&r, &hit),
+            "{\"intersecting\": true, \"distance\": 0.0, \"witness_a\": [0.25, 0.0, 0.0], \
+             \"witness_b\": [0.25, 0.0, 0.0], \"normal\": [0.0, 1.0, 0.0], \"iterations\": 4, \
+             \"status\": \"intersecting\", \"penetration_status\": \"epa_max_iterations\", \
+             \"depth\": 0.5, \"contact_a\": [0.0, 0.5, 0.0], \"contact_b\": [0.0, 0.0, 0.0]}\n"
         );
     }
 

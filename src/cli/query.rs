@@ -1,4 +1,5 @@
-//! `gpu-gjk query`: distance queries for pairs read as JSON Lines, answered one output line per input line.
+//! `gpu-gjk query`: distance queries, with penetration depth and contacts for overlapping pairs, for pairs
+//! read as JSON Lines, answered one output line per input line.
 //!
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
@@ -8,7 +9,7 @@ use super::exec::{threads_from_count, Executor};
 use super::input::{read_input, split_lines};
 use super::output::{write_error, write_result};
 use super::parse::{parse_line, PairInput};
-use crate::gjk::{query_relative, GjkConfig, QueryKind, WorldResult};
+use crate::gjk::{penetration_relative, GjkConfig, WorldPenetration, WorldResult};
 use crate::pose::RelativePose;
 use anyhow::Context;
 use std::fs::File;
@@ -79,18 +80,23 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     })
 }
 
-/// One distance query: the pair-local frame formed in float64 from the world poses (so pairs far from the
-/// origin keep their precision), GJK in float32, the answer moved back to world coordinates.
-pub fn query_pair(pair: &PairInput) -> WorldResult {
+/// One pair's answer in world coordinates: GJK's distance answer and the penetration answer.
+pub type PairAnswer = (WorldResult, WorldPenetration);
+
+/// One query: the pair-local frame formed in float64 from the world poses (so pairs far from the origin
+/// keep their precision), GJK and (on overlap) EPA in float32, the answers moved back to world coordinates.
+pub fn query_pair(pair: &PairInput) -> PairAnswer {
     let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
-    let local = query_relative(
+    let (local, hit) = penetration_relative(
         &pair.a.shape,
         &pair.b.shape,
         &relative,
-        QueryKind::Distance,
         &GjkConfig::default(),
     );
-    WorldResult::from_local(&local, &pair.a.pose)
+    (
+        WorldResult::from_local(&local, &pair.a.pose),
+        WorldPenetration::from_local(&hit, &pair.a.pose),
+    )
 }
 
 /// `pairs=1234 compute_s=0.001230 pairs_per_s=1003252`.
@@ -108,7 +114,7 @@ pub fn stats_line(pairs: usize, compute_s: f64) -> String {
 fn write_all(
     output: Option<&Path>,
     parsed: &[Result<PairInput, String>],
-    results: &[WorldResult],
+    results: &[PairAnswer],
 ) -> anyhow::Result<usize> {
     let (mut out, name): (BufWriter<Box<dyn Write>>, String) = match output {
         Some(path) if path.as_os_str() != "-" => {
@@ -131,8 +137,8 @@ fn write_all(
         for (i, line) in parsed.iter().enumerate() {
             match line {
                 Ok(_) => {
-                    let r = answers.next().expect("one result per valid line");
-                    write_result(&mut out, r)?;
+                    let (r, hit) = answers.next().expect("one result per valid line");
+                    write_result(&mut out, r, hit)?;
                 }
                 Err(message) => {
                     failed += 1;

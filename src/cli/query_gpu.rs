@@ -1,11 +1,12 @@
 //! `query --backend gpu`: every line's two shapes go up as hulls, with A at the origin and B at its pose
 //! relative to A, formed in float64 here, so the GPU computes in the pair-local frame without losing the
-//! precision of far-away world coordinates. Answers come back in A's frame and go to world coordinates in
-//! float64, exactly as on the CPU path.
+//! precision of far-away world coordinates. Answers (GJK's, and EPA's on overlapping pairs) come back in A's
+//! frame and go to world coordinates in float64, exactly as on the CPU path.
 
 use super::parse::PairInput;
+use super::query::PairAnswer;
 use crate::batch::Instance;
-use crate::gjk::{GjkConfig, QueryKind, WorldResult};
+use crate::gjk::{GjkConfig, WorldPenetration, WorldResult};
 use crate::gpu::{GpuContext, NarrowPhase};
 use crate::pose::{Pose, RelativePose};
 use crate::shape::ConvexShape;
@@ -14,7 +15,7 @@ use crate::shape::ConvexShape;
 pub fn query_pairs_gpu(
     ctx: &GpuContext,
     pairs: &[&PairInput],
-) -> anyhow::Result<(Vec<WorldResult>, f64)> {
+) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
     let mut shapes: Vec<ConvexShape> = Vec::with_capacity(pairs.len() * 2);
     let mut instances = Vec::with_capacity(pairs.len() * 2);
     for (k, pair) in pairs.iter().enumerate() {
@@ -35,17 +36,22 @@ pub fn query_pairs_gpu(
         .collect();
     let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
     narrow.upload_hulls(&shapes)?;
-    let batch = narrow.run(
-        &instances,
-        &indices,
-        QueryKind::Distance,
-        &GjkConfig::default(),
-    )?;
+    let config = GjkConfig::default();
+    let mut batch = narrow.run_penetration(&instances, &indices, &config)?;
+    // The GPU has no float64 to repeat a pair whose float32 polytope folded (a few per million): those few
+    // are answered on the CPU, so both backends print the same quality of answer.
+    batch.resolve_failures_on_cpu(&shapes, &instances, &indices, &config);
     let answers = batch
         .results
         .iter()
+        .zip(&batch.penetrations)
         .zip(pairs)
-        .map(|(local, pair)| WorldResult::from_local(local, &pair.a.pose))
+        .map(|((local, hit), pair)| {
+            (
+                WorldResult::from_local(local, &pair.a.pose),
+                WorldPenetration::from_local(hit, &pair.a.pose),
+            )
+        })
         .collect();
     Ok((answers, batch.timings.total_s))
 }

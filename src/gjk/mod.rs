@@ -19,7 +19,7 @@ pub use epa::{
 };
 pub use query::{
     distance, intersects, penetration_f64, penetration_query, penetration_relative, query,
-    query_f64, query_relative, WorldResult,
+    query_f64, query_relative, WorldPenetration, WorldResult,
 };
 pub use signed_volumes::{s1d, s2d, s3d, Projection};
 pub use simplex::Simplex;

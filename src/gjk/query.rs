@@ -38,6 +38,33 @@ impl WorldResult {
     }
 }
 
+/// A penetration answer in world coordinates, in double precision like [`WorldResult`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldPenetration {
+    pub status: PenetrationStatus,
+    /// Overlap depth, radii included.
+    pub depth: f64,
+    /// Unit direction from A towards B.
+    pub normal: DVec3,
+    /// The point of A deepest inside B.
+    pub contact_a: DVec3,
+    /// The point of B deepest inside A.
+    pub contact_b: DVec3,
+}
+
+impl WorldPenetration {
+    /// Moves a pair-local penetration answer into world coordinates with A's pose.
+    pub fn from_local<R: Real>(local: &Penetration<R>, pose_a: &DPose) -> Self {
+        Self {
+            status: local.status,
+            depth: local.depth.to_f64(),
+            normal: pose_a.rotation * R::vec_to_f64(local.normal),
+            contact_a: pose_a.transform_point(R::vec_to_f64(local.contact_a)),
+            contact_b: pose_a.transform_point(R::vec_to_f64(local.contact_b)),
+        }
+    }
+}
+
 fn scale_of(a: &ConvexShape, b: &ConvexShape) -> f32 {
     pair_scale(a.bounding_radius(), b.bounding_radius())
 }
