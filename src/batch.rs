@@ -139,9 +139,20 @@ pub fn penetration_batch(
 ) -> Result<PenetrationResults, BatchError> {
     validate(shapes, instances, pairs)?;
     map_pairs(pairs, threads, |pair| {
-        let (a, b, relative) = pair_parts(shapes, instances, *pair);
-        penetration_relative(a, b, &relative, config)
+        penetration_pair(shapes, instances, *pair, config)
     })
+}
+
+/// One pair of [`penetration_batch`] (indices already validated): GJK's distance answer and the
+/// penetration answer, in A's frame.
+pub fn penetration_pair(
+    shapes: &[ConvexShape],
+    instances: &[Instance],
+    pair: [u32; 2],
+    config: &GjkConfig,
+) -> (GjkResult<f32>, Penetration<f32>) {
+    let (a, b, relative) = pair_parts(shapes, instances, pair);
+    penetration_relative(a, b, &relative, config)
 }
 
 #[cfg(test)]

@@ -2,43 +2,14 @@
 //! backend works on a machine with no GPU). Without any adapter these tests say they were skipped, except
 //! under `CI=true`, where a missing adapter fails the run.
 
+mod common;
+
+use common::gpu::with_narrow_phase;
 use gpu_gjk::batch::{query_batch, Threads};
-use gpu_gjk::gpu::{BackendChoice, ChunkLimits, GpuContext, NarrowPhase};
+use gpu_gjk::gpu::ChunkLimits;
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use gpu_gjk::validate::compare as compare_results;
 use gpu_gjk::{GjkConfig, GjkStatus, QueryKind};
-use std::sync::{Mutex, OnceLock};
-
-fn context() -> Option<&'static GpuContext> {
-    static CONTEXT: OnceLock<Option<GpuContext>> = OnceLock::new();
-    CONTEXT
-        .get_or_init(|| match GpuContext::new(BackendChoice::Auto) {
-            Ok(ctx) => {
-                eprintln!("GPU tests on {}", ctx.summary);
-                Some(ctx)
-            }
-            Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
-                panic!("CI=true requires a GPU adapter (software is fine): {e}")
-            }
-            Err(e) => {
-                eprintln!("SKIPPED: GPU tests need an adapter: {e}");
-                None
-            }
-        })
-        .as_ref()
-}
-
-/// One narrow phase per test binary: tests take turns on it.
-fn with_narrow_phase(limits: Option<ChunkLimits>, f: impl FnOnce(&mut NarrowPhase)) {
-    static LOCK: Mutex<()> = Mutex::new(());
-    let Some(ctx) = context() else { return };
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mut np = match limits {
-        Some(l) => NarrowPhase::with_limits(&ctx.device, &ctx.queue, l),
-        None => NarrowPhase::new(&ctx.device, &ctx.queue),
-    };
-    f(&mut np);
-}
 
 /// Compares GPU and CPU pair by pair with `gpu_gjk::validate`; returns the number of pairs checked.
 fn compare(seed: u64, pairs: usize, limits: Option<ChunkLimits>) -> usize {

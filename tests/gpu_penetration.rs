@@ -2,62 +2,28 @@
 //! backend works on a machine with no GPU). Without any adapter these tests say they were skipped, except
 //! under `CI=true`, where a missing adapter fails the run.
 
+mod common;
+
+use common::gpu::with_narrow_phase;
 use glam::{Quat, Vec3};
-use gpu_gjk::batch::Instance;
-use gpu_gjk::gjk::{penetration_relative, Penetration, PenetrationStatus};
-use gpu_gjk::gpu::{BackendChoice, ChunkLimits, GpuContext, NarrowPhase};
+use gpu_gjk::batch::{penetration_batch, Instance, Threads};
+use gpu_gjk::gjk::{Penetration, PenetrationStatus};
+use gpu_gjk::gpu::ChunkLimits;
 use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
 use gpu_gjk::shape::ConvexShape;
 use gpu_gjk::validate::{compare_penetration, PenetrationReport};
-use gpu_gjk::{GjkConfig, Pose, RelativePose};
-use std::sync::{Mutex, OnceLock};
-
-fn context() -> Option<&'static GpuContext> {
-    static CONTEXT: OnceLock<Option<GpuContext>> = OnceLock::new();
-    CONTEXT
-        .get_or_init(|| match GpuContext::new(BackendChoice::Auto) {
-            Ok(ctx) => {
-                eprintln!("GPU tests on {}", ctx.summary);
-                Some(ctx)
-            }
-            Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
-                panic!("CI=true requires a GPU adapter (software is fine): {e}")
-            }
-            Err(e) => {
-                eprintln!("SKIPPED: GPU tests need an adapter: {e}");
-                None
-            }
-        })
-        .as_ref()
-}
-
-/// One narrow phase at a time per test binary.
-fn with_narrow_phase(limits: Option<ChunkLimits>, f: impl FnOnce(&mut NarrowPhase)) {
-    static LOCK: Mutex<()> = Mutex::new(());
-    let Some(ctx) = context() else { return };
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mut np = match limits {
-        Some(l) => NarrowPhase::with_limits(&ctx.device, &ctx.queue, l),
-        None => NarrowPhase::new(&ctx.device, &ctx.queue),
-    };
-    f(&mut np);
-}
+use gpu_gjk::{GjkConfig, Pose};
 
 fn cpu_answers(scene: &Scene) -> Vec<Penetration<f32>> {
-    scene
-        .pairs
-        .iter()
-        .map(|&[i, j]| {
-            let (ia, ib) = (&scene.instances[i as usize], &scene.instances[j as usize]);
-            penetration_relative(
-                &scene.shapes[ia.shape as usize],
-                &scene.shapes[ib.shape as usize],
-                &RelativePose::between_f32(&ia.pose, &ib.pose),
-                &GjkConfig::default(),
-            )
-            .1
-        })
-        .collect()
+    let (_, answers) = penetration_batch(
+        &scene.shapes,
+        &scene.instances,
+        &scene.pairs,
+        &GjkConfig::default(),
+        Threads::All,
+    )
+    .unwrap();
+    answers
 }
 
 /// Runs the scene on the GPU and compares with the CPU; `None` when skipped. Failure statuses (named, a

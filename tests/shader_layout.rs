@@ -49,23 +49,28 @@ fn wgsl_layout(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
     }
 }
 
+/// A named WGSL struct has the Rust twin's size and these field offsets.
+fn check_layout(module: &naga::Module, name: &str, size: usize, offsets: &[(&str, usize)]) {
+    let (span, members) = wgsl_layout(module, name);
+    assert_eq!(
+        span as usize, size,
+        "{name}: WGSL size {span}, Rust size {size}"
+    );
+    for (field, offset) in offsets {
+        let wgsl = members
+            .iter()
+            .find(|(n, _)| n == field)
+            .unwrap_or_else(|| panic!("{name}.{field} missing in WGSL"));
+        assert_eq!(wgsl.1 as usize, *offset, "{name}.{field} offset");
+    }
+}
+
 #[test]
 fn wgsl_structs_match_their_rust_twins() {
     let (_, source) = &all_shaders()[0];
     let (module, _) = parse_and_validate("gjk", source);
     let check = |name: &str, size: usize, offsets: &[(&str, usize)]| {
-        let (span, members) = wgsl_layout(&module, name);
-        assert_eq!(
-            span as usize, size,
-            "{name}: WGSL size {span}, Rust size {size}"
-        );
-        for (field, offset) in offsets {
-            let wgsl = members
-                .iter()
-                .find(|(n, _)| n == field)
-                .unwrap_or_else(|| panic!("{name}.{field} missing in WGSL"));
-            assert_eq!(wgsl.1 as usize, *offset, "{name}.{field} offset");
-        }
+        check_layout(&module, name, size, offsets)
     };
     check(
         "GpuHull",
@@ -124,18 +129,7 @@ fn epa_structs_match_their_rust_twins() {
         );
     }
     let check = |name: &str, size: usize, offsets: &[(&str, usize)]| {
-        let (span, members) = wgsl_layout(&module, name);
-        assert_eq!(
-            span as usize, size,
-            "{name}: WGSL size {span}, Rust size {size}"
-        );
-        for (field, offset) in offsets {
-            let wgsl = members
-                .iter()
-                .find(|(n, _)| n == field)
-                .unwrap_or_else(|| panic!("{name}.{field} missing in WGSL"));
-            assert_eq!(wgsl.1 as usize, *offset, "{name}.{field} offset");
-        }
+        check_layout(&module, name, size, offsets)
     };
     check(
         "GpuPenetration",

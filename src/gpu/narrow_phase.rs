@@ -103,6 +103,19 @@ struct InFlight {
     mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
 }
 
+fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
 fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
@@ -139,16 +152,7 @@ impl NarrowPhase {
         let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("gjk bindings"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                uniform_entry(0),
                 storage_entry(1, true),
                 storage_entry(2, true),
                 storage_entry(3, true),
@@ -343,6 +347,19 @@ impl NarrowPhase {
         };
         buffer.unmap();
         Ok(out)
+    }
+
+    /// Kernel time of the last timed submission from its resolved timestamps, in nanoseconds (0 without
+    /// timestamp queries).
+    fn read_kernel_ns(&self) -> Result<f64, GpuError> {
+        let Some(t) = &self.timestamps else {
+            return Ok(0.0);
+        };
+        let ticks = self.read_mapped(&t.readback, 16, |bytes| {
+            let stamps: &[u64] = bytemuck::cast_slice(bytes);
+            stamps[1].saturating_sub(stamps[0])
+        })?;
+        Ok(ticks as f64 * t.period_ns)
     }
 
     fn write_params(&self, count: u32, kind: QueryKind, config: &GjkConfig) {
@@ -546,13 +563,7 @@ impl NarrowPhase {
             self.queue.submit([encoder.finish()]);
             self.wait()?;
             let t2 = Instant::now();
-            if let Some(t) = &self.timestamps {
-                let ticks = self.read_mapped(&t.readback, 16, |bytes| {
-                    let stamps: &[u64] = bytemuck::cast_slice(bytes);
-                    stamps[1].saturating_sub(stamps[0])
-                })?;
-                kernel_ns += ticks as f64 * t.period_ns;
-            }
+            kernel_ns += self.read_kernel_ns()?;
 
             let t3 = Instant::now();
             let size = count as u64 * RESULT_STRIDE;

@@ -308,25 +308,20 @@ fn keep_worst(worst: &mut Vec<PenetrationComparison>, candidate: PenetrationComp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gjk::{penetration_relative, GjkConfig};
+    use crate::batch::{penetration_batch, Threads};
+    use crate::gjk::GjkConfig;
     use crate::scenario::{random_scene, MixSpec};
 
     fn cpu_answers(scene: &crate::scenario::Scene) -> Vec<Penetration<f32>> {
-        scene
-            .pairs
-            .iter()
-            .map(|&[i, j]| {
-                let (ia, ib) = (&scene.instances[i as usize], &scene.instances[j as usize]);
-                let relative = RelativePose::between_f32(&ia.pose, &ib.pose);
-                penetration_relative(
-                    &scene.shapes[ia.shape as usize],
-                    &scene.shapes[ib.shape as usize],
-                    &relative,
-                    &GjkConfig::default(),
-                )
-                .1
-            })
-            .collect()
+        let (_, answers) = penetration_batch(
+            &scene.shapes,
+            &scene.instances,
+            &scene.pairs,
+            &GjkConfig::default(),
+            Threads::Single,
+        )
+        .unwrap();
+        answers
     }
 
     #[test]

@@ -1,4 +1,5 @@
 #![allow(dead_code)]
 pub mod analytic;
 pub mod certificate;
+pub mod gpu;
 pub mod referee;

@@ -5,14 +5,13 @@
 //! (a buffer cannot be storage and indirect in one pass) and pass 2 (`penetration_epa`) runs one invocation
 //! per queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more.
 
-use super::{storage_entry, GpuTimings, NarrowPhase, RESULT_STRIDE, WORKGROUP_SIZE};
-use crate::batch::Instance;
-use crate::gjk::{penetration_relative, GjkConfig, GjkResult, Penetration, QueryKind};
+use super::{storage_entry, uniform_entry, GpuTimings, NarrowPhase, RESULT_STRIDE, WORKGROUP_SIZE};
+use crate::batch::{penetration_pair, Instance};
+use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
 use crate::gpu::buffers::GrowBuffer;
 use crate::gpu::layout::{GpuEpaTask, GpuPenetration, GpuResult, EPA_QUEUE_HEADER, PAIR_STRIDE};
 use crate::gpu::shader::epa_shader_source;
 use crate::gpu::GpuError;
-use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
 use crate::validate::FAILURE_STATUSES;
 use std::time::Instant;
@@ -57,13 +56,7 @@ impl GpuPenetrationBatch {
             if !FAILURE_STATUSES.contains(&answer.status) {
                 continue;
             }
-            let (ia, ib) = (&instances[pair[0] as usize], &instances[pair[1] as usize]);
-            let (result, penetration) = penetration_relative(
-                &shapes[ia.shape as usize],
-                &shapes[ib.shape as usize],
-                &RelativePose::between_f32(&ia.pose, &ib.pose),
-                config,
-            );
+            let (result, penetration) = penetration_pair(shapes, instances, *pair, config);
             *answer = penetration;
             self.results[k] = result;
             resolved += 1;
@@ -97,16 +90,7 @@ impl EpaResources {
         let bind_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("epa bindings"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                uniform_entry(0),
                 storage_entry(1, true),
                 storage_entry(2, true),
                 storage_entry(3, true),
@@ -241,13 +225,7 @@ impl NarrowPhase {
             self.queue.submit([encoder.finish()]);
             self.wait()?;
             let t2 = Instant::now();
-            if let Some(t) = &self.timestamps {
-                let ticks = self.read_mapped(&t.readback, 16, |bytes| {
-                    let stamps: &[u64] = bytemuck::cast_slice(bytes);
-                    stamps[1].saturating_sub(stamps[0])
-                })?;
-                kernel_ns += ticks as f64 * t.period_ns;
-            }
+            kernel_ns += self.read_kernel_ns()?;
 
             let t3 = Instant::now();
             let result_bytes = count as u64 * RESULT_STRIDE;
