@@ -104,7 +104,7 @@ fn to_parry_pose(p: &Pose) -> parry3d::math::Pose {
 
 /// The parry3d shape with exactly the geometry of `shape`: `hull(points) ⊕ ball(radius)`.
 fn to_parry(shape: &ConvexShape) -> Box<dyn Shape> {
-    let points = shape.points();
+    let points: Vec<glam::Vec3> = shape.local_points().collect();
     let radius = shape.radius();
     match points.len() {
         1 => {
@@ -113,7 +113,7 @@ fn to_parry(shape: &ConvexShape) -> Box<dyn Shape> {
         }
         2 => Box::new(Capsule::new(points[0], points[1], radius)),
         _ => {
-            let hull = ConvexPolyhedron::from_convex_hull(points).expect("3D hull");
+            let hull = ConvexPolyhedron::from_convex_hull(&points).expect("3D hull");
             if radius > 0.0 {
                 Box::new(RoundShape {
                     inner_shape: hull,
@@ -137,7 +137,10 @@ fn prepare(spec: &GroupSpec) -> Prepared {
     let reduced: Vec<ConvexShape> = scene
         .shapes
         .iter()
-        .map(|s| ConvexShape::hull(s.points(), s.radius()).expect("valid shape"))
+        .map(|s| {
+            let points: Vec<glam::Vec3> = s.local_points().collect();
+            ConvexShape::hull(&points, s.radius()).expect("valid shape")
+        })
         .collect();
     let parry = reduced.iter().map(to_parry).collect();
     let pairs = scene
@@ -173,7 +176,7 @@ fn report_agreement(p: &Prepared) {
     let mean_points = |shapes: &[ConvexShape]| {
         p.pairs
             .iter()
-            .map(|q| (shapes[q.a].points().len() + shapes[q.b].points().len()) as f64 / 2.0)
+            .map(|q| (shapes[q.a].len() + shapes[q.b].len()) as f64 / 2.0)
             .sum::<f64>()
             / p.pairs.len() as f64
     };

@@ -225,8 +225,8 @@ fn support_pair(pair: PairSupport, dir: vec3<f32>) -> SupportPair {
 
 // EPA on the cores of a pair GJK found intersecting with the cores overlapping (expand() in epa.rs).
 fn expand(pair: PairSupport, task: EpaTask, scale: f32) -> GpuPenetration {
-    let radius_a = pair.hull_a.radius;
-    let radius_b = pair.hull_b.radius;
+    let radius_a = pair.radius_a;
+    let radius_b = pair.radius_b;
     let margin = radius_a + radius_b;
     let eps = EPA_TOLERANCE * scale;
     var core_a = vec3<f32>(0.0);
@@ -532,13 +532,26 @@ fn certified(pair: PairSupport, answer: GpuPenetration, scale: f32) -> GpuPenetr
         return answer;
     }
     let n = answer.normal;
-    let margin = pair.hull_a.radius + pair.hull_b.radius;
+    let margin = pair.radius_a + pair.radius_b;
     let along = dot(support_a(pair, n) - support_b(pair, -n), n) + margin;
+    // A normal that is not unit length (an overflowed or vanished cross product) certifies nothing.
+    let unit_length = abs(dot(n, n) - 1.0) <= 1e-3;
     var checked = answer;
-    if (!(abs(along - answer.depth) <= EPA_CERTIFICATE_SLACK * scale)) {
+    if (!unit_length || !(abs(along - answer.depth) <= EPA_CERTIFICATE_SLACK * scale)) {
         checked.status = PEN_DEGENERATE;
     }
     return checked;
+}
+
+// A penetration answer moved from normalised units in A's centred frame to A's local frame
+// (penetration_to_local in query.rs).
+fn penetration_to_local(p: GpuPenetration, setup: PairSetup) -> GpuPenetration {
+    let back = 1.0 / setup.support.unit;
+    var out = p;
+    out.depth = p.depth * back;
+    out.contact_a = p.contact_a * back + setup.centre_a;
+    out.contact_b = p.contact_b * back + setup.centre_a;
+    return out;
 }
 
 @compute @workgroup_size(64)
@@ -547,20 +560,28 @@ fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (index >= params.pair_count) {
         return;
     }
+    loop_cut = false;
     let setup = pair_setup(pairs[index]);
     let pair = setup.support;
     var simplex: Simplex;
-    let result = gjk_keeping_simplex(
+    var result = gjk_keeping_simplex(
         pair, setup.scale, params.max_iterations, KIND_DISTANCE, params.touch_tolerance, &simplex,
     );
-    results[index] = result;
+    if (loops_were_cut()) {
+        result.status = STATUS_GPU_LOOP_LIMIT;
+    }
+    results[index] = result_to_local(result, setup);
 
     var answer = penetration_none(PEN_SEPARATED);
     if (result.status == STATUS_MAX_ITERATIONS) {
         answer = penetration_none(PEN_GJK_MAX_ITERATIONS);
+    } else if (result.status == STATUS_UNRESOLVED) {
+        answer = penetration_none(PEN_GJK_UNRESOLVED);
+    } else if (result.status == STATUS_GPU_LOOP_LIMIT) {
+        answer = penetration_none(PEN_GPU_LOOP_LIMIT);
     } else if (result.status == STATUS_INTERSECTING) {
-        let radius_a = pair.hull_a.radius;
-        let radius_b = pair.hull_b.radius;
+        let radius_a = pair.radius_a;
+        let radius_b = pair.radius_b;
         let core_a = simplex_witness_a(&simplex);
         let core_b = simplex_witness_b(&simplex);
         let gap = core_b - core_a;
@@ -599,7 +620,11 @@ fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
             queue.tasks[slot] = task;
         }
     }
-    penetrations[index] = answer;
+    // The certificate's support scans may have run out of loop budget too.
+    if (loops_were_cut()) {
+        answer = penetration_none(PEN_GPU_LOOP_LIMIT);
+    }
+    penetrations[index] = penetration_to_local(answer, setup);
 }
 
 @compute @workgroup_size(64)
@@ -608,7 +633,12 @@ fn penetration_epa(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (index >= atomicLoad(&queue.count)) {
         return;
     }
+    loop_cut = false;
     let task = queue.tasks[index];
     let setup = pair_setup(pairs[task.pair]);
-    penetrations[task.pair] = certified(setup.support, expand(setup.support, task, setup.scale), setup.scale);
+    var answer = certified(setup.support, expand(setup.support, task, setup.scale), setup.scale);
+    if (loops_were_cut()) {
+        answer.status = PEN_GPU_LOOP_LIMIT;
+    }
+    penetrations[task.pair] = penetration_to_local(answer, setup);
 }

@@ -18,6 +18,24 @@ const EPSILON: f32 = 1.1920929e-7;
 const CONVERGENCE_ULPS: f32 = 16.0;
 const NOISE_ULPS: f32 = 8.0;
 const MAX_STALLS: u32 = 3u;
+const CERTIFICATE_ULPS: f32 = 32.0;
+const WEIGHT_SLACK_ULPS: f32 = 16.0;
+
+// Set when a loop of this invocation ends before its natural end (see loops_were_cut).
+var<private> loop_cut: bool;
+
+// Software adapters (llvmpipe, lavapipe) give every group of invocations one budget of 65,535 loop trips,
+// shared by all its loops, and quietly leave a loop when it runs out; every later loop then runs exactly one
+// trip. So a probe loop of `params.loop_probe` (2) trips that comes out short proves the budget ran out
+// somewhere in this group, and the support scans check their own trip counts against a loop cut on its own.
+// Either way no answer of this invocation can be trusted.
+fn loops_were_cut() -> bool {
+    var trips = 0u;
+    for (var i = 0u; i < params.loop_probe; i = i + 1u) {
+        trips = trips + 1u;
+    }
+    return loop_cut || trips != params.loop_probe;
+}
 
 // ---- quaternions (xyzw), as glam computes them -------------------------------------------------------
 
@@ -62,35 +80,70 @@ fn mat3_from_quat(q: vec4<f32>) -> mat3x3<f32> {
 // ---- support mappings (support.rs) ---------------------------------------------------------------------
 
 // The hull point with the largest dot product with `dir`, first one on ties (same scan order as the CPU).
+// Four points per loop trip: the pool pads each hull to a multiple of four with copies of its first point,
+// which never win (a tie keeps the earlier point), so this picks what the CPU's linear scan picks with a
+// quarter of the loop trips.
 fn support_hull(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
+    let padded = (h.count + 3u) & ~3u;
     var best = vertices[h.offset].xyz;
     var best_dot = dot(best, dir);
-    for (var i = 1u; i < h.count; i = i + 1u) {
-        let p = vertices[h.offset + i].xyz;
-        let d = dot(p, dir);
-        if (d > best_dot) {
-            best_dot = d;
-            best = p;
+    var trips = 0u;
+    for (var i = 0u; i < padded; i = i + 4u) {
+        for (var k = 0u; k < 4u; k = k + 1u) {
+            let p = vertices[h.offset + i + k].xyz;
+            let d = dot(p, dir);
+            if (d > best_dot) {
+                best_dot = d;
+                best = p;
+            }
         }
+        trips = trips + 1u;
+    }
+    if (trips != padded / 4u) {
+        loop_cut = true;
     }
     return best;
 }
 
+// The pair in normalised units (PairSupport in support.rs): centred points times `unit`, B's pose relative to
+// A's centred frame, and the radii times `unit`.
 struct PairSupport {
     hull_a: GpuHull,
     hull_b: GpuHull,
     rotation_b: mat3x3<f32>,
     position_b: vec3<f32>,
+    unit: f32,
+    radius_a: f32,
+    radius_b: f32,
 }
 
 fn support_a(pair: PairSupport, dir: vec3<f32>) -> vec3<f32> {
-    return support_hull(pair.hull_a, dir);
+    return support_hull(pair.hull_a, dir) * pair.unit;
 }
 
 fn support_b(pair: PairSupport, dir: vec3<f32>) -> vec3<f32> {
     // transpose(m) * dir is the inverse rotation, as mat_mul_transposed on the CPU.
     let local_dir = dir * pair.rotation_b;
-    return pair.rotation_b * support_hull(pair.hull_b, local_dir) + pair.position_b;
+    return pair.rotation_b * support_hull(pair.hull_b, local_dir) * pair.unit + pair.position_b;
+}
+
+fn exponent_of(x: f32) -> i32 {
+    return i32((bitcast<u32>(x) >> 23u) & 0xffu) - 127;
+}
+
+// The power of two that brings the pair to unit scale (pair_unit in config.rs).
+fn pair_unit(scale: f32, offset: f32) -> f32 {
+    var e = 0;
+    if (scale > 0.0) {
+        e = exponent_of(scale);
+    } else if (offset > 0.0) {
+        e = exponent_of(offset);
+    }
+    if (offset > 0.0) {
+        e = max(e, exponent_of(offset) - 60);
+    }
+    e = clamp(e, -126, 126);
+    return bitcast<f32>(u32(127 - e) << 23u);
 }
 
 // ---- signed volumes (signed_volumes.rs) ----------------------------------------------------------------
@@ -203,6 +256,46 @@ fn s2d(s: array<vec3<f32>, 4>, i: u32, j: u32, k: u32, exhaustive: bool) -> Proj
     return best;
 }
 
+// The origin's projection on the plane of triangle s[0] s[1] s[2], kept when it falls inside the triangle up
+// to the rounding of the sign tests, with the weights clamped to it (s2d_plane in signed_volumes.rs).
+struct PlaneProjection {
+    found: bool,
+    projection: Projection,
+}
+
+fn plane_weight(p: vec3<f32>, q: vec3<f32>, p0: vec3<f32>, n: vec3<f32>, nn: f32) -> f32 {
+    return dot(cross(q - p, p0 - p), n) / nn;
+}
+
+fn s2d_plane(s: array<vec3<f32>, 4>) -> PlaneProjection {
+    let a = s[0];
+    let b = s[1];
+    let c = s[2];
+    let n = cross(b - a, c - a);
+    let nn = dot(n, n);
+    var none: PlaneProjection;
+    none.found = false;
+    if (!(nn > 0.0)) {
+        return none;
+    }
+    let p0 = n * (dot(a, n) / nn);
+    var lambda = vec4<f32>(
+        plane_weight(b, c, p0, n, nn),
+        plane_weight(c, a, p0, n, nn),
+        plane_weight(a, b, p0, n, nn),
+        0.0,
+    );
+    let largest = max(max(dot(a, a), dot(b, b)), dot(c, c));
+    let slack = WEIGHT_SLACK_ULPS * EPSILON * largest / sqrt(nn);
+    if (!(slack < 1e-3) || !(lambda.x >= -slack) || !(lambda.y >= -slack) || !(lambda.z >= -slack)) {
+        return none;
+    }
+    lambda = max(lambda, vec4<f32>(0.0));
+    let sum = lambda.x + lambda.y + lambda.z;
+    lambda = vec4<f32>(lambda.x / sum, lambda.y / sum, lambda.z / sum, 0.0);
+    return PlaneProjection(true, Projection(lambda, p0, dot(p0, p0)));
+}
+
 fn det3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> f32 {
     return dot(a, cross(b, c));
 }
@@ -311,6 +404,15 @@ fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
     return proj;
 }
 
+// sum(lambda_i w_i): a point of A - B whatever the sign tests did (weighted_point in simplex.rs).
+fn simplex_weighted_point(s: ptr<function, Simplex>) -> vec3<f32> {
+    var p = vec3<f32>(0.0);
+    for (var i = 0u; i < (*s).len; i = i + 1u) {
+        p = p + (*s).w[i] * (*s).lambda[i];
+    }
+    return p;
+}
+
 fn simplex_witness_a(s: ptr<function, Simplex>) -> vec3<f32> {
     var p = vec3<f32>(0.0);
     for (var i = 0u; i < (*s).len; i = i + 1u) {
@@ -334,6 +436,39 @@ fn gjk(pair: PairSupport, scale: f32, max_iterations: u32, kind: u32, touch_tole
     return gjk_keeping_simplex(pair, scale, max_iterations, kind, touch_tolerance, &simplex);
 }
 
+// Whether the answer is backed by GJK's own bounds (certified() in solver.rs).
+fn gjk_certified(
+    simplex: ptr<function, Simplex>,
+    status: u32,
+    core_distance: f32,
+    lower2: f32,
+    margin_tol2: f32,
+    tol: f32,
+    scale: f32,
+) -> bool {
+    let weighted = simplex_weighted_point(simplex);
+    var upper = sqrt(dot(weighted, weighted));
+    let largest = simplex_max_vertex_norm(simplex);
+    if (status == STATUS_INTERSECTING) {
+        return upper <= sqrt(margin_tol2) + 8.0 * EPSILON * largest;
+    }
+    if (status == STATUS_SEPARATED) {
+        if (core_distance > upper) {
+            upper = core_distance;
+        }
+        let direction_rounding = 4.0 * EPSILON * largest * largest / upper;
+        let cap = tol * (1.0 / 16.0);
+        var band = CERTIFICATE_ULPS * EPSILON * (upper + scale) + 4.0 * EPSILON * largest;
+        if (direction_rounding < cap) {
+            band = band + direction_rounding;
+        } else {
+            band = band + cap;
+        }
+        return upper - sqrt(lower2) <= band;
+    }
+    return true;
+}
+
 // GJK leaving its final simplex in `simplex` (gjk_with_simplex on the CPU), where EPA starts.
 fn gjk_keeping_simplex(
     pair: PairSupport,
@@ -343,8 +478,8 @@ fn gjk_keeping_simplex(
     touch_tolerance: f32,
     simplex: ptr<function, Simplex>,
 ) -> GpuResult {
-    let radius_a = pair.hull_a.radius;
-    let radius_b = pair.hull_b.radius;
+    let radius_a = pair.radius_a;
+    let radius_b = pair.radius_b;
     let margin = radius_a + radius_b;
     let tol = touch_tolerance * scale;
     let margin_tol2 = (margin + tol) * (margin + tol);
@@ -365,6 +500,9 @@ fn gjk_keeping_simplex(
     var converged = false;
     var iterations = 0u;
     var stalls = 0u;
+    // The square of the best lower bound on the core distance, v.w / |v|.
+    var lower2 = 0.0;
+    var separated_by_lower_bound = false;
     // Two single-point cores (spheres, points): A - B is one point, already the answer.
     let single_points = pair.hull_a.count == 1u && pair.hull_b.count == 1u;
     loop {
@@ -391,9 +529,13 @@ fn gjk_keeping_simplex(
         let b = support_b(pair, v);
         let w = a - b;
         let vw = dot(v, w);
+        if (vw > 0.0 && vw * vw > lower2 * vv) {
+            lower2 = vw * vw / vv;
+        }
         if (kind == KIND_INTERSECTION && vw > 0.0 && vw * vw > vv * margin_tol2) {
             status = STATUS_SEPARATED;
             decided = true;
+            separated_by_lower_bound = true;
             break;
         }
         let gap = vv - vw;
@@ -419,6 +561,18 @@ fn gjk_keeping_simplex(
         if (projection.dist2 < vv) {
             stalls = 0u;
         } else {
+            // A segment plus the new point the sign tests dropped again: keep the whole triangle when the
+            // origin projects into it up to rounding (s2d_plane).
+            if (previous.len == 2u && !simplex_contains(simplex, w)) {
+                var triangle = previous;
+                simplex_push(&triangle, a, b);
+                let plane = s2d_plane(triangle.w);
+                if (plane.found && plane.projection.dist2 <= vv + noise) {
+                    triangle.lambda = plane.projection.lambda;
+                    *simplex = triangle;
+                    projection = plane.projection;
+                }
+            }
             stalls = stalls + 1u;
             if (stalls > MAX_STALLS) {
                 *simplex = previous;
@@ -439,6 +593,10 @@ fn gjk_keeping_simplex(
         } else {
             status = STATUS_MAX_ITERATIONS;
         }
+    }
+    let exact = single_points || separated_by_lower_bound;
+    if (!exact && !gjk_certified(simplex, status, core_distance, lower2, margin_tol2, tol, scale)) {
+        status = STATUS_UNRESOLVED;
     }
 
     let core_a = simplex_witness_a(simplex);
@@ -472,10 +630,12 @@ fn gjk_keeping_simplex(
     return result;
 }
 
-// The pair's shapes with B placed in A's frame, and the pair's tolerance scale.
+// The pair's shapes with B placed in A's centred frame, in normalised units, and what it takes to move the
+// answer back to A's local frame in the user's units.
 struct PairSetup {
     support: PairSupport,
     scale: f32,
+    centre_a: vec3<f32>,
 }
 
 fn pair_setup(pair: vec2<u32>) -> PairSetup {
@@ -483,12 +643,30 @@ fn pair_setup(pair: vec2<u32>) -> PairSetup {
     let instance_b = instances[pair.y];
     let hull_a = hulls[instance_a.hull];
     let hull_b = hulls[instance_b.hull];
-    // B in A's frame, formed in float32 as RelativePose::between_f32 does.
+    // B in A's frame, formed in float32 as RelativePose::between_f32 does, then between the centred frames
+    // (core_relative in query.rs).
     let inv_a = quat_conjugate(instance_a.rotation);
     let rotation = quat_mul(inv_a, instance_b.rotation);
-    let position = quat_rotate(inv_a, instance_b.position - instance_a.position);
-    let support = PairSupport(hull_a, hull_b, mat3_from_quat(rotation), position);
-    return PairSetup(support, max(hull_a.bound, hull_b.bound));
+    let local = quat_rotate(inv_a, instance_b.position - instance_a.position);
+    let position = local + quat_rotate(rotation, hull_b.centre) - hull_a.centre;
+    let scale = max(hull_a.bound, hull_b.bound);
+    let offset = abs(position);
+    let unit = pair_unit(scale, max(max(offset.x, offset.y), offset.z));
+    let support = PairSupport(
+        hull_a, hull_b, mat3_from_quat(rotation), position * unit, unit, hull_a.radius * unit,
+        hull_b.radius * unit,
+    );
+    return PairSetup(support, scale * unit, hull_a.centre);
+}
+
+// A GJK answer moved from normalised units in A's centred frame to A's local frame (gjk_to_local in query.rs).
+fn result_to_local(r: GpuResult, setup: PairSetup) -> GpuResult {
+    let back = 1.0 / setup.support.unit;
+    var out = r;
+    out.distance = r.distance * back;
+    out.witness_a = r.witness_a * back + setup.centre_a;
+    out.witness_b = r.witness_b * back + setup.centre_a;
+    return out;
 }
 
 @compute @workgroup_size(64)
@@ -497,6 +675,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (index >= params.pair_count) {
         return;
     }
+    loop_cut = false;
     let setup = pair_setup(pairs[index]);
-    results[index] = gjk(setup.support, setup.scale, params.max_iterations, params.kind, params.touch_tolerance);
+    var result = gjk(setup.support, setup.scale, params.max_iterations, params.kind, params.touch_tolerance);
+    if (loops_were_cut()) {
+        result.status = STATUS_GPU_LOOP_LIMIT;
+    }
+    results[index] = result_to_local(result, setup);
 }

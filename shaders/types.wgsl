@@ -1,13 +1,17 @@
 // Shared GPU types of the narrow phase. Keep in sync with src/gpu/layout.rs (the Rust twins, checked by the
 // naga layout test) and with the status and kind values of src/gjk/config.rs.
 
-// One convex hull: `count` points starting at `offset` in the vertex pool, swept by `radius`.
-// `bound` is the bounding radius about the local origin (sets the pair's tolerance scale).
+// One convex hull: `count` points starting at `offset` in the vertex pool (padded to a multiple of four with
+// copies of the first point), swept by `radius`. The points are stored about `centre`, the middle of their
+// bounding box in the shape's local frame; `bound` is the bounding radius about it (sets the pair's
+// tolerance scale).
 struct GpuHull {
     offset: u32,
     count: u32,
     radius: f32,
     bound: f32,
+    centre: vec3<f32>,
+    pad: u32,
 }
 
 // One placed body: a pose (position, unit quaternion xyzw) and the hull it uses.
@@ -28,16 +32,23 @@ struct GpuResult {
 }
 
 // Per-dispatch settings.
+// `loop_probe` is the trip count of the probe loop that detects a loop budget running out (2).
 struct GpuParams {
     pair_count: u32,
     max_iterations: u32,
     kind: u32,
     touch_tolerance: f32,
+    loop_probe: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 const STATUS_SEPARATED: u32 = 0u;
 const STATUS_INTERSECTING: u32 = 1u;
 const STATUS_MAX_ITERATIONS: u32 = 2u;
+const STATUS_UNRESOLVED: u32 = 3u;
+const STATUS_GPU_LOOP_LIMIT: u32 = 4u;
 
 const KIND_INTERSECTION: u32 = 0u;
 const KIND_DISTANCE: u32 = 1u;
@@ -79,3 +90,5 @@ const PEN_GJK_MAX_ITERATIONS: u32 = 2u;
 const PEN_MAX_ITERATIONS: u32 = 3u;
 const PEN_OVERFLOW: u32 = 4u;
 const PEN_DEGENERATE: u32 = 5u;
+const PEN_GJK_UNRESOLVED: u32 = 6u;
+const PEN_GPU_LOOP_LIMIT: u32 = 7u;

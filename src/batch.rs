@@ -120,9 +120,20 @@ pub fn query_batch(
 ) -> Result<Vec<GjkResult<f32>>, BatchError> {
     validate(shapes, instances, pairs)?;
     map_pairs(pairs, threads, |pair| {
-        let (a, b, relative) = pair_parts(shapes, instances, *pair);
-        query_relative(a, b, &relative, kind, config)
+        query_pair(shapes, instances, *pair, kind, config)
     })
+}
+
+/// One pair of [`query_batch`] (indices already validated), in A's frame.
+pub fn query_pair(
+    shapes: &[ConvexShape],
+    instances: &[Instance],
+    pair: [u32; 2],
+    kind: QueryKind,
+    config: &GjkConfig,
+) -> GjkResult<f32> {
+    let (a, b, relative) = pair_parts(shapes, instances, pair);
+    query_relative(a, b, &relative, kind, config)
 }
 
 /// GJK's distance answers and the penetration answers, one of each per pair.

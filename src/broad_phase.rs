@@ -153,8 +153,8 @@ mod tests {
                 pose: Pose::new(Vec3::new(3.0, -2.0, 1.0), random_rotation(&mut rng)),
             };
             let bounds = world_aabb(&shape, &instance);
-            for p in shape.points() {
-                let w = instance.pose.transform_point(*p);
+            for p in shape.local_points() {
+                let w = instance.pose.transform_point(p);
                 assert!(w.cmpge(bounds.min - 1e-5).all() && w.cmple(bounds.max + 1e-5).all());
             }
         }

@@ -14,9 +14,9 @@ pub enum GjkError {
     /// A coordinate is so large that the GJK determinants could overflow float32.
     #[error("point {index} has a coordinate beyond +-{limit:e}")]
     PointOutOfRange { index: usize, limit: f64 },
-    /// The radius is negative, NaN or infinite.
-    #[error("radius {radius} is not a finite number >= 0")]
-    InvalidRadius { radius: f64 },
+    /// The radius is negative, NaN, infinite or beyond the coordinate limit.
+    #[error("radius {radius:e} is not a number from 0 to {limit:e}")]
+    InvalidRadius { radius: f64, limit: f64 },
     /// A pose position is NaN, infinite or out of range.
     #[error("position has a non-finite or out-of-range coordinate (limit +-{limit:e})")]
     InvalidPosition { limit: f64 },

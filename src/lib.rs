@@ -14,6 +14,7 @@ pub mod gpu;
 pub mod mesh_gen;
 pub mod pose;
 pub mod real;
+pub mod resolve;
 pub mod scenario;
 pub mod shape;
 pub mod stress;

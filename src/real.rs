@@ -50,6 +50,14 @@ pub trait Real:
         }
     }
     fn is_finite(self) -> bool;
+    /// The larger of two values (the first when they compare equal or either is NaN).
+    fn max_of(self, other: Self) -> Self {
+        if other > self {
+            other
+        } else {
+            self
+        }
+    }
 
     fn vec(x: Self, y: Self, z: Self) -> Self::V;
     fn vzero() -> Self::V;

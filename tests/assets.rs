@@ -59,11 +59,7 @@ fn assets_load_as_the_expected_convex_shapes() {
     ];
     for (name, hull_count, bound, lo, hi) in cases {
         let shape = load(name);
-        assert_eq!(
-            shape.points().len(),
-            hull_count,
-            "{name}: hull vertex count"
-        );
+        assert_eq!(shape.len(), hull_count, "{name}: hull vertex count");
         assert!(
             close(shape.bounding_radius(), bound, 2e-6),
             "{name}: bounding radius {} != {bound}",
@@ -86,7 +82,7 @@ fn assets_load_as_the_expected_convex_shapes() {
 #[test]
 fn sphere_and_icosahedron_points_lie_on_the_unit_sphere() {
     for name in ["sphere.obj", "icosahedron.obj"] {
-        for p in load(name).points() {
+        for p in load(name).local_points() {
             assert!(
                 (p.length() - 1.0).abs() < 1e-5,
                 "{name}: |{p}| = {}",
@@ -105,11 +101,10 @@ fn cylinder_and_cone_assets_match_the_primitive_constructors() {
     ];
     for (name, primitive) in pairs {
         let asset = load(name);
-        for p in primitive.points() {
+        for p in primitive.local_points() {
             let nearest = asset
-                .points()
-                .iter()
-                .map(|q| q.distance(*p))
+                .local_points()
+                .map(|q| q.distance(p))
                 .fold(f32::MAX, f32::min);
             assert!(nearest < 2e-6, "{name}: no vertex near {p} ({nearest})");
         }

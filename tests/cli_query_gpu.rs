@@ -23,7 +23,7 @@ fn pair_count() -> usize {
 
 fn shape_json(shape: &gpu_gjk::ConvexShape, pose: &gpu_gjk::Pose) -> serde_json::Value {
     serde_json::json!({
-        "points": shape.points().iter().map(|p| [p.x, p.y, p.z]).collect::<Vec<_>>(),
+        "points": shape.local_points().map(|p| [p.x, p.y, p.z]).collect::<Vec<_>>(),
         "radius": shape.radius(),
         "position": pose.position.to_array(),
         "rotation": pose.rotation.to_array(),

@@ -215,9 +215,7 @@ fn random_overlapping_pairs_agree_with_the_referee() {
         *statuses.entry(p.status.name()).or_insert(0) += 1;
         // How often float32 alone could not finish (penetration_query then repeats the pair in float64).
         let relative = gpu_gjk::RelativePose::between_f32(&ia.pose, &ib.pose);
-        let pair = gpu_gjk::gjk::PairSupport::<f32>::new(a.points(), b.points(), &relative);
-        let scale32 = gpu_gjk::gjk::pair_scale(a.bounding_radius(), b.bounding_radius());
-        let (_, raw) = gpu_gjk::gjk::penetration(&pair, a.radius(), b.radius(), scale32, &config);
+        let (_, raw) = gpu_gjk::gjk::penetration_relative_float32(a, b, &relative, &config);
         if !matches!(
             raw.status,
             PenetrationStatus::Penetrating | PenetrationStatus::Separated

@@ -126,9 +126,9 @@ fn check_pair(
     vec![format!(
         "pair {index}: {} ({}) vs {} ({}) size {size:e}: {}",
         scene.kinds[inst_a.shape as usize].name(),
-        a.points().len(),
+        a.len(),
         scene.kinds[inst_b.shape as usize].name(),
-        b.points().len(),
+        b.len(),
         problems.join("; ")
     )]
 }

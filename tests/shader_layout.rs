@@ -80,6 +80,7 @@ fn wgsl_structs_match_their_rust_twins() {
             ("count", offset_of!(GpuHull, count)),
             ("radius", offset_of!(GpuHull, radius)),
             ("bound", offset_of!(GpuHull, bound)),
+            ("centre", offset_of!(GpuHull, centre)),
         ],
     );
     check(
@@ -111,6 +112,7 @@ fn wgsl_structs_match_their_rust_twins() {
             ("max_iterations", offset_of!(GpuParams, max_iterations)),
             ("kind", offset_of!(GpuParams, kind)),
             ("touch_tolerance", offset_of!(GpuParams, touch_tolerance)),
+            ("loop_probe", offset_of!(GpuParams, loop_probe)),
         ],
     );
 }
@@ -194,6 +196,8 @@ fn epa_constants_match_the_cpu() {
         ("MAX_ITERATIONS", P::MaxIterations),
         ("OVERFLOW", P::Overflow),
         ("DEGENERATE", P::Degenerate),
+        ("GJK_UNRESOLVED", P::GjkUnresolved),
+        ("GPU_LOOP_LIMIT", P::GpuLoopLimit),
     ] {
         expect(format!("const PEN_{name}: u32 = {}u;", status as u32));
     }
@@ -216,11 +220,15 @@ fn shader_constants_match_the_cpu() {
         gpu_gjk::gjk::MAX_STALLS
     ));
     expect(format!("const EPSILON: f32 = {:e};", f32::EPSILON));
-    for status in [
-        gpu_gjk::GjkStatus::Separated,
-        gpu_gjk::GjkStatus::Intersecting,
-        gpu_gjk::GjkStatus::MaxIterations,
-    ] {
+    expect(format!(
+        "const CERTIFICATE_ULPS: f32 = {:?};",
+        gpu_gjk::gjk::CERTIFICATE_ULPS
+    ));
+    expect(format!(
+        "const WEIGHT_SLACK_ULPS: f32 = {:?};",
+        gpu_gjk::gjk::WEIGHT_SLACK_ULPS
+    ));
+    for status in gpu_gjk::GjkStatus::ALL {
         expect(format!(
             "const STATUS_{}: u32 = {}u;",
             status.name().to_uppercase(),

@@ -78,7 +78,7 @@ mod tests {
         assert_eq!(set.names, ASSET_NAMES);
         assert_eq!(set.meshes.len(), ASSET_NAMES.len());
         // The cube's hull is its 8 corners at +-1.
-        assert_eq!(set.shapes[0].points().len(), 8);
+        assert_eq!(set.shapes[0].len(), 8);
         assert!((set.shapes[0].bounding_radius() - 3f32.sqrt()).abs() < 1e-5);
     }
 

@@ -44,6 +44,8 @@ pub struct FrameStats {
     pub checked: bool,
     /// Disagreements in the latest finished check.
     pub disagreements: usize,
+    /// Pairs the GPU answered with a failure status this frame (answered again on the CPU).
+    pub gpu_failures: usize,
     /// The collision response's pass (R), when it is on: CPU EPA on the colliding pairs, then pushes.
     pub response: Option<ResponseStats>,
     pub response_ms: Option<f64>,
@@ -61,6 +63,9 @@ pub struct CheckTotals {
     pub near_contact_differences: u64,
     /// Largest GPU-vs-CPU distance error, relative to the pair's size.
     pub max_distance_error: f64,
+    /// Pairs the GPU answered with a failure status (for instance a loop cut short by a software adapter on
+    /// a big hull), answered again on the CPU for the colours.
+    pub gpu_failures: u64,
 }
 
 /// A frame's GPU answers waiting for their CPU check.
@@ -157,12 +162,22 @@ impl Simulation {
         };
         let answers = match self.mode {
             NarrowMode::Gpu => {
-                let batch = self
+                let mut batch = self
                     .gpu
                     .run(&job.instances, &job.pairs, self.kind, &self.config)
                     .context("GPU narrow phase")?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
+                // The check compares what the GPU answered; the colours need an answer for every pair, so
+                // the pairs the GPU could not answer (named failure statuses) are answered on the CPU.
                 self.check(&job, &batch.results, &mut stats)?;
+                stats.gpu_failures = batch.resolve_failures_on_cpu(
+                    &job.shapes,
+                    &job.instances,
+                    &job.pairs,
+                    self.kind,
+                    &self.config,
+                );
+                self.totals.gpu_failures += stats.gpu_failures as u64;
                 batch.results
             }
             NarrowMode::Cpu => {

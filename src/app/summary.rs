@@ -93,6 +93,7 @@ impl FrameLog {
             disagreements: totals.disagreements,
             near_contact_differences: totals.near_contact_differences,
             max_distance_error: totals.max_distance_error,
+            gpu_failures_answered_on_cpu: totals.gpu_failures,
             screenshot: context.screenshot,
         }
     }
@@ -154,6 +155,8 @@ pub struct DemoSummary {
     pub near_contact_differences: u64,
     /// Largest GPU-vs-CPU distance error relative to the pair's size (distance queries).
     pub max_distance_error: f64,
+    /// Pairs the GPU answered with a named failure status, answered again on the CPU.
+    pub gpu_failures_answered_on_cpu: u64,
     pub screenshot: Option<String>,
 }
 

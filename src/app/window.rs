@@ -463,6 +463,7 @@ impl Running {
             cpu_narrow_ms: stats.cpu_narrow_ms.or(self.last_cpu_ms()),
             disagreements_frame: stats.disagreements,
             disagreements_total: self.sim.totals.disagreements,
+            gpu_failures_total: self.sim.totals.gpu_failures,
             fps: self.fps,
             frame_ms: self.frame_ms,
             adapter: &info.name,

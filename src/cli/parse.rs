@@ -296,7 +296,7 @@ mod tests {
         )
         .replace('\n', " ");
         let pair = parse_line(line.as_bytes()).unwrap();
-        assert_eq!(pair.a.shape.points().len(), 8);
+        assert_eq!(pair.a.shape.len(), 8);
         assert_eq!(pair.a.shape.radius(), 0.0);
         assert_eq!(pair.a.pose, DPose::IDENTITY);
         assert_eq!(pair.b.shape.radius(), 0.5);

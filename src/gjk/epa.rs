@@ -16,7 +16,7 @@ use super::solver::{gjk_with_simplex, GjkResult};
 use super::support::PairSupport;
 use crate::real::Real;
 
-/// Most polytope vertices (the start tetrahedron included).
+/// Most polytope vertices (the start tetrahedron included) in the first try, the GPU's bound.
 pub const EPA_MAX_VERTICES: usize = 64;
 /// Most polytope faces, live and dead slots together (dead slots are reused).
 pub const EPA_MAX_FACES: usize = 128;
@@ -24,6 +24,43 @@ pub const EPA_MAX_FACES: usize = 128;
 pub const EPA_MAX_HORIZON: usize = 64;
 /// Most expansions (each adds one vertex, so this stays below the vertex bound).
 pub const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
+/// The bounds of one EPA run: how many vertices, faces and horizon edges its polytope may hold. It makes at
+/// most `vertices - 4` expansions (each adds a vertex).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EpaLimits {
+    pub vertices: usize,
+    pub faces: usize,
+    pub horizon: usize,
+}
+
+impl EpaLimits {
+    /// The first try's bounds, which the GPU's fixed private arrays share.
+    pub const FIRST: EpaLimits = EpaLimits {
+        vertices: EPA_MAX_VERTICES,
+        faces: EPA_MAX_FACES,
+        horizon: EPA_MAX_HORIZON,
+    };
+
+    /// Bounds that grow with the hulls, for the CPU's second try when the first one runs out: deep overlaps of
+    /// finely tessellated round hulls need a polytope with many small faces (measured: up to 601 expansions for
+    /// the 482-vertex sphere asset against itself at one centre, about a quarter of the points of a
+    /// 4,000-point round hull against itself). Half the points of both hulls, at least 1,024 and at most 16,384
+    /// vertices; a closed triangulation has fewer than twice as many faces as vertices.
+    pub fn grown(points_a: usize, points_b: usize) -> EpaLimits {
+        let vertices = ((points_a + points_b) / 2 + 512).clamp(1024, 16384);
+        EpaLimits {
+            vertices,
+            faces: 2 * vertices,
+            horizon: vertices,
+        }
+    }
+
+    /// Most expansions.
+    pub fn iterations(&self) -> u32 {
+        (self.vertices - 4) as u32
+    }
+}
+
 /// Convergence: the support point along the closest face's normal lies within this fraction of the pair's
 /// size beyond the face.
 pub const EPA_TOLERANCE: f64 = 1e-6;
@@ -56,16 +93,23 @@ pub enum PenetrationStatus {
     /// Rounding broke the polytope (a face with no area, or a fold found by the checks); best face so far.
     /// The float32 entry points then repeat the pair in float64.
     Degenerate = 5,
+    /// GJK was left unresolved by rounding ([`GjkStatus::Unresolved`]), so whether the shapes overlap is
+    /// unknown. The float32 entry points repeat the pair in float64.
+    GjkUnresolved = 6,
+    /// The GPU adapter cut a loop of the kernel short ([`GjkStatus::GpuLoopLimit`]); answer on the CPU.
+    GpuLoopLimit = 7,
 }
 
 impl PenetrationStatus {
-    pub const ALL: [PenetrationStatus; 6] = [
+    pub const ALL: [PenetrationStatus; 8] = [
         PenetrationStatus::Separated,
         PenetrationStatus::Penetrating,
         PenetrationStatus::GjkMaxIterations,
         PenetrationStatus::MaxIterations,
         PenetrationStatus::Overflow,
         PenetrationStatus::Degenerate,
+        PenetrationStatus::GjkUnresolved,
+        PenetrationStatus::GpuLoopLimit,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,7 +120,17 @@ impl PenetrationStatus {
             PenetrationStatus::MaxIterations => "epa_max_iterations",
             PenetrationStatus::Overflow => "epa_overflow",
             PenetrationStatus::Degenerate => "epa_degenerate",
+            PenetrationStatus::GjkUnresolved => "gjk_unresolved",
+            PenetrationStatus::GpuLoopLimit => "gpu_loop_limit",
         }
+    }
+
+    /// True when the pair has no trustworthy answer: every status but `Separated` and `Penetrating`.
+    pub fn is_failure(self) -> bool {
+        !matches!(
+            self,
+            PenetrationStatus::Separated | PenetrationStatus::Penetrating
+        )
     }
 }
 
@@ -117,18 +171,20 @@ struct Face<R: Real> {
     alive: bool,
 }
 
-/// The polytope: vertices of A - B with the support points of A and B that made them, and faces.
+/// The polytope: vertices of A - B with the support points of A and B that made them, and faces, in storage
+/// sized by [`EpaLimits`] (the GPU holds the first try's bounds in fixed private arrays).
 struct Polytope<R: Real> {
-    w: [R::V; EPA_MAX_VERTICES],
-    a: [R::V; EPA_MAX_VERTICES],
-    b: [R::V; EPA_MAX_VERTICES],
+    w: Vec<R::V>,
+    a: Vec<R::V>,
+    b: Vec<R::V>,
     vertices: usize,
-    faces: [Face<R>; EPA_MAX_FACES],
+    faces: Vec<Face<R>>,
     face_slots: usize,
+    limits: EpaLimits,
 }
 
 impl<R: Real> Polytope<R> {
-    fn new() -> Self {
+    fn new(limits: EpaLimits) -> Self {
         let z = R::vzero();
         let dead = Face {
             v: [0; 3],
@@ -137,12 +193,13 @@ impl<R: Real> Polytope<R> {
             alive: false,
         };
         Self {
-            w: [z; EPA_MAX_VERTICES],
-            a: [z; EPA_MAX_VERTICES],
-            b: [z; EPA_MAX_VERTICES],
+            w: vec![z; limits.vertices],
+            a: vec![z; limits.vertices],
+            b: vec![z; limits.vertices],
             vertices: 0,
-            faces: [dead; EPA_MAX_FACES],
+            faces: vec![dead; limits.faces],
             face_slots: 0,
+            limits,
         }
     }
 
@@ -173,7 +230,7 @@ impl<R: Real> Polytope<R> {
         let slot = (0..self.face_slots).find(|&s| !self.faces[s].alive);
         match slot {
             Some(s) => self.faces[s] = face,
-            None if self.face_slots < EPA_MAX_FACES => {
+            None if self.face_slots < self.limits.faces => {
                 self.faces[self.face_slots] = face;
                 self.face_slots += 1;
             }
@@ -208,6 +265,8 @@ pub fn penetration<R: Real>(
     let answer = match result.status {
         GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
+        GjkStatus::Unresolved => Penetration::none(PenetrationStatus::GjkUnresolved),
+        GjkStatus::GpuLoopLimit => Penetration::none(PenetrationStatus::GpuLoopLimit),
         GjkStatus::Intersecting => certified(
             pair,
             overlap(
@@ -243,7 +302,9 @@ fn certified<R: Real>(
     }
     let n = answer.normal;
     let along = R::dot(pair.support_a(n) - pair.support_b(-n), n) + margin;
-    if (along - answer.depth).abs() <= R::from_f64(CERTIFICATE_SLACK) * scale {
+    // A normal that is not unit length (an overflowed or vanished cross product) certifies nothing.
+    let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(1e-3);
+    if unit_length && (along - answer.depth).abs() <= R::from_f64(CERTIFICATE_SLACK) * scale {
         answer
     } else {
         Penetration {
@@ -290,7 +351,21 @@ fn overlap<R: Real>(
             0,
         );
     }
-    expand(pair, simplex, radius_a, radius_b, scale)
+    let first = expand(pair, simplex, radius_a, radius_b, scale, EpaLimits::FIRST);
+    if !matches!(
+        first.status,
+        PenetrationStatus::Overflow | PenetrationStatus::MaxIterations
+    ) {
+        return first;
+    }
+    // The first try's bounds (the GPU's) ran out: a deep overlap of round hulls. Start again with bounds
+    // that grow with the hulls.
+    let limits = EpaLimits::grown(pair.points_a.len(), pair.points_b.len());
+    let second = expand(pair, simplex, radius_a, radius_b, scale, limits);
+    Penetration {
+        iterations: first.iterations + second.iterations,
+        ..second
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -348,6 +423,7 @@ fn expand<R: Real>(
     radius_a: R,
     radius_b: R,
     scale: R,
+    limits: EpaLimits,
 ) -> Penetration<R> {
     let margin = radius_a + radius_b;
     let eps = R::from_f64(EPA_TOLERANCE) * scale;
@@ -367,7 +443,7 @@ fn expand<R: Real>(
         )
     };
 
-    let mut poly = Polytope::<R>::new();
+    let mut poly = Polytope::<R>::new(limits);
     for i in 0..simplex.len {
         poly.push_vertex(simplex.a[i], simplex.b[i]);
     }
@@ -394,7 +470,7 @@ fn expand<R: Real>(
                 }
             }
             let k = others(best.0);
-            let (w, a, b) = (poly.w, poly.a, poly.b);
+            let (w, a, b) = (poly.w.clone(), poly.a.clone(), poly.b.clone());
             for (slot, &src) in [k.0, k.1, k.2].iter().enumerate() {
                 poly.w[slot] = w[src];
                 poly.a[slot] = a[src];
@@ -496,12 +572,12 @@ fn expand<R: Real>(
 
     let mut status = PenetrationStatus::MaxIterations;
     let mut iterations = 0u32;
-    let mut horizon = [[0usize; 2]; EPA_MAX_HORIZON];
+    let mut horizon = vec![[0usize; 2]; poly.limits.horizon];
     // A copy, not a slot index: an expansion frees the closest face's slot and may reuse it.
     let mut face = poly.faces[poly
         .closest_face()
         .expect("the start tetrahedron has faces")];
-    while iterations < EPA_MAX_ITERATIONS {
+    while iterations < poly.limits.iterations() {
         let best = poly.closest_face().expect("a closed polytope has faces");
         face = poly.faces[best];
         let (a, b) = support(face.normal);
@@ -518,7 +594,7 @@ fn expand<R: Real>(
             status = PenetrationStatus::Degenerate;
             break;
         }
-        if poly.vertices == EPA_MAX_VERTICES {
+        if poly.vertices == poly.limits.vertices {
             status = PenetrationStatus::Overflow;
             break;
         }
@@ -562,7 +638,7 @@ fn expand<R: Real>(
                             horizon[p] = horizon[edges - 1];
                             edges -= 1;
                         }
-                        None if edges < EPA_MAX_HORIZON => {
+                        None if edges < poly.limits.horizon => {
                             horizon[edges] = edge;
                             edges += 1;
                         }
@@ -703,7 +779,7 @@ mod tests {
             rotation: Quat::IDENTITY,
             position: Vec3::new(0.75, 0.0, 0.0),
         };
-        let pair = PairSupport::<f32>::new(&cube, &cube, &relative);
+        let pair = PairSupport::<f32>::new(&cube, &cube, &relative, 1.0);
         let answer = |normal: Vec3, depth: f32| Penetration {
             status: PenetrationStatus::Penetrating,
             depth,

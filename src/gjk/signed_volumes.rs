@@ -172,6 +172,53 @@ pub fn s2d<R: Real>(
     best.unwrap_or_else(|| s1d(s, i, j))
 }
 
+/// Units of roundoff in the slack on a barycentric weight in [`s2d_plane`]: a sub-area is a difference of
+/// products of coordinate differences, each good to a few ulps of the largest squared coordinate.
+pub const WEIGHT_SLACK_ULPS: f64 = 16.0;
+
+/// The origin's projection on the plane of triangle `s[0] s[1] s[2]`, kept when it falls inside the triangle
+/// up to the rounding of the sign tests, with the weights clamped to it; `None` otherwise.
+///
+/// This is GJK's way out of a stall: a segment far longer than its distance to the origin (a thin slab seen
+/// edge-on) plus a new support point make a sliver triangle whose true closest point lies inside it by a
+/// margin float32 cannot resolve (the square of the slab's thickness), so the sign tests drop the new point
+/// and GJK would step back to the same segment forever. The plane projection's direction is accurate (it
+/// comes from the face normal), and keeping the whole triangle lets the next support point close the
+/// tetrahedron around the origin.
+pub fn s2d_plane<R: Real>(s: &[R::V; 4]) -> Option<Projection<R>> {
+    let (a, b, c) = (s[0], s[1], s[2]);
+    let n = R::cross(b - a, c - a);
+    let nn = R::length_squared(n);
+    if !(nn > R::ZERO) {
+        return None;
+    }
+    let p0 = n * (R::dot(a, n) / nn);
+    // Weights from the unnormalised barycentric coordinates of p0, n . ((c - b) x (p0 - b)) and so on.
+    let weight = |p: R::V, q: R::V| R::dot(R::cross(q - p, p0 - p), n) / nn;
+    let mut lambda = [weight(b, c), weight(c, a), weight(a, b), R::ZERO];
+    let largest = R::length_squared(a)
+        .max_of(R::length_squared(b))
+        .max_of(R::length_squared(c));
+    let slack = R::from_f64(WEIGHT_SLACK_ULPS) * R::EPSILON * largest / nn.sqrt();
+    // A triangle too thin for its weights to mean anything is no way out.
+    if !(slack < R::from_f64(1e-3)) || lambda[..3].iter().any(|&l| !(l >= -slack)) {
+        return None;
+    }
+    let mut sum = R::ZERO;
+    for l in &mut lambda[..3] {
+        *l = l.max_of(R::ZERO);
+        sum = sum + *l;
+    }
+    for l in &mut lambda[..3] {
+        *l = *l / sum;
+    }
+    Some(Projection {
+        lambda,
+        point: p0,
+        dist2: R::length_squared(p0),
+    })
+}
+
 /// Determinant of the matrix with columns `a`, `b`, `c` (the triple product).
 #[inline]
 fn det3<R: Real>(a: R::V, b: R::V, c: R::V) -> R {

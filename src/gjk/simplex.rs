@@ -86,6 +86,17 @@ impl<R: Real> Simplex<R> {
         m.sqrt()
     }
 
+    /// The point of A - B that the current weights describe, `sum(lambda_i * w_i)`, recomputed from the
+    /// vertices: a point of A - B whatever rounding did to the sign tests that chose the weights, so its length
+    /// is a certified upper bound on the core distance (within the rounding of this sum).
+    pub fn weighted_point(&self) -> R::V {
+        let mut p = R::vzero();
+        for i in 0..self.len {
+            p = p + self.w[i] * self.lambda[i];
+        }
+        p
+    }
+
     /// The closest points on A and on B (cores only), from the current weights.
     pub fn witnesses(&self) -> (R::V, R::V) {
         let mut pa = R::vzero();

@@ -9,6 +9,7 @@
 )]
 
 use super::config::{GjkConfig, GjkStatus, QueryKind, CONVERGENCE_ULPS};
+use super::signed_volumes::s2d_plane;
 use super::simplex::Simplex;
 use super::support::PairSupport;
 use crate::real::Real;
@@ -38,6 +39,13 @@ pub struct GjkResult<R: Real> {
     /// Support-point evaluations after the first one.
     pub iterations: u32,
 }
+
+/// Units of roundoff, of the pair's scale plus the distance, that the certified lower and upper bounds on the
+/// core distance may differ by when GJK reports a separation. The convergence test allows 16
+/// ([`CONVERGENCE_ULPS`]) between the current bounds; twice that leaves room for the rounding of the
+/// recomputed upper bound, and is still 40 times finer than the touching tolerance, so a certified answer
+/// cannot have the wrong flag.
+pub const CERTIFICATE_ULPS: f64 = 32.0;
 
 /// Runs GJK on one pair. `scale` is [`super::pair_scale`] of the two shapes.
 pub fn gjk<R: Real>(
@@ -80,6 +88,10 @@ pub fn gjk_with_simplex<R: Real>(
     let mut converged = false;
     let mut iterations = 0u32;
     let mut stalls = 0u32;
+    // The square of the best lower bound on the core distance seen so far (v.w / |v| for every support point
+    // w found along -v: the plane through w normal to v has all of A - B on its far side).
+    let mut lower2 = R::ZERO;
+    let mut separated_by_lower_bound = false;
     // Two single-point cores (spheres, points): A - B is one point, already the answer.
     let single_points = pair.points_a.len() == 1 && pair.points_b.len() == 1;
     loop {
@@ -105,10 +117,14 @@ pub fn gjk_with_simplex<R: Real>(
         let b = pair.support_b(v);
         let w = a - b;
         let vw = R::dot(v, w);
-        // v.w / |v| bounds the core distance from below: the plane through w normal to v has all of
-        // A - B on its far side. Beyond the margin it proves separation (the boolean early exit).
+        // v.w / |v| bounds the core distance from below. Beyond the margin it proves separation (the boolean
+        // early exit).
+        if vw > R::ZERO && vw * vw > lower2 * vv {
+            lower2 = vw * vw / vv;
+        }
         if kind == QueryKind::Intersection && vw > R::ZERO && vw * vw > vv * margin_tol2 {
             status = Some(GjkStatus::Separated);
+            separated_by_lower_bound = true;
             break;
         }
         // Upper minus lower bound, times |v|, within a few ulps of the coordinates: converged.
@@ -146,6 +162,20 @@ pub fn gjk_with_simplex<R: Real>(
         if projection.dist2 < vv {
             stalls = 0;
         } else {
+            // A segment plus the new point that the sign tests dropped again: keep the whole triangle when
+            // the origin projects into it up to rounding (see `s2d_plane`), so the next support point can
+            // close the tetrahedron.
+            if previous.len == 2 && !simplex.contains(w) {
+                let mut triangle = previous;
+                triangle.push(a, b);
+                if let Some(plane) = s2d_plane::<R>(&triangle.w) {
+                    if plane.dist2 <= vv + noise {
+                        triangle.lambda = plane.lambda;
+                        simplex = triangle;
+                        projection = plane;
+                    }
+                }
+            }
             stalls += 1;
             if stalls > MAX_STALLS {
                 simplex = previous;
@@ -158,13 +188,27 @@ pub fn gjk_with_simplex<R: Real>(
     }
 
     let core_distance = vv.sqrt();
-    let status = status.unwrap_or(if core_distance * core_distance <= margin_tol2 {
+    let mut status = status.unwrap_or(if core_distance * core_distance <= margin_tol2 {
         GjkStatus::Intersecting
     } else if converged {
         GjkStatus::Separated
     } else {
         GjkStatus::MaxIterations
     });
+    let exact = single_points || separated_by_lower_bound;
+    if !exact
+        && !certified(
+            &simplex,
+            status,
+            core_distance,
+            lower2,
+            margin_tol2,
+            tol,
+            scale,
+        )
+    {
+        status = GjkStatus::Unresolved;
+    }
 
     let (core_a, core_b) = simplex.witnesses();
     let normal = if vv > R::ZERO {
@@ -210,5 +254,49 @@ pub fn gjk_with_simplex<R: Real>(
             iterations,
         };
         (result, simplex)
+    }
+}
+
+/// Whether the answer GJK is about to give is backed by its own bounds, so rounding cannot have turned it.
+///
+/// The upper bound is the length of the point that the simplex weights describe, recomputed from the vertices
+/// (a point of A - B whatever the sign tests did); the lower bound is the best `v.w / |v|` (valid for any
+/// direction v, to a few ulps of the largest simplex vertex L). An overlap must have that point within the
+/// margin. A separation must have the two bounds meet, as the convergence test asks, with room for:
+/// - the rounding of the bounds themselves, a few ulps of L;
+/// - the rounding of v, about `eps L` in absolute terms, which leaves a gap of about `eps L^2 / |v|` between
+///   the bounds even when GJK is on the right feature. That term is allowed only up to a sixteenth of the
+///   touching tolerance: in float64 it always fits, in float32 it does not near a long edge (a point in a
+///   needle), which is exactly where float32 GJK can stop on the wrong feature.
+///
+/// Iteration caps are already unknown answers.
+fn certified<R: Real>(
+    simplex: &Simplex<R>,
+    status: GjkStatus,
+    core_distance: R,
+    lower2: R,
+    margin_tol2: R,
+    tol: R,
+    scale: R,
+) -> bool {
+    let upper = R::length_squared(simplex.weighted_point()).sqrt();
+    let largest = simplex.max_vertex_norm();
+    let ulps = |n: f64| R::from_f64(n) * R::EPSILON;
+    match status {
+        GjkStatus::Intersecting => upper <= margin_tol2.sqrt() + ulps(8.0) * largest,
+        GjkStatus::Separated => {
+            let upper = upper.max_of(core_distance);
+            let direction_rounding = ulps(4.0) * largest * largest / upper;
+            let cap = tol * R::from_f64(1.0 / 16.0);
+            let band = ulps(CERTIFICATE_ULPS) * (upper + scale)
+                + ulps(4.0) * largest
+                + if direction_rounding < cap {
+                    direction_rounding
+                } else {
+                    cap
+                };
+            upper - lower2.sqrt() <= band
+        }
+        _ => true,
     }
 }

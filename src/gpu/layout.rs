@@ -7,7 +7,8 @@ use crate::shape::ConvexShape;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
-/// One hull in the vertex pool (`GpuHull` in WGSL).
+/// One hull in the vertex pool (`GpuHull` in WGSL): `count` centred points from `offset` (the pool holds
+/// them padded to a multiple of four), the radius, the bounding radius about the centre, and the centre.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct GpuHull {
@@ -15,6 +16,8 @@ pub struct GpuHull {
     pub count: u32,
     pub radius: f32,
     pub bound: f32,
+    pub centre: [f32; 3],
+    pub pad: u32,
 }
 
 /// A placed body (`GpuInstance` in WGSL): position, hull index, rotation quaternion (xyzw).
@@ -46,7 +49,15 @@ pub struct GpuParams {
     pub max_iterations: u32,
     pub kind: u32,
     pub touch_tolerance: f32,
+    /// Trip count of the kernel's loop-budget probe, [`LOOP_PROBE_TRIPS`].
+    pub loop_probe: u32,
+    pub pad: [u32; 3],
 }
+
+/// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and
+/// flag their answer `gpu_loop_limit` when it comes out short: software adapters quietly cut every loop to
+/// one trip once a group of invocations has used up its loop budget.
+pub const LOOP_PROBE_TRIPS: u32 = 2;
 
 /// One pair's penetration answer in the pair-local frame (`GpuPenetration` in WGSL).
 #[repr(C)]
@@ -75,12 +86,12 @@ pub struct GpuEpaTask {
 /// Bytes before the first task in the EPA queue: the indirect dispatch arguments (x, y, z) and the count.
 pub const EPA_QUEUE_HEADER: u64 = 16;
 
-const _: () = assert!(std::mem::size_of::<GpuHull>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuHull>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuPenetration>() == 48);
 const _: () = assert!(std::mem::size_of::<GpuEpaTask>() == 144);
 const _: () = assert!(std::mem::size_of::<GpuInstance>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuResult>() == 48);
-const _: () = assert!(std::mem::size_of::<GpuParams>() == 16);
+const _: () = assert!(std::mem::size_of::<GpuParams>() == 32);
 /// A vertex of the pool is a `vec4<f32>` (w unused): 16-byte stride, as WGSL arrays of vec3 would pad anyway.
 pub const VERTEX_STRIDE: u64 = 16;
 /// A pair is a `vec2<u32>`.
@@ -132,18 +143,33 @@ impl GpuPenetration {
     }
 }
 
-/// Flattens shapes into the vertex pool and hull table.
+/// Points a hull takes in the vertex pool: its count rounded up to a multiple of four (the kernel scans four
+/// points per loop trip).
+pub fn padded_len(count: usize) -> usize {
+    count.next_multiple_of(4)
+}
+
+/// Flattens shapes into the vertex pool (centred points, each hull padded to a multiple of four with copies
+/// of its first point, which never win a support scan) and the hull table.
 pub fn pack_hulls(shapes: &[ConvexShape]) -> (Vec<[f32; 4]>, Vec<GpuHull>) {
-    let mut vertices = Vec::with_capacity(shapes.iter().map(|s| s.points().len()).sum());
+    let mut vertices = Vec::with_capacity(shapes.iter().map(|s| padded_len(s.len())).sum());
     let mut hulls = Vec::with_capacity(shapes.len());
     for shape in shapes {
         hulls.push(GpuHull {
             offset: vertices.len() as u32,
-            count: shape.points().len() as u32,
+            count: shape.len() as u32,
             radius: shape.radius(),
             bound: shape.bounding_radius(),
+            centre: shape.centre().to_array(),
+            pad: 0,
         });
-        vertices.extend(shape.points().iter().map(|p| [p.x, p.y, p.z, 0.0]));
+        let points = shape.core_points();
+        let first = [points[0].x, points[0].y, points[0].z, 0.0];
+        vertices.extend(points.iter().map(|p| [p.x, p.y, p.z, 0.0]));
+        vertices.extend(std::iter::repeat_n(
+            first,
+            padded_len(points.len()) - points.len(),
+        ));
     }
     (vertices, hulls)
 }

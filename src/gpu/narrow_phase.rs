@@ -6,7 +6,7 @@ mod penetration;
 pub use penetration::GpuPenetrationBatch;
 
 use super::buffers::GrowBuffer;
-use super::layout::{pack_hulls, GpuInstance, GpuParams, GpuResult, PAIR_STRIDE};
+use super::layout::{pack_hulls, GpuInstance, GpuParams, GpuResult, LOOP_PROBE_TRIPS, PAIR_STRIDE};
 use super::shader::gjk_shader_source;
 use super::GpuError;
 use crate::batch::Instance;
@@ -65,6 +65,9 @@ pub struct GpuTimings {
 pub struct GpuBatch {
     pub results: Vec<GjkResult<f32>>,
     pub timings: GpuTimings,
+    /// Pairs whose GPU answer carried a failure status and were answered again on the CPU by
+    /// `GpuBatch::resolve_failures_on_cpu` (in [`crate::resolve`]).
+    pub resolved_on_cpu: usize,
 }
 
 struct Timestamps {
@@ -371,6 +374,8 @@ impl NarrowPhase {
                 QueryKind::Distance => 1,
             },
             touch_tolerance: config.touch_tolerance as f32,
+            loop_probe: LOOP_PROBE_TRIPS,
+            pad: [0; 3],
         };
         self.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
@@ -537,7 +542,11 @@ impl NarrowPhase {
         let mut results = Vec::with_capacity(pairs.len());
         if pairs.is_empty() {
             timings.total_s = start.elapsed().as_secs_f64();
-            return Ok(GpuBatch { results, timings });
+            return Ok(GpuBatch {
+                results,
+                timings,
+                resolved_on_cpu: 0,
+            });
         }
 
         let chunk = self.limits.max_pairs_per_chunk as usize;
@@ -593,7 +602,11 @@ impl NarrowPhase {
         }
         timings.kernel_s = self.timestamps.as_ref().map(|_| kernel_ns * 1e-9);
         timings.total_s = start.elapsed().as_secs_f64();
-        Ok(GpuBatch { results, timings })
+        Ok(GpuBatch {
+            results,
+            timings,
+            resolved_on_cpu: 0,
+        })
     }
 
     fn bind_group(&self, count: u32) -> wgpu::BindGroup {

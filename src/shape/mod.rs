@@ -12,13 +12,20 @@ pub use hull::reduce_to_hull_vertices;
 pub use obj::load_obj_points;
 
 use crate::error::GjkError;
-use crate::pose::COORDINATE_LIMIT;
+use crate::pose::{DPose, Pose, COORDINATE_LIMIT};
 use glam::Vec3;
 
 /// A convex shape: `convex_hull(points) ⊕ sphere(radius)`, in its local frame.
+///
+/// The points are stored about their own centre (the middle of their bounding box): `core_points()` are the
+/// points minus `centre()`. Every query works with the centred points and folds the centre into the pose, so
+/// the rounding of float32 arithmetic, and with it the touching tolerance, scales with the shape's size and
+/// not with how far its points happen to be from their local origin (a unit cube written with coordinates
+/// around 1e6 answers like the same cube placed at 1e6).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexShape {
-    points: Vec<Vec3>,
+    core: Vec<Vec3>,
+    centre: Vec3,
     radius: f32,
     bound: f32,
 }
@@ -28,14 +35,26 @@ impl ConvexShape {
     /// allowed) and a radius >= 0. Points are kept as given; use [`ConvexShape::hull`] to drop interior ones.
     pub fn new(points: Vec<Vec3>, radius: f32) -> Result<Self, GjkError> {
         validate_points(&points)?;
-        if !(radius.is_finite() && radius >= 0.0) {
+        if !(radius.is_finite() && radius >= 0.0 && radius as f64 <= COORDINATE_LIMIT) {
             return Err(GjkError::InvalidRadius {
                 radius: radius as f64,
+                limit: COORDINATE_LIMIT,
             });
         }
-        let bound = points.iter().map(|p| p.length()).fold(0.0f32, f32::max) + radius;
+        let centre = bounding_box_centre(&points);
+        let mut core = points;
+        if centre != Vec3::ZERO {
+            // Subtract in float64 and round once: the centred point is the nearest float32 to the exact
+            // difference.
+            let c = centre.as_dvec3();
+            for p in &mut core {
+                *p = (p.as_dvec3() - c).as_vec3();
+            }
+        }
+        let bound = core.iter().map(|p| p.length()).fold(0.0f32, f32::max) + radius;
         Ok(Self {
-            points,
+            core,
+            centre,
             radius,
             bound,
         })
@@ -54,32 +73,69 @@ impl ConvexShape {
         Self::hull(&points, radius)
     }
 
-    pub fn points(&self) -> &[Vec3] {
-        &self.points
+    /// The points about the shape's centre (`local point = centre() + core point`): what the queries and the
+    /// GPU's vertex pool use.
+    pub fn core_points(&self) -> &[Vec3] {
+        &self.core
+    }
+
+    /// The middle of the points' bounding box, in the shape's local frame.
+    pub fn centre(&self) -> Vec3 {
+        self.centre
+    }
+
+    /// The points in the shape's local frame, as given (up to the rounding of the centring).
+    pub fn local_points(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
+        self.core.iter().map(move |p| *p + self.centre)
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        self.core.len()
+    }
+
+    /// Always false: a shape has at least one point.
+    pub fn is_empty(&self) -> bool {
+        self.core.is_empty()
     }
 
     pub fn radius(&self) -> f32 {
         self.radius
     }
 
-    /// Radius of a sphere around the local origin that contains the shape. It sets the scale of the
-    /// numerical tolerances (see [`crate::gjk::pair_scale`]).
+    /// Radius of a sphere around [`ConvexShape::centre`] that contains the shape, radius included. It sets the
+    /// scale of the numerical tolerances (see [`crate::gjk::pair_scale`]).
     pub fn bounding_radius(&self) -> f32 {
         self.bound
     }
 
-    /// The farthest point of the core point set along `dir` (radius not included).
+    /// The farthest point of the point set along `dir` (radius not included), in the local frame.
     pub fn support(&self, dir: Vec3) -> Vec3 {
-        crate::gjk::support_point::<f32>(&self.points, dir)
+        crate::gjk::support_point::<f32>(&self.core, dir) + self.centre
     }
 
     /// Local axis-aligned bounds, radius included.
     pub fn local_aabb(&self) -> (Vec3, Vec3) {
-        let (lo, hi) = self.points.iter().fold(
+        let (lo, hi) = self.core.iter().fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
         );
-        (lo - Vec3::splat(self.radius), hi + Vec3::splat(self.radius))
+        let r = Vec3::splat(self.radius);
+        (lo - r + self.centre, hi + r + self.centre)
+    }
+
+    /// The pose of the centred points, given the pose of the shape's local frame: `pose` followed by the
+    /// translation to the centre.
+    pub fn core_pose(&self, pose: &Pose) -> Pose {
+        Pose::new(pose.position + pose.rotation * self.centre, pose.rotation)
+    }
+
+    /// [`ConvexShape::core_pose`] in double precision.
+    pub fn core_pose_f64(&self, pose: &DPose) -> DPose {
+        DPose {
+            position: pose.position + pose.rotation * self.centre.as_dvec3(),
+            rotation: pose.rotation,
+        }
     }
 }
 
@@ -99,4 +155,13 @@ fn validate_points(points: &[Vec3]) -> Result<(), GjkError> {
         }
     }
     Ok(())
+}
+
+/// The middle of the points' bounding box, rounded to float32.
+fn bounding_box_centre(points: &[Vec3]) -> Vec3 {
+    let (lo, hi) = points.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    ((lo.as_dvec3() + hi.as_dvec3()) * 0.5).as_vec3()
 }

@@ -106,13 +106,10 @@ mod tests {
     #[test]
     fn primitives_have_expected_point_counts_and_bounds() {
         let b = ConvexShape::cuboid(Vec3::new(1.0, 2.0, 2.0)).unwrap();
-        assert_eq!(b.points().len(), 8);
+        assert_eq!(b.len(), 8);
         assert!((b.bounding_radius() - 3.0).abs() < 1e-6);
-        assert_eq!(
-            ConvexShape::cylinder(1.0, 1.0, 16).unwrap().points().len(),
-            32
-        );
-        assert_eq!(ConvexShape::cone(1.0, 1.0, 16).unwrap().points().len(), 17);
+        assert_eq!(ConvexShape::cylinder(1.0, 1.0, 16).unwrap().len(), 32);
+        assert_eq!(ConvexShape::cone(1.0, 1.0, 16).unwrap().len(), 17);
         let c = ConvexShape::capsule(2.0, 0.5).unwrap();
         assert!((c.bounding_radius() - 2.5).abs() < 1e-6);
     }

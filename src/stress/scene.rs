@@ -75,7 +75,7 @@ fn half_extent_for(spec: &StressSpec, count: usize) -> f32 {
 /// The template scaled to bounding radius `size`, and the factor used.
 fn scaled(template: &ConvexShape, size: f32) -> (ConvexShape, f32) {
     let k = size / template.bounding_radius().max(f32::MIN_POSITIVE);
-    let points = template.points().iter().map(|p| *p * k).collect();
+    let points = template.local_points().map(|p| p * k).collect();
     let shape = ConvexShape::new(points, template.radius() * k)
         .expect("scaling a valid shape keeps it valid");
     (shape, k)

@@ -21,7 +21,7 @@ pub const NORMAL_BAND: f64 = 0.01;
 const KEPT_CASES: usize = 5;
 
 /// Counts by [`PenetrationStatus`] (its `u32` value indexes the array).
-pub type PenetrationCounts = [usize; 6];
+pub type PenetrationCounts = [usize; PenetrationStatus::ALL.len()];
 
 /// One pair as both sides answered it.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,16 +76,12 @@ pub struct PenetrationReport {
     pub disagreeing_pairs: Vec<usize>,
 }
 
-/// The statuses that mean "no trustworthy answer".
-pub const FAILURE_STATUSES: [PenetrationStatus; 4] = [
-    PenetrationStatus::GjkMaxIterations,
-    PenetrationStatus::MaxIterations,
-    PenetrationStatus::Overflow,
-    PenetrationStatus::Degenerate,
-];
-
 fn failures(counts: &PenetrationCounts) -> usize {
-    FAILURE_STATUSES.iter().map(|s| counts[*s as usize]).sum()
+    PenetrationStatus::ALL
+        .iter()
+        .filter(|s| s.is_failure())
+        .map(|s| counts[*s as usize])
+        .sum()
 }
 
 impl PenetrationReport {
@@ -191,13 +187,11 @@ pub fn depth_along(
     let rotation = relative.rotation.as_dquat();
     let position = relative.position.as_dvec3();
     let reach_a = a
-        .points()
-        .iter()
+        .local_points()
         .map(|p| p.as_dvec3().dot(normal))
         .fold(f64::NEG_INFINITY, f64::max);
     let reach_b = b
-        .points()
-        .iter()
+        .local_points()
         .map(|p| -(rotation * p.as_dvec3() + position).dot(normal))
         .fold(f64::NEG_INFINITY, f64::max);
     reach_a + reach_b + a.radius() as f64 + b.radius() as f64

@@ -34,13 +34,11 @@ pub fn certify(
     }
     let n = result.normal.as_dvec3().normalize();
     let max_a = a
-        .points()
-        .iter()
+        .local_points()
         .map(|p| p.as_dvec3().dot(n))
         .fold(f64::MIN, f64::max);
     let min_b = b
-        .points()
-        .iter()
+        .local_points()
         .map(|p| (rotation * p.as_dvec3() + position).dot(n))
         .fold(f64::MAX, f64::min);
     let lower = min_b - max_a - (a.radius() + b.radius()) as f64;

@@ -13,7 +13,7 @@ pub struct PointCloud(pub Vec<DVec3>);
 
 impl PointCloud {
     pub fn of(shape: &ConvexShape) -> Self {
-        Self(shape.points().iter().map(|p| p.as_dvec3()).collect())
+        Self(shape.local_points().map(|p| p.as_dvec3()).collect())
     }
 }
 
@@ -126,13 +126,11 @@ pub fn depth_along(
 ) -> f64 {
     let (rot, pos) = relative(pose_a, pose_b);
     let max_a = a
-        .points()
-        .iter()
+        .local_points()
         .map(|p| p.as_dvec3().dot(normal))
         .fold(f64::MIN, f64::max);
     let min_b = b
-        .points()
-        .iter()
+        .local_points()
         .map(|p| (rot * p.as_dvec3() + pos).dot(normal))
         .fold(f64::MAX, f64::min);
     max_a - min_b + a.radius() as f64 + b.radius() as f64

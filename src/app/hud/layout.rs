@@ -75,7 +75,7 @@ fn stats_grid(ui: &mut egui::Ui, stats: &HudStats) {
             "solid"
         }
     );
-    let rows: [(&str, RichText); 14] = [
+    let rows: [(&str, RichText); 15] = [
         ("Bodies", count(stats.bodies)),
         ("Candidate pairs", count(stats.candidate_pairs)),
         ("Colliding pairs", count(stats.colliding_pairs)),
@@ -103,6 +103,10 @@ fn stats_grid(ui: &mut egui::Ui, stats: &HudStats) {
         (
             "Disagreements",
             RichText::new(disagreements).color(disagreement_colour),
+        ),
+        (
+            "GPU failures → CPU",
+            count(stats.gpu_failures_total as usize),
         ),
         (
             "FPS",

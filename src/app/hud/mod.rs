@@ -25,6 +25,8 @@ pub struct HudStats<'a> {
     pub disagreements_frame: usize,
     /// Since start.
     pub disagreements_total: u64,
+    /// Pairs the GPU answered with a named failure status since start, answered again on the CPU.
+    pub gpu_failures_total: u64,
     pub fps: f64,
     pub frame_ms: f64,
     /// E.g. "llvmpipe (LLVM 15.0.6, 256 bits)".

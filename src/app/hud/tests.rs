@@ -29,6 +29,7 @@ fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
         cpu_narrow_ms: Some(4.2),
         disagreements_frame: 1,
         disagreements_total: 3,
+        gpu_failures_total: 0,
         fps: 59.9,
         frame_ms: 16.69,
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits)",

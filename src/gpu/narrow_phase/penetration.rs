@@ -6,14 +6,12 @@
 //! per queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more.
 
 use super::{storage_entry, uniform_entry, GpuTimings, NarrowPhase, RESULT_STRIDE, WORKGROUP_SIZE};
-use crate::batch::{penetration_pair, Instance};
+use crate::batch::Instance;
 use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
 use crate::gpu::buffers::GrowBuffer;
 use crate::gpu::layout::{GpuEpaTask, GpuPenetration, GpuResult, EPA_QUEUE_HEADER, PAIR_STRIDE};
 use crate::gpu::shader::epa_shader_source;
 use crate::gpu::GpuError;
-use crate::shape::ConvexShape;
-use crate::validate::FAILURE_STATUSES;
 use std::time::Instant;
 
 const PENETRATION_STRIDE: u64 = std::mem::size_of::<GpuPenetration>() as u64;
@@ -32,38 +30,8 @@ pub struct GpuPenetrationBatch {
     /// Pairs that went through the EPA pass (cores overlapping).
     pub epa_pairs: usize,
     /// Pairs whose GPU answer carried a failure status and were answered again on the CPU by
-    /// [`GpuPenetrationBatch::resolve_failures_on_cpu`].
+    /// `GpuPenetrationBatch::resolve_failures_on_cpu` (in [`crate::resolve`]).
     pub resolved_on_cpu: usize,
-}
-
-impl GpuPenetrationBatch {
-    /// Answers again, on the CPU, every pair whose GPU answer carries a failure status (`epa_degenerate`,
-    /// `epa_overflow`, `epa_max_iterations`, `gjk_max_iterations`): the CPU repeats a float32 failure in
-    /// float64, which the GPU cannot. A few pairs per million on the random mix; returns how many, also kept
-    /// in `resolved_on_cpu`. `shapes`, `instances` and `pairs` must be those of the batch.
-    pub fn resolve_failures_on_cpu(
-        &mut self,
-        shapes: &[ConvexShape],
-        instances: &[Instance],
-        pairs: &[[u32; 2]],
-        config: &GjkConfig,
-    ) -> usize {
-        let mut resolved = 0;
-        for (k, pair) in pairs.iter().enumerate() {
-            let Some(answer) = self.penetrations.get_mut(k) else {
-                break;
-            };
-            if !FAILURE_STATUSES.contains(&answer.status) {
-                continue;
-            }
-            let (result, penetration) = penetration_pair(shapes, instances, *pair, config);
-            *answer = penetration;
-            self.results[k] = result;
-            resolved += 1;
-        }
-        self.resolved_on_cpu += resolved;
-        resolved
-    }
 }
 
 /// The penetration pipelines and their buffers, built on first use.
