@@ -525,3 +525,40 @@ fn no_subcommand_prints_help_and_fails() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("query"));
 }
+
+/// Points written far from their origin keep every digit of the float64 input: the command line centres them
+/// in float64 before rounding to float32 (the same cubes placed with `position` answer the same).
+#[test]
+fn points_written_far_from_their_origin_answer_like_the_same_shapes_placed_there() {
+    let cube_at = |offset: f64| -> String {
+        let corners: Vec<String> = (0..8)
+            .map(|i| {
+                let s = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+                format!("[{},{},{}]", offset + 1e6 + s(1), 1e6 + s(2), 1e6 + s(4))
+            })
+            .collect();
+        format!("[{}]", corners.join(","))
+    };
+    for (shift, gap) in [(12.0, 10.0), (2.001, 1e-3)] {
+        let written = format!(
+            r#"{{"a": {{"points": {}}}, "b": {{"points": {}}}}}"#,
+            cube_at(0.0),
+            cube_at(shift)
+        );
+        let placed = format!(
+            r#"{{"a": {{"points": {BOX}, "position": [1e6, 1e6, 1e6]}}, "b": {{"points": {BOX}, "position": [{}, 1e6, 1e6]}}}}"#,
+            1e6 + shift
+        );
+        let out = run(&[], &format!("{written}\n{placed}\n"));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        for line in out.lines() {
+            assert_eq!(line["status"], "separated", "{line}");
+            assert!(close(num(&line["distance"]), gap, 1e-6), "{line}");
+            let wa = vec3(&line["witness_a"]);
+            assert!(
+                close(wa[0], 1e6 + 1.0, 1e-6),
+                "witness_a {wa:?} is not on A's face"
+            );
+        }
+    }
+}

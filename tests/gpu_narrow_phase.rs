@@ -6,7 +6,7 @@ mod common;
 
 use common::gpu::with_narrow_phase;
 use gpu_gjk::batch::{query_batch, Threads};
-use gpu_gjk::gpu::ChunkLimits;
+use gpu_gjk::gpu::{ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use gpu_gjk::validate::compare as compare_results;
 use gpu_gjk::{GjkConfig, GjkStatus, QueryKind};
@@ -75,8 +75,58 @@ fn batches_larger_than_a_chunk_are_split() {
         1_000,
         Some(ChunkLimits {
             max_pairs_per_chunk: 128,
+            max_work_per_chunk: DEFAULT_MAX_WORK_PER_CHUNK,
         }),
     );
+}
+
+/// A dispatch is also bounded by its estimated work (points scanned), so that no dispatch runs long enough to
+/// trip a driver watchdog: a small bound splits a batch of big hulls into many chunks with the same answers.
+#[test]
+fn batches_over_the_work_bound_are_split_with_the_same_answers() {
+    let spec = MixSpec {
+        kinds: vec![gpu_gjk::scenario::ShapeKind::Hull],
+        hull_points: (200, 512),
+        ..MixSpec::default()
+    };
+    let scene = random_scene(9, 400, &spec);
+    let config = GjkConfig::default();
+    let whole = gpu_gjk::gpu::chunk_ranges(
+        &scene.pairs,
+        &scene.instances,
+        &scene
+            .shapes
+            .iter()
+            .map(|s| s.len() as u32)
+            .collect::<Vec<_>>(),
+        ChunkLimits {
+            max_pairs_per_chunk: 1 << 20,
+            max_work_per_chunk: 20 * gpu_gjk::gpu::pair_work(512, 512),
+        },
+    );
+    assert!(whole.len() >= 8, "{} ranges", whole.len());
+    assert!(whole.windows(2).all(|w| w[0].end == w[1].start));
+    let mut unsplit = None;
+    with_narrow_phase(None, |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        unsplit = Some(
+            np.run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
+                .unwrap(),
+        );
+    });
+    let Some(unsplit) = unsplit else { return };
+    let limits = ChunkLimits {
+        max_pairs_per_chunk: 1 << 20,
+        max_work_per_chunk: 20 * gpu_gjk::gpu::pair_work(512, 512),
+    };
+    with_narrow_phase(Some(limits), |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        let split = np
+            .run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
+            .unwrap();
+        assert_eq!(split.timings.chunks as usize, whole.len());
+        assert_eq!(split.results, unsplit.results);
+    });
 }
 
 #[test]

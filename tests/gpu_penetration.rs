@@ -84,6 +84,7 @@ fn chunked_batches_give_the_same_answers() {
     let scene = random_scene(5, 1000, &MixSpec::default());
     let limits = ChunkLimits {
         max_pairs_per_chunk: 128,
+        max_work_per_chunk: gpu_gjk::gpu::DEFAULT_MAX_WORK_PER_CHUNK,
     };
     let Some(report) = gpu_report(&scene, Some(limits)) else {
         return;

@@ -112,11 +112,28 @@ fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, 
     };
 
     let pose = DPose::checked(position, rotation).map_err(|e| library_error(path, e))?;
-    let shape = ConvexShape::new(points, radius).map_err(|e| library_error(path, e))?;
+    // Centre the points in float64 before they are rounded to float32, and fold the centre into the
+    // float64 pose: points written far from their origin (world coordinates around 1e6) keep every digit
+    // the input gave them.
+    let centre = bounding_box_centre(&points);
+    let centred: Vec<Vec3> = points.iter().map(|p| (*p - centre).as_vec3()).collect();
+    let shape = ConvexShape::new(centred, radius).map_err(|e| library_error(path, e))?;
+    let pose = DPose {
+        position: pose.position + pose.rotation * centre,
+        rotation: pose.rotation,
+    };
     Ok(PlacedShape { shape, pose })
 }
 
-fn points(value: Option<&Value>, path: Path) -> Result<Vec<Vec3>, String> {
+fn bounding_box_centre(points: &[DVec3]) -> DVec3 {
+    let (lo, hi) = points.iter().fold(
+        (DVec3::splat(f64::MAX), DVec3::splat(f64::MIN)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    (lo + hi) * 0.5
+}
+
+fn points(value: Option<&Value>, path: Path) -> Result<Vec<DVec3>, String> {
     let list = match value {
         None => return Err(format!("{path}: required field is missing")),
         Some(Value::Array(list)) => list,
@@ -133,11 +150,10 @@ fn points(value: Option<&Value>, path: Path) -> Result<Vec<Vec3>, String> {
     let mut out = Vec::with_capacity(list.len());
     for (i, point) in list.iter().enumerate() {
         let p = numbers::<3>(point, path.at(i))?;
-        let mut coords = [0.0f32; 3];
-        for (k, (&x, c)) in p.iter().zip(&mut coords).enumerate() {
-            *c = coordinate_f32(x, path.at(i).at(k))?;
+        for (k, &x) in p.iter().enumerate() {
+            coordinate_f32(x, path.at(i).at(k))?;
         }
-        out.push(Vec3::from_array(coords));
+        out.push(DVec3::from_array(p));
     }
     Ok(out)
 }

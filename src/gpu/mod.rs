@@ -8,7 +8,8 @@ pub mod shader;
 
 pub use context::{list_adapters, AdapterSummary, BackendChoice, GpuContext};
 pub use narrow_phase::{
-    ChunkLimits, GpuBatch, GpuPenetrationBatch, GpuTimings, NarrowPhase, WORKGROUP_SIZE,
+    chunk_ranges, pair_work, ChunkLimits, GpuBatch, GpuPenetrationBatch, GpuTimings, NarrowPhase,
+    DEFAULT_MAX_WORK_PER_CHUNK, WORKGROUP_SIZE,
 };
 
 /// What can go wrong on the GPU path, naming the adapter, buffer or index involved.

@@ -6,7 +6,9 @@ mod penetration;
 pub use penetration::GpuPenetrationBatch;
 
 use super::buffers::GrowBuffer;
-use super::layout::{pack_hulls, GpuInstance, GpuParams, GpuResult, LOOP_PROBE_TRIPS, PAIR_STRIDE};
+use super::layout::{
+    pack_hulls, padded_len, GpuInstance, GpuParams, GpuResult, LOOP_PROBE_TRIPS, PAIR_STRIDE,
+};
 use super::shader::gjk_shader_source;
 use super::GpuError;
 use crate::batch::Instance;
@@ -24,6 +26,49 @@ const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkLimits {
     pub max_pairs_per_chunk: u32,
+    /// Most estimated support-scan work (points visited, see [`pair_work`]) per dispatch. Real GPUs reset a
+    /// dispatch that runs for seconds (Windows' watchdog allows about 2 s); at 2^31 visits a dispatch stays in
+    /// the milliseconds on any discrete GPU, and batches of small hulls never reach it.
+    pub max_work_per_chunk: u64,
+}
+
+/// [`ChunkLimits::max_work_per_chunk`] unless a caller asks otherwise.
+pub const DEFAULT_MAX_WORK_PER_CHUNK: u64 = 1 << 31;
+
+/// Support scans a GJK query typically makes per hull (the random mix needs 3 to 15 iterations).
+const SCANS_PER_PAIR: u64 = 16;
+
+/// The estimated work of one pair: points scanned per support call on both hulls, times the scans.
+pub fn pair_work(points_a: u32, points_b: u32) -> u64 {
+    (padded_len(points_a as usize) + padded_len(points_b as usize)) as u64 * SCANS_PER_PAIR
+}
+
+/// Consecutive ranges of `pairs` with at most `max_pairs` pairs and at most `max_work` estimated work each
+/// (a single pair over the work bound gets a range of its own).
+pub fn chunk_ranges(
+    pairs: &[[u32; 2]],
+    instances: &[Instance],
+    hull_points: &[u32],
+    limits: ChunkLimits,
+) -> Vec<std::ops::Range<usize>> {
+    let max_pairs = limits.max_pairs_per_chunk.max(1) as usize;
+    let mut ranges = Vec::with_capacity(pairs.len() / max_pairs + 1);
+    let mut start = 0;
+    let mut work = 0u64;
+    for (k, pair) in pairs.iter().enumerate() {
+        let points = |i: u32| hull_points[instances[i as usize].shape as usize];
+        let w = pair_work(points(pair[0]), points(pair[1]));
+        if k > start && (k - start == max_pairs || work + w > limits.max_work_per_chunk) {
+            ranges.push(start..k);
+            start = k;
+            work = 0;
+        }
+        work += w;
+    }
+    if start < pairs.len() {
+        ranges.push(start..pairs.len());
+    }
+    ranges
 }
 
 impl ChunkLimits {
@@ -39,6 +84,7 @@ impl ChunkLimits {
         let max = by_results.min(by_pairs).min(by_groups).min(u32::MAX as u64) as u32;
         Self {
             max_pairs_per_chunk: (max / WORKGROUP_SIZE * WORKGROUP_SIZE).max(WORKGROUP_SIZE),
+            max_work_per_chunk: DEFAULT_MAX_WORK_PER_CHUNK,
         }
     }
 }
@@ -86,6 +132,8 @@ pub struct NarrowPhase {
     vertices: wgpu::Buffer,
     hulls: wgpu::Buffer,
     hull_count: u32,
+    /// Points of each uploaded hull, for the work estimate of a chunk.
+    hull_points: Vec<u32>,
     instances: GrowBuffer,
     pairs: GrowBuffer,
     results: GrowBuffer,
@@ -147,6 +195,7 @@ impl NarrowPhase {
                 .max_pairs_per_chunk
                 .min(ChunkLimits::from_device(&device_limits).max_pairs_per_chunk)
                 .max(1),
+            max_work_per_chunk: limits.max_work_per_chunk.max(1),
         };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("gjk.wgsl"),
@@ -216,6 +265,7 @@ impl NarrowPhase {
             vertices: empty("vertex pool"),
             hulls: empty("hull table"),
             hull_count: 0,
+            hull_points: Vec::new(),
             instances: GrowBuffer::new(device, "instances", storage),
             pairs: GrowBuffer::new(device, "pairs", storage),
             results: GrowBuffer::new(
@@ -278,6 +328,7 @@ impl NarrowPhase {
         self.vertices = make("vertex pool", vertex_bytes);
         self.hulls = make("hull table", hull_bytes);
         self.hull_count = hulls.len() as u32;
+        self.hull_points = hulls.iter().map(|h| h.count).collect();
         Ok(())
     }
 
@@ -549,11 +600,13 @@ impl NarrowPhase {
             });
         }
 
-        let chunk = self.limits.max_pairs_per_chunk as usize;
-        self.prepare(instances, chunk.min(pairs.len()) as u64);
+        let ranges = chunk_ranges(pairs, instances, &self.hull_points, self.limits);
+        let largest = ranges.iter().map(|r| r.len()).max().unwrap_or(0);
+        self.prepare(instances, largest as u64);
 
         let mut kernel_ns = 0.0;
-        for chunk_pairs in pairs.chunks(chunk) {
+        for range in ranges {
+            let chunk_pairs = &pairs[range];
             let count = chunk_pairs.len() as u32;
             let t0 = Instant::now();
             self.queue

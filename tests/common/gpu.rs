@@ -35,3 +35,26 @@ pub fn with_narrow_phase(limits: Option<ChunkLimits>, f: impl FnOnce(&mut Narrow
     };
     f(&mut np);
 }
+
+/// The software-or-hardware contexts of the backends a correctness test must cover: OpenGL and Vulkan
+/// (llvmpipe and lavapipe on a machine without a GPU; `.ci/run` installs both). A backend that is missing is
+/// skipped with a message, except under `CI=true`, where it fails the run.
+pub fn backend_contexts() -> &'static [(&'static str, GpuContext)] {
+    static CONTEXTS: OnceLock<Vec<(&'static str, GpuContext)>> = OnceLock::new();
+    CONTEXTS.get_or_init(|| {
+        let mut found = Vec::new();
+        for (name, choice) in [("gl", BackendChoice::Gl), ("vulkan", BackendChoice::Vulkan)] {
+            match GpuContext::new(choice) {
+                Ok(ctx) => {
+                    eprintln!("GPU tests on {name}: {}", ctx.summary);
+                    found.push((name, ctx));
+                }
+                Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
+                    panic!("CI=true requires the {name} backend (software is fine): {e}")
+                }
+                Err(e) => eprintln!("SKIPPED on {name}: {e}"),
+            }
+        }
+        found
+    })
+}

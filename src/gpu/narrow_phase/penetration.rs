@@ -5,7 +5,10 @@
 //! (a buffer cannot be storage and indirect in one pass) and pass 2 (`penetration_epa`) runs one invocation
 //! per queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more.
 
-use super::{storage_entry, uniform_entry, GpuTimings, NarrowPhase, RESULT_STRIDE, WORKGROUP_SIZE};
+use super::{
+    chunk_ranges, storage_entry, uniform_entry, ChunkLimits, GpuTimings, NarrowPhase,
+    RESULT_STRIDE, WORKGROUP_SIZE,
+};
 use crate::batch::Instance;
 use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
 use crate::gpu::buffers::GrowBuffer;
@@ -150,8 +153,12 @@ impl NarrowPhase {
             self.epa = Some(EpaResources::new(&self.device));
         }
 
-        let chunk = self.penetration_chunk();
-        let largest = chunk.min(pairs.len()) as u64;
+        let limits = ChunkLimits {
+            max_pairs_per_chunk: self.penetration_chunk() as u32,
+            ..self.limits
+        };
+        let ranges = chunk_ranges(pairs, instances, &self.hull_points, limits);
+        let largest = ranges.iter().map(|r| r.len()).max().unwrap_or(0) as u64;
         self.prepare(instances, largest);
         {
             let epa = self.epa.as_mut().expect("built above");
@@ -167,7 +174,8 @@ impl NarrowPhase {
         }
 
         let mut kernel_ns = 0.0;
-        for chunk_pairs in pairs.chunks(chunk) {
+        for range in ranges {
+            let chunk_pairs = &pairs[range];
             let count = chunk_pairs.len() as u32;
             let epa = self.epa.as_ref().expect("built above");
             let t0 = Instant::now();
