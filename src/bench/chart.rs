@@ -140,6 +140,7 @@ mod tests {
             max_depth_error: None,
             max_normal_angle: None,
             penetration_failures: None,
+            gpu_failures: None,
             clean: None,
         }
     }

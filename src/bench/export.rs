@@ -24,7 +24,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
 
 const CSV_HEADER: &str = "pairs,kind,backend,adapter,software_adapter,threads,runs,pairs_per_s,total_s,\
 speedup_vs_cpu1,upload_s,compute_s,kernel_s,readback_s,chunks,flag_disagreements,distance_disagreements,\
-max_distance_error,epa_pairs,max_depth_error,max_normal_angle,penetration_failures,clean";
+max_distance_error,epa_pairs,max_depth_error,max_normal_angle,penetration_failures,gpu_failures,clean";
 
 /// RFC 4180 quoting: adapter names contain commas and parentheses.
 fn quote(field: &str) -> String {
@@ -67,6 +67,7 @@ pub fn to_csv(outcome: &BenchOutcome) -> String {
             opt(r.max_depth_error),
             opt(r.max_normal_angle),
             opt(r.penetration_failures),
+            opt(r.gpu_failures),
             opt(r.clean),
         ];
         out.push_str(&fields.join(","));

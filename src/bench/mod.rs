@@ -100,6 +100,9 @@ pub struct Record {
     pub max_depth_error: Option<f64>,
     pub max_normal_angle: Option<f64>,
     pub penetration_failures: Option<usize>,
+    /// GPU rows: GJK answers that came back with a named failure status (`unresolved`, `gpu_loop_limit`,
+    /// `max_iterations`): not disagreements, but pairs a caller must answer again on the CPU.
+    pub gpu_failures: Option<usize>,
     pub clean: Option<bool>,
 }
 

@@ -368,6 +368,7 @@ impl RecordBase {
             max_depth_error: None,
             max_normal_angle: None,
             penetration_failures: None,
+            gpu_failures: None,
             clean: None,
         }
     }
@@ -380,6 +381,7 @@ impl RecordBase {
         clean: bool,
     ) {
         record.flag_disagreements = Some(report.flag_disagreements);
+        record.gpu_failures = Some(report.gpu_failures);
         record.distance_disagreements = Some(report.distance_disagreements);
         record.max_distance_error =
             (self.kind.query_kind() == QueryKind::Distance).then_some(report.max_distance_error);
