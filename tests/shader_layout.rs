@@ -170,25 +170,25 @@ fn epa_constants_match_the_cpu() {
     let expect = |needle: String| assert!(source.contains(&needle), "shader lacks `{needle}`");
     expect(format!(
         "const EPA_MAX_VERTICES: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_VERTICES
+        gpu_gjk::epa::EPA_MAX_VERTICES
     ));
     expect(format!(
         "const EPA_MAX_FACES: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_FACES
+        gpu_gjk::epa::EPA_MAX_FACES
     ));
     expect(format!(
         "const EPA_MAX_HORIZON: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_HORIZON
+        gpu_gjk::epa::EPA_MAX_HORIZON
     ));
     expect(format!(
         "const EPA_MAX_ITERATIONS: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_ITERATIONS
+        gpu_gjk::epa::EPA_MAX_ITERATIONS
     ));
     expect(format!(
         "const EPA_TOLERANCE: f32 = {:e};",
-        gpu_gjk::gjk::EPA_TOLERANCE
+        gpu_gjk::epa::EPA_TOLERANCE
     ));
-    use gpu_gjk::gjk::PenetrationStatus as P;
+    use gpu_gjk::epa::PenetrationStatus as P;
     for (name, status) in [
         ("SEPARATED", P::Separated),
         ("PENETRATING", P::Penetrating),

@@ -85,6 +85,6 @@ mod tests {
         assert_eq!(quote("cpu"), "cpu");
         assert_eq!(quote("llvmpipe (gl, Cpu)"), "\"llvmpipe (gl, Cpu)\"");
         assert_eq!(quote("a\"b"), "\"a\"\"b\"");
-        assert_eq!(CSV_HEADER.split(',').count(), 23);
+        assert_eq!(CSV_HEADER.split(',').count(), 24);
     }
 }

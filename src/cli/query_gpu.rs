@@ -5,10 +5,11 @@
 
 use super::parse::PairInput;
 use super::query::PairAnswer;
-use crate::batch::Instance;
-use crate::gjk::{GjkConfig, WorldPenetration, WorldResult};
+use crate::gjk::GjkConfig;
 use crate::gpu::{GpuContext, NarrowPhase};
+use crate::instance::Instance;
 use crate::pose::{Pose, RelativePose};
+use crate::query::{WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
 
 /// Runs the valid pairs on the GPU; returns the answers and the batch time (upload, compute, readback).

@@ -1,8 +1,9 @@
 //! Rust twins of the GPU structs in `shaders/types.wgsl`. Keep in sync: sizes are checked at compile time
 //! here and against naga's layout of the WGSL in `tests/shader_layout.rs`.
 
-use crate::batch::Instance;
-use crate::gjk::{GjkResult, GjkStatus, Penetration, PenetrationStatus};
+use crate::epa::{Penetration, PenetrationStatus};
+use crate::gjk::{GjkResult, GjkStatus};
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;

@@ -11,8 +11,8 @@ use super::layout::{
 };
 use super::shader::gjk_shader_source;
 use super::GpuError;
-use crate::batch::Instance;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use std::time::Instant;
 

@@ -2,8 +2,9 @@
 //! error and normal angle on the pairs deeper than [`DEEP_FRACTION`] of their size, non-finite answers, and
 //! the worst cases.
 
-use crate::batch::Instance;
-use crate::gjk::{pair_scale, Penetration, PenetrationStatus};
+use crate::epa::{Penetration, PenetrationStatus};
+use crate::gjk::pair_scale;
+use crate::instance::Instance;
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
 use std::fmt::Write as _;

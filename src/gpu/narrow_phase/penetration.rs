@@ -9,12 +9,13 @@ use super::{
     chunk_ranges, storage_entry, uniform_entry, ChunkLimits, GpuTimings, NarrowPhase,
     RESULT_STRIDE, WORKGROUP_SIZE,
 };
-use crate::batch::Instance;
-use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
+use crate::epa::Penetration;
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::buffers::GrowBuffer;
 use crate::gpu::layout::{GpuEpaTask, GpuPenetration, GpuResult, EPA_QUEUE_HEADER, PAIR_STRIDE};
 use crate::gpu::shader::epa_shader_source;
 use crate::gpu::GpuError;
+use crate::instance::Instance;
 use std::time::Instant;
 
 const PENETRATION_STRIDE: u64 = std::mem::size_of::<GpuPenetration>() as u64;
@@ -127,7 +128,7 @@ impl NarrowPhase {
 
     /// Penetration depth, contact normal and contact points for every pair (GJK in distance mode, then EPA
     /// where the cores overlap), blocking until the answers are back. The GPU twin of
-    /// [`crate::gjk::penetration_relative`] except that it never repeats a pair in float64: a pair whose
+    /// [`crate::query::penetration_relative`] except that it never repeats a pair in float64: a pair whose
     /// float32 polytope degenerates keeps the `Degenerate` status.
     pub fn run_penetration(
         &mut self,
