@@ -1,19 +1,20 @@
 //! gpu-gjk: batch convex collision queries (intersection, distance, penetration depth) on the GPU, with a
 //! trusted CPU reference.
 //!
-//! The library's layers, lowest first; each module uses only the ones before it:
+//! The library's layers, lowest first; each module uses only the ones before it (`tests/architecture.rs`
+//! checks this, and that no two modules use each other):
 //!
 //! 1. [`real`], [`pose`], [`error`]: scalars (f32 and f64 through one trait), poses, the error type.
 //! 2. [`shape`]: convex shapes (points about their centre plus a radius) and their support functions.
 //! 3. [`instance`]: what every batch shares, CPU or GPU: instances (shape index + pose) and pairs.
-//! 4. [`gjk`] and [`epa`]: the algorithms, on a [`gjk::PairQuery`] in normalised units.
+//! 4. [`gjk`], then [`epa`]: the algorithms, on a [`gjk::PairQuery`] in normalised units. Beside them, the
+//!    helpers that need only shapes and instances: [`broad_phase`], [`mesh_gen`], and with the `scenario`
+//!    feature `scenario` (seeded random scenes).
 //! 5. [`query`]: one pair of placed shapes answered (centring, units, GJK then EPA, certificates, the float64
 //!    repeat, world coordinates).
 //! 6. [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
 //! 7. [`resolve`] (the GPU's named failures answered again on the CPU) and [`validate`] (GPU against CPU).
-//! 8. Helpers for programs and tests: [`broad_phase`], [`mesh_gen`], and with the `scenario` feature
-//!    `scenario` (seeded random scenes).
-//! 9. The programs, behind cargo features: `bench` and `cli` (feature `cli`), `app` and `stress` (feature
+//! 8. The programs, behind cargo features: `bench` and `cli` (feature `cli`), `stress` and `app` (feature
 //!    `app`). `cargo build --lib --no-default-features` builds the library without any of them.
 
 pub mod batch;

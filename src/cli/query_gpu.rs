@@ -3,8 +3,8 @@
 //! precision of far-away world coordinates. Answers (GJK's, and EPA's on overlapping pairs) come back in A's
 //! frame and go to world coordinates in float64, exactly as on the CPU path.
 
+use super::answer::PairAnswer;
 use super::parse::PairInput;
-use super::query::PairAnswer;
 use crate::gjk::GjkConfig;
 use crate::gpu::{GpuContext, NarrowPhase};
 use crate::instance::Instance;
