@@ -14,7 +14,8 @@
 //! timed loops.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gpu_gjk::gjk::{self, GjkConfig, QueryKind};
+use gpu_gjk::gjk::{GjkConfig, QueryKind};
+use gpu_gjk::query;
 use gpu_gjk::scenario::{random_scene, MixSpec, ShapeKind};
 use gpu_gjk::{ConvexShape, Pose};
 use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, RoundShape, Shape};
@@ -169,7 +170,7 @@ fn prepare(spec: &GroupSpec) -> Prepared {
 }
 
 /// Runs every pair once with both libraries and prints how far they agree (intersection flags, and
-/// distances against the float64 reference `gjk::query_f64`), so that a speed comparison between different
+/// distances against the float64 reference `query::query_f64`), so that a speed comparison between different
 /// answers would be noticed.
 fn report_agreement(p: &Prepared) {
     let config = GjkConfig::default();
@@ -186,7 +187,7 @@ fn report_agreement(p: &Prepared) {
         let (a, b) = (&p.reduced[q.a], &p.reduced[q.b]);
         let (pa, pb) = (p.parry[q.a].as_ref(), p.parry[q.b].as_ref());
         let scale = a.bounding_radius().max(b.bounding_radius()) as f64;
-        let reference = gjk::query_f64(
+        let reference = query::query_f64(
             a,
             &q.pose_a.to_f64(),
             b,
@@ -195,13 +196,13 @@ fn report_agreement(p: &Prepared) {
             &config,
         )
         .distance;
-        let ours = gjk::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Distance, &config);
+        let ours = query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Distance, &config);
         let theirs = parry3d::query::distance(&q.parry_a, pa, &q.parry_b, pb)
             .expect("supported pair")
             .distance;
         ours_err = ours_err.max((ours.distance as f64 - reference).abs() / scale);
         parry_err = parry_err.max((theirs as f64 - reference).abs() / scale);
-        let ours_hit = gjk::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, &config);
+        let ours_hit = query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, &config);
         let parry_hit = parry3d::query::intersection_test(&q.parry_a, pa, &q.parry_b, pb)
             .expect("supported pair")
             .intersecting;
@@ -232,7 +233,7 @@ fn report_agreement(p: &Prepared) {
 fn run_ours(shapes: &[ConvexShape], pairs: &[Pair], kind: QueryKind, config: &GjkConfig) -> f32 {
     let mut acc = 0.0f32;
     for q in pairs {
-        let r = gjk::query(
+        let r = query::query(
             black_box(&shapes[q.a]),
             &q.pose_a,
             &shapes[q.b],
@@ -275,7 +276,7 @@ fn overlapping(p: &Prepared, config: &GjkConfig) -> Vec<usize> {
         .filter(|&k| {
             let q = &p.pairs[k];
             let (a, b) = (&p.reduced[q.a], &p.reduced[q.b]);
-            gjk::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, config).intersecting
+            query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, config).intersecting
         })
         .collect()
 }
@@ -284,7 +285,7 @@ fn run_ours_penetration(p: &Prepared, which: &[usize], config: &GjkConfig) -> f3
     let mut acc = 0.0f32;
     for &k in which {
         let q = &p.pairs[k];
-        let (_, hit) = gjk::penetration_query(
+        let (_, hit) = query::penetration_query(
             black_box(&p.reduced[q.a]),
             &q.pose_a,
             &p.reduced[q.b],

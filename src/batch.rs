@@ -1,19 +1,13 @@
 //! Many pairs at once on the CPU: the same data layout the GPU narrow phase uploads (shapes, instances with
 //! poses, candidate pairs of instance indices), run on all cores with rayon or on one thread.
 
-use crate::gjk::{
-    penetration_relative, query_relative, GjkConfig, GjkResult, Penetration, QueryKind,
-};
-use crate::pose::{Pose, RelativePose};
+use crate::epa::Penetration;
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::instance::{check_indices, IndexError, Instance, Pair};
+use crate::pose::RelativePose;
+use crate::query::{penetration_relative, query_relative};
 use crate::shape::ConvexShape;
 use rayon::prelude::*;
-
-/// One placed body: which shape, and where.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Instance {
-    pub shape: u32,
-    pub pose: Pose,
-}
 
 /// How many CPU threads a batch may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -27,21 +21,12 @@ pub enum Threads {
     Count(usize),
 }
 
-/// Errors in the batch's index data, naming the offending entry.
+/// What can stop a CPU batch before it starts.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum BatchError {
-    #[error("instance {instance} refers to shape {shape}, but there are only {shapes} shapes")]
-    BadShapeIndex {
-        instance: usize,
-        shape: u32,
-        shapes: usize,
-    },
-    #[error("pair {pair} refers to instance {index}, but there are only {instances} instances")]
-    BadInstanceIndex {
-        pair: usize,
-        index: u32,
-        instances: usize,
-    },
+    /// An index refers to nothing (see [`IndexError`]).
+    #[error(transparent)]
+    Index(#[from] IndexError),
     #[error("could not build a pool of {0} threads")]
     ThreadPool(usize),
 }
@@ -50,29 +35,9 @@ pub enum BatchError {
 pub fn validate(
     shapes: &[ConvexShape],
     instances: &[Instance],
-    pairs: &[[u32; 2]],
+    pairs: &[Pair],
 ) -> Result<(), BatchError> {
-    for (i, inst) in instances.iter().enumerate() {
-        if inst.shape as usize >= shapes.len() {
-            return Err(BatchError::BadShapeIndex {
-                instance: i,
-                shape: inst.shape,
-                shapes: shapes.len(),
-            });
-        }
-    }
-    for (p, pair) in pairs.iter().enumerate() {
-        for &index in pair {
-            if index as usize >= instances.len() {
-                return Err(BatchError::BadInstanceIndex {
-                    pair: p,
-                    index,
-                    instances: instances.len(),
-                });
-            }
-        }
-    }
-    Ok(())
+    Ok(check_indices(shapes.len(), instances, pairs)?)
 }
 
 /// A pair's two shapes and B's pose relative to A, formed in float32 as the GPU forms it.
@@ -229,11 +194,11 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err,
-            BatchError::BadInstanceIndex {
+            BatchError::Index(IndexError::BadInstanceIndex {
                 pair: 0,
                 index: 99,
                 instances: scene.instances.len(),
-            }
+            })
         );
     }
 }

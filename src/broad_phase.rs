@@ -1,7 +1,7 @@
 //! CPU broad phase: every pair of bodies whose world AABBs overlap, by sweep and prune along the axis of
 //! largest spread. Touching boxes count as overlapping, because touching shapes count as colliding.
 
-use crate::batch::Instance;
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use glam::{Mat3, Vec3};
 

@@ -35,12 +35,6 @@ impl Pose {
         Self::new(position, Quat::IDENTITY)
     }
 
-    /// Builds a pose from untrusted values: the quaternion is normalised, and non-finite or out-of-range values
-    /// are rejected.
-    pub fn checked(position: DVec3, rotation: DQuat) -> Result<DPose, GjkError> {
-        DPose::checked(position, rotation)
-    }
-
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
         self.rotation * p + self.position
     }

@@ -70,12 +70,7 @@ pub trait Real:
     fn vec_from_f64(v: DVec3) -> Self::V;
     fn vec_to_f64(v: Self::V) -> DVec3;
 
-    fn rotate(q: Self::Q, v: Self::V) -> Self::V;
-    fn quat_inverse(q: Self::Q) -> Self::Q;
-    fn quat_mul(a: Self::Q, b: Self::Q) -> Self::Q;
-    fn quat_identity() -> Self::Q;
     fn quat_from_f64(q: DQuat) -> Self::Q;
-    fn quat_to_f64(q: Self::Q) -> DQuat;
     fn mat_from_quat(q: Self::Q) -> Self::M;
     /// `m * v`
     fn mat_mul(m: Self::M, v: Self::V) -> Self::V;
@@ -84,7 +79,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $v:ty, $q:ty, $m:ty, $conv_v:expr, $back_v:expr, $conv_q:expr, $back_q:expr) => {
+    ($t:ty, $v:ty, $q:ty, $m:ty, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
         impl Real for $t {
             type V = $v;
             type Q = $q;
@@ -138,28 +133,8 @@ macro_rules! impl_real {
                 $back_v(v)
             }
             #[inline(always)]
-            fn rotate(q: Self::Q, v: Self::V) -> Self::V {
-                q * v
-            }
-            #[inline(always)]
-            fn quat_inverse(q: Self::Q) -> Self::Q {
-                q.conjugate()
-            }
-            #[inline(always)]
-            fn quat_mul(a: Self::Q, b: Self::Q) -> Self::Q {
-                a * b
-            }
-            #[inline(always)]
-            fn quat_identity() -> Self::Q {
-                <$q>::IDENTITY
-            }
-            #[inline(always)]
             fn quat_from_f64(q: DQuat) -> Self::Q {
                 $conv_q(q)
-            }
-            #[inline(always)]
-            fn quat_to_f64(q: Self::Q) -> DQuat {
-                $back_q(q)
             }
             #[inline(always)]
             fn mat_from_quat(q: Self::Q) -> Self::M {
@@ -184,8 +159,7 @@ impl_real!(
     Mat3,
     |v: DVec3| v.as_vec3(),
     |v: Vec3| v.as_dvec3(),
-    |q: DQuat| q.as_quat(),
-    |q: Quat| q.as_dquat()
+    |q: DQuat| q.as_quat()
 );
 impl_real!(
     f64,
@@ -194,6 +168,5 @@ impl_real!(
     DMat3,
     |v: DVec3| v,
     |v: DVec3| v,
-    |q: DQuat| q,
     |q: DQuat| q
 );

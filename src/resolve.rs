@@ -7,9 +7,10 @@
 //! promises answers (`query --backend gpu`, the demo's colours) calls these; `bench` reports the failures
 //! as they came back and how many the CPU answered.
 
-use crate::batch::{penetration_pair, query_pair, Instance};
+use crate::batch::{penetration_pair, query_pair};
 use crate::gjk::{GjkConfig, QueryKind};
 use crate::gpu::{GpuBatch, GpuPenetrationBatch};
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 
 impl GpuBatch {

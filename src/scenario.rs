@@ -1,7 +1,7 @@
 //! Seeded random scenes of convex pairs, shared by the tests, the benchmarks and the command line so that
 //! one seed reproduces one scene everywhere.
 
-use crate::batch::Instance;
+use crate::instance::Instance;
 use crate::pose::Pose;
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec3};

@@ -155,33 +155,3 @@ fn empty_batches_and_bad_indices() {
         assert!(err.to_string().contains("pair 0"), "{err}");
     });
 }
-
-#[test]
-fn non_blocking_submit_matches_the_blocking_run() {
-    let scene = random_scene(11, 2_000, &MixSpec::default());
-    let config = GjkConfig::default();
-    with_narrow_phase(None, |np| {
-        np.upload_hulls(&scene.shapes).unwrap();
-        let blocking = np
-            .run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
-            .unwrap();
-        np.submit(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
-            .unwrap();
-        assert!(np.is_busy());
-        // A second batch while one is in flight is refused, not queued silently.
-        assert!(np
-            .run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
-            .is_err());
-        let started = std::time::Instant::now();
-        let collected = loop {
-            if let Some(results) = np.try_collect().unwrap() {
-                break results;
-            }
-            assert!(started.elapsed().as_secs() < 60, "the GPU never finished");
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        };
-        assert!(!np.is_busy());
-        assert_eq!(collected, blocking.results);
-        assert!(np.try_collect().unwrap().is_none());
-    });
-}

@@ -6,12 +6,13 @@ mod common;
 
 use common::gpu::with_narrow_phase;
 use glam::{Quat, Vec3};
-use gpu_gjk::batch::{penetration_batch, Instance, Threads};
-use gpu_gjk::gjk::{Penetration, PenetrationStatus};
+use gpu_gjk::batch::{penetration_batch, Threads};
+use gpu_gjk::epa::{Penetration, PenetrationStatus};
 use gpu_gjk::gpu::ChunkLimits;
 use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
 use gpu_gjk::shape::ConvexShape;
 use gpu_gjk::validate::{compare_penetration, PenetrationReport};
+use gpu_gjk::Instance;
 use gpu_gjk::{GjkConfig, Pose};
 
 fn cpu_answers(scene: &Scene) -> Vec<Penetration<f32>> {

@@ -4,7 +4,8 @@
 mod common;
 
 use glam::{DQuat, DVec3, Quat, Vec3};
-use gpu_gjk::gjk::{self, pair_scale};
+use gpu_gjk::gjk::pair_scale;
+use gpu_gjk::query;
 use gpu_gjk::scenario::random_rotation;
 use gpu_gjk::{ConvexShape, DPose, GjkConfig, GjkResult, GjkStatus, Pose, QueryKind};
 use rand::{Rng, SeedableRng};
@@ -19,11 +20,11 @@ fn at(x: f32, y: f32, z: f32) -> Pose {
 }
 
 fn dist(a: &ConvexShape, pa: &Pose, b: &ConvexShape, pb: &Pose) -> GjkResult<f32> {
-    gjk::query(a, pa, b, pb, QueryKind::Distance, &GjkConfig::default())
+    query::query(a, pa, b, pb, QueryKind::Distance, &GjkConfig::default())
 }
 
 fn hit(a: &ConvexShape, pa: &Pose, b: &ConvexShape, pb: &Pose) -> GjkResult<f32> {
-    gjk::query(a, pa, b, pb, QueryKind::Intersection, &GjkConfig::default())
+    query::query(a, pa, b, pb, QueryKind::Intersection, &GjkConfig::default())
 }
 
 /// Both query kinds must agree on the flag; returns the distance result.
@@ -312,7 +313,7 @@ fn translation_and_scale_do_not_change_answers() {
         .unwrap()
     };
     for gap in [0.3, 1e-3, 0.0, -0.2] {
-        let reference = gjk::distance(&a1, &DPose::IDENTITY, &b1, &pose_b(1.0, DVec3::ZERO, gap));
+        let reference = query::distance(&a1, &DPose::IDENTITY, &b1, &pose_b(1.0, DVec3::ZERO, gap));
         for (s, offset) in [
             (1.0, DVec3::splat(1e4)),
             (1e-2, DVec3::ZERO),
@@ -322,7 +323,7 @@ fn translation_and_scale_do_not_change_answers() {
         ] {
             let (a, b) = make(s as f32);
             let pa = DPose::checked(offset, DQuat::IDENTITY).unwrap();
-            let r = gjk::distance(&a, &pa, &b, &pose_b(s, offset, gap));
+            let r = query::distance(&a, &pa, &b, &pose_b(s, offset, gap));
             assert_eq!(
                 r.intersecting, reference.intersecting,
                 "gap {gap} scale {s} offset {offset}"
@@ -446,7 +447,7 @@ fn iteration_bound_is_reported_as_its_own_status() {
         max_iterations: 1,
         ..GjkConfig::default()
     };
-    let r = gjk::query(
+    let r = query::query(
         &ball,
         &Pose::IDENTITY,
         &ball,

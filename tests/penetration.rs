@@ -6,17 +6,18 @@ mod common;
 
 use common::referee::{depth_along, referee_penetration};
 use glam::{DQuat, DVec3, Quat, Vec3};
-use gpu_gjk::gjk::{penetration_f64, penetration_query, PenetrationStatus};
+use gpu_gjk::epa::PenetrationStatus;
+use gpu_gjk::query::{penetration_f64, penetration_query};
 use gpu_gjk::scenario::{random_rotation, random_scene, MixSpec};
 use gpu_gjk::{ConvexShape, DPose, GjkConfig, Pose};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-fn pen(a: &ConvexShape, pa: Pose, b: &ConvexShape, pb: Pose) -> gpu_gjk::gjk::Penetration<f32> {
+fn pen(a: &ConvexShape, pa: Pose, b: &ConvexShape, pb: Pose) -> gpu_gjk::epa::Penetration<f32> {
     penetration_query(a, &pa, b, &pb, &GjkConfig::default()).1
 }
 
-fn assert_consistent(p: &gpu_gjk::gjk::Penetration<f32>, tol: f32) {
+fn assert_consistent(p: &gpu_gjk::epa::Penetration<f32>, tol: f32) {
     assert!(p.depth.is_finite() && p.normal.is_finite());
     assert!(p.contact_a.is_finite() && p.contact_b.is_finite());
     assert!((p.normal.length() - 1.0).abs() < 1e-5, "{p:?}");
@@ -215,7 +216,7 @@ fn random_overlapping_pairs_agree_with_the_referee() {
         *statuses.entry(p.status.name()).or_insert(0) += 1;
         // How often float32 alone could not finish (penetration_query then repeats the pair in float64).
         let relative = gpu_gjk::RelativePose::between_f32(&ia.pose, &ib.pose);
-        let (_, raw) = gpu_gjk::gjk::penetration_relative_float32(a, b, &relative, &config);
+        let (_, raw) = gpu_gjk::query::penetration_relative_float32(a, b, &relative, &config);
         if !matches!(
             raw.status,
             PenetrationStatus::Penetrating | PenetrationStatus::Separated

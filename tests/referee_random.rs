@@ -203,7 +203,7 @@ fn float32_and_float64_runs_of_the_same_code_agree() {
             &scene.shapes[ia.shape as usize],
             &scene.shapes[ib.shape as usize],
         );
-        let wide = gpu_gjk::gjk::query_f64(
+        let wide = gpu_gjk::query::query_f64(
             a,
             &ia.pose.to_f64(),
             b,
@@ -227,7 +227,7 @@ fn float32_and_float64_runs_of_the_same_code_agree() {
 /// size in [0, 1e-2] (a quarter of them exactly 0): the contacts that break absolute epsilons.
 #[test]
 fn near_contact_pairs_agree_with_the_referee() {
-    use gpu_gjk::batch::Instance;
+    use gpu_gjk::Instance;
     let mut scene = random_scene(seed() ^ 0xc0ffee, 10_000, &MixSpec::default());
     let mut moved = 0;
     let mut rng_state = seed();
@@ -242,7 +242,7 @@ fn near_contact_pairs_agree_with_the_referee() {
             pose: pb,
         } = scene.instances[ib as usize];
         let (a, b) = (&scene.shapes[sa as usize], &scene.shapes[sb as usize]);
-        let ours = gpu_gjk::gjk::query_f64(
+        let ours = gpu_gjk::query::query_f64(
             a,
             &pa.to_f64(),
             b,

@@ -10,9 +10,10 @@ mod common;
 use common::gpu::backend_contexts;
 use common::referee::{depth_along, point_to_shape};
 use glam::{DQuat, DVec3, Vec3};
-use gpu_gjk::batch::Instance;
-use gpu_gjk::gjk::{penetration_relative, query_relative, PenetrationStatus};
+use gpu_gjk::epa::PenetrationStatus;
 use gpu_gjk::gpu::NarrowPhase;
+use gpu_gjk::query::{penetration_relative, query_relative};
+use gpu_gjk::Instance;
 use gpu_gjk::{ConvexShape, DPose, GjkConfig, GjkError, GjkStatus, Pose, QueryKind, RelativePose};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -388,7 +389,7 @@ fn all_cases() -> Vec<Case> {
 /// The answer of one backend for one case, in A's local frame.
 struct Answer {
     result: gpu_gjk::GjkResult<f32>,
-    penetration: gpu_gjk::gjk::Penetration<f32>,
+    penetration: gpu_gjk::epa::Penetration<f32>,
 }
 
 /// Checks one answer; returns a description of what is wrong.

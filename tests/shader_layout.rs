@@ -1,10 +1,12 @@
-//! Every shader parses and validates with naga, and every WGSL struct has the size and field offsets of its
-//! Rust twin. Runs on any machine, GPU or not.
+//! Every kernel parses and validates with naga; every WGSL struct has the size and field offsets of its Rust
+//! twin; every constant the WGSL shares with Rust is the Rust value, emitted, never written by hand. Runs on
+//! any machine, GPU or not.
 
 use gpu_gjk::gpu::layout::{
     GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult,
 };
-use gpu_gjk::gpu::shader::all_shaders;
+use gpu_gjk::gpu::shader::constants::{shared_constants, WgslValue};
+use gpu_gjk::gpu::shader::{kernel, KERNELS};
 use std::mem::{offset_of, size_of};
 
 fn parse_and_validate(name: &str, source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
@@ -19,14 +21,17 @@ fn parse_and_validate(name: &str, source: &str) -> (naga::Module, naga::valid::M
     (module, info)
 }
 
+/// One kernel per file: each assembled kernel has exactly one entry point, named after the kernel.
 #[test]
-fn every_shader_parses_and_validates() {
-    for (name, source) in all_shaders() {
-        let (module, _) = parse_and_validate(name, &source);
-        assert!(
-            module.entry_points.iter().any(|e| e.name == "main"),
-            "{name} has no entry point `main`"
-        );
+fn every_kernel_parses_and_validates_with_one_entry_point() {
+    for k in KERNELS {
+        let (module, _) = parse_and_validate(k.name, &k.source());
+        let entries: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        assert_eq!(entries, [k.name], "{}", k.file.path);
     }
 }
 
@@ -67,8 +72,8 @@ fn check_layout(module: &naga::Module, name: &str, size: usize, offsets: &[(&str
 
 #[test]
 fn wgsl_structs_match_their_rust_twins() {
-    let (_, source) = &all_shaders()[0];
-    let (module, _) = parse_and_validate("gjk", source);
+    let gjk = kernel("gjk_kernel").expect("the GJK kernel");
+    let (module, _) = parse_and_validate(gjk.name, &gjk.source());
     let check = |name: &str, size: usize, offsets: &[(&str, usize)]| {
         check_layout(&module, name, size, offsets)
     };
@@ -119,17 +124,8 @@ fn wgsl_structs_match_their_rust_twins() {
 
 #[test]
 fn epa_structs_match_their_rust_twins() {
-    let (name, source) = all_shaders()
-        .into_iter()
-        .find(|(name, _)| *name == "epa")
-        .expect("the epa shader");
-    let (module, _) = parse_and_validate(name, &source);
-    for entry in ["penetration_gjk", "penetration_epa"] {
-        assert!(
-            module.entry_points.iter().any(|e| e.name == entry),
-            "{entry}"
-        );
-    }
+    let pass = kernel("penetration_gjk").expect("the penetration kernel");
+    let (module, _) = parse_and_validate(pass.name, &pass.source());
     let check = |name: &str, size: usize, offsets: &[(&str, usize)]| {
         check_layout(&module, name, size, offsets)
     };
@@ -161,79 +157,202 @@ fn epa_structs_match_their_rust_twins() {
     assert_eq!(tasks.1 as u64, gpu_gjk::gpu::layout::EPA_QUEUE_HEADER);
 }
 
-#[test]
-fn epa_constants_match_the_cpu() {
-    let (_, source) = all_shaders()
-        .into_iter()
-        .find(|(name, _)| *name == "epa")
-        .expect("the epa shader");
-    let expect = |needle: String| assert!(source.contains(&needle), "shader lacks `{needle}`");
-    expect(format!(
-        "const EPA_MAX_VERTICES: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_VERTICES
-    ));
-    expect(format!(
-        "const EPA_MAX_FACES: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_FACES
-    ));
-    expect(format!(
-        "const EPA_MAX_HORIZON: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_HORIZON
-    ));
-    expect(format!(
-        "const EPA_MAX_ITERATIONS: u32 = {}u;",
-        gpu_gjk::gjk::EPA_MAX_ITERATIONS
-    ));
-    expect(format!(
-        "const EPA_TOLERANCE: f32 = {:e};",
-        gpu_gjk::gjk::EPA_TOLERANCE
-    ));
-    use gpu_gjk::gjk::PenetrationStatus as P;
-    for (name, status) in [
-        ("SEPARATED", P::Separated),
-        ("PENETRATING", P::Penetrating),
-        ("GJK_MAX_ITERATIONS", P::GjkMaxIterations),
-        ("MAX_ITERATIONS", P::MaxIterations),
-        ("OVERFLOW", P::Overflow),
-        ("DEGENERATE", P::Degenerate),
-        ("GJK_UNRESOLVED", P::GjkUnresolved),
-        ("GPU_LOOP_LIMIT", P::GpuLoopLimit),
-    ] {
-        expect(format!("const PEN_{name}: u32 = {}u;", status as u32));
+/// The value naga reads back for a module-scope constant.
+fn wgsl_constant(module: &naga::Module, name: &str) -> WgslValue {
+    let (_, constant) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("constant {name} not found in WGSL"));
+    match module.global_expressions[constant.init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => WgslValue::U32(v),
+        naga::Expression::Literal(naga::Literal::I32(v)) => WgslValue::I32(v),
+        naga::Expression::Literal(naga::Literal::F32(v)) => WgslValue::F32(v),
+        ref other => panic!("{name} is not a literal: {other:?}"),
     }
 }
 
+/// Twins by construction: every constant the WGSL shares with Rust (statuses, kinds, tolerances, bounds, the
+/// workgroup size) is emitted from the Rust value, and naga reads back exactly that value in every kernel.
 #[test]
-fn shader_constants_match_the_cpu() {
-    let (_, source) = &all_shaders()[0];
-    let expect = |needle: String| assert!(source.contains(&needle), "shader lacks `{needle}`");
-    expect(format!(
-        "const CONVERGENCE_ULPS: f32 = {:?};",
-        gpu_gjk::gjk::CONVERGENCE_ULPS
-    ));
-    expect(format!(
-        "const NOISE_ULPS: f32 = {:?};",
-        gpu_gjk::gjk::NOISE_ULPS
-    ));
-    expect(format!(
-        "const MAX_STALLS: u32 = {}u;",
-        gpu_gjk::gjk::MAX_STALLS
-    ));
-    expect(format!("const EPSILON: f32 = {:e};", f32::EPSILON));
-    expect(format!(
-        "const CERTIFICATE_ULPS: f32 = {:?};",
-        gpu_gjk::gjk::CERTIFICATE_ULPS
-    ));
-    expect(format!(
-        "const WEIGHT_SLACK_ULPS: f32 = {:?};",
-        gpu_gjk::gjk::WEIGHT_SLACK_ULPS
-    ));
-    for status in gpu_gjk::GjkStatus::ALL {
-        expect(format!(
-            "const STATUS_{}: u32 = {}u;",
-            status.name().to_uppercase(),
-            status as u32
-        ));
+fn every_shared_constant_in_the_wgsl_is_the_rust_value() {
+    let constants = shared_constants();
+    assert!(constants.len() >= 40, "{} constants", constants.len());
+    for k in KERNELS {
+        let (module, _) = parse_and_validate(k.name, &k.source());
+        for c in &constants {
+            assert_eq!(
+                wgsl_constant(&module, &c.name),
+                c.value,
+                "{}: {}",
+                k.name,
+                c.name
+            );
+        }
     }
-    expect(format!("@workgroup_size({})", gpu_gjk::gpu::WORKGROUP_SIZE));
+    // Spot checks against the Rust items themselves, so the list cannot drift from them either.
+    let value = |name: &str| {
+        constants
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name} is not emitted"))
+            .value
+    };
+    assert_eq!(
+        value("EPA_MAX_VERTICES"),
+        WgslValue::U32(gpu_gjk::epa::EPA_MAX_VERTICES as u32)
+    );
+    assert_eq!(
+        value("WORKGROUP_SIZE"),
+        WgslValue::U32(gpu_gjk::gpu::WORKGROUP_SIZE)
+    );
+    assert_eq!(value("EPSILON"), WgslValue::F32(f32::EPSILON));
+    for status in gpu_gjk::GjkStatus::ALL {
+        let name = format!("STATUS_{}", status.name().to_uppercase());
+        assert_eq!(value(&name), WgslValue::U32(status as u32));
+    }
+    for status in gpu_gjk::epa::PenetrationStatus::ALL {
+        let name = format!("PEN_{}", status.name().to_uppercase());
+        assert_eq!(value(&name), WgslValue::U32(status as u32));
+    }
+}
+
+/// Every `.wgsl` file of the narrow phase under `shaders/` (the renderer's own, in `shaders/render/`, shares
+/// nothing with the narrow phase's Rust), with its text.
+fn wgsl_files(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+    for entry in std::fs::read_dir(dir).expect("shaders/") {
+        let path = entry.expect("an entry").path();
+        if path.ends_with("render") {
+            continue;
+        }
+        if path.is_dir() {
+            wgsl_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "wgsl") {
+            let text = std::fs::read_to_string(&path).expect("a WGSL file");
+            out.push((path, text));
+        }
+    }
+}
+
+/// No `.wgsl` file writes a shared constant or a workgroup size by hand: the only `const` declarations are
+/// the encodings that never leave the WGSL (how a step or a blow-up ended, a face's live bit).
+#[test]
+fn no_wgsl_file_writes_a_shared_constant_by_hand() {
+    const WGSL_ONLY: [&str; 10] = [
+        "STOP_GO_ON",
+        "STOP_DECIDED",
+        "STOP_CONVERGED",
+        "STOP_CAPPED",
+        "START_GO_ON",
+        "START_TETRAHEDRON",
+        "START_FLAT",
+        "START_DEGENERATE",
+        "PUSH_OK",
+        "FACE_ALIVE",
+    ];
+    let shared: Vec<String> = shared_constants().into_iter().map(|c| c.name).collect();
+    let mut files = Vec::new();
+    wgsl_files(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders")),
+        &mut files,
+    );
+    assert!(files.len() >= 15, "{} files", files.len());
+    for (path, text) in &files {
+        for line in text.lines() {
+            let line = line.trim_start();
+            if let Some(rest) = line.strip_prefix("const ") {
+                let name = rest.split(':').next().unwrap_or("").trim();
+                assert!(
+                    WGSL_ONLY.contains(&name) && !shared.iter().any(|s| s == name),
+                    "{}: `{line}` is written by hand",
+                    path.display()
+                );
+            }
+            if let Some(size) = line.split("@workgroup_size(").nth(1) {
+                assert!(
+                    size.starts_with("WORKGROUP_SIZE"),
+                    "{}: `{line}`",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// A WGSL function has the same name as its Rust twin: the functions a reader compares side by side exist in
+/// the shared files under those names.
+#[test]
+fn the_wgsl_twins_carry_the_rust_names() {
+    let penetration = kernel("penetration_epa").expect("the EPA kernel").source();
+    for name in [
+        "support_hull",
+        "support_a",
+        "support_b",
+        "s1d",
+        "s2d",
+        "s2d_plane",
+        "s3d",
+        "simplex_reduce",
+        "simplex_weighted_point",
+        "simplex_witnesses",
+        "gjk",
+        "gjk_with_simplex",
+        "gjk_search_start",
+        "gjk_search_step",
+        "gjk_search_keep_sliver_triangle",
+        "gjk_search_answer",
+        "gjk_certified",
+        "pair_unit",
+        "prepared_new",
+        "prepared_gjk_to_local",
+        "polytope_push_face",
+        "polytope_closest_face",
+        "polytope_carve_horizon",
+        "blow_up",
+        "blow_up_point",
+        "blow_up_segment",
+        "blow_up_triangle",
+        "expand",
+        "expansion_loop",
+        "contact",
+        "finish",
+        "penetration_certified",
+    ] {
+        assert!(
+            penetration.contains(&format!("fn {name}(")),
+            "no WGSL twin `{name}`"
+        );
+    }
+}
+
+/// The kernels reach the adapters as SPIR-V (Vulkan) and GLSL (OpenGL), through naga's backends: each kernel
+/// must translate to both on any machine, so a construct one backend cannot emit (a pointer to a struct member
+/// passed to a function, for SPIR-V) fails here rather than on a user's adapter.
+#[test]
+fn every_kernel_translates_to_spirv_and_glsl() {
+    for k in KERNELS {
+        let (module, info) = parse_and_validate(k.name, &k.source());
+        naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
+            .unwrap_or_else(|e| panic!("{}: SPIR-V: {e}", k.name));
+        let options = naga::back::glsl::Options {
+            version: naga::back::glsl::Version::Desktop(430),
+            ..Default::default()
+        };
+        let pipeline = naga::back::glsl::PipelineOptions {
+            shader_stage: naga::ShaderStage::Compute,
+            entry_point: k.name.to_owned(),
+            multiview: None,
+        };
+        let mut glsl = String::new();
+        naga::back::glsl::Writer::new(
+            &mut glsl,
+            &module,
+            &info,
+            &options,
+            &pipeline,
+            naga::proc::BoundsCheckPolicies::default(),
+        )
+        .and_then(|mut w| w.write())
+        .unwrap_or_else(|e| panic!("{}: GLSL: {e}", k.name));
+    }
 }

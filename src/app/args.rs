@@ -32,7 +32,7 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// wgpu backend (`gl` is the debug renderer's baseline); `auto` honours WGPU_BACKEND.
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    #[arg(long, default_value_t = BackendChoice::Auto, value_parser = backend_names())]
     pub backend: BackendChoice,
     /// Render this many frames, print a JSON summary and exit (headless runs, for instance under Xvfb).
     #[arg(long)]
@@ -90,4 +90,11 @@ impl DemoArgs {
             response: false,
         }
     }
+}
+
+/// `--backend`'s values: the library's [`BackendChoice`] names, listed in the help.
+fn backend_names() -> impl clap::builder::TypedValueParser<Value = BackendChoice> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(BackendChoice::NAMES)
+        .map(|name| name.parse().expect("a listed backend name"))
 }

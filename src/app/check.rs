@@ -3,8 +3,9 @@
 //! frame only when it has finished the last one (interactive runs, where the frame rate must not wait for
 //! the CPU; the HUD says how many frames were sampled).
 
-use crate::batch::{query_batch, Instance, Threads};
+use crate::batch::{query_batch, Threads};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use anyhow::{anyhow, Result};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};

@@ -3,10 +3,10 @@
 //! this, so what the picture shows is what the tests check.
 
 use super::check::{answer_on_cpu, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
-use crate::batch::Instance;
 use crate::broad_phase::{sweep_and_prune, world_aabb};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::NarrowPhase;
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use crate::stress::{classify_bodies, separate, BodyState, ResponseStats, StressScene};
 use crate::validate::compare;

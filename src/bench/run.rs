@@ -3,7 +3,8 @@
 
 use super::{kind_name, BackendId, BenchKind, BenchSpec, Record};
 use crate::batch::{penetration_batch, query_batch, Threads};
-use crate::gjk::{GjkConfig, GjkResult, Penetration, QueryKind};
+use crate::epa::Penetration;
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{GpuContext, GpuTimings, NarrowPhase};
 use crate::scenario::{random_scene, Scene};
 use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};

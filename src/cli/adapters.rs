@@ -5,7 +5,7 @@ use crate::gpu::{list_adapters, BackendChoice};
 #[derive(Clone, Debug, clap::Args)]
 pub struct AdaptersArgs {
     /// Which backends to list (`auto` honours `WGPU_BACKEND`, else lists all).
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    #[arg(long, default_value_t = BackendChoice::Auto, value_parser = backend_names())]
     pub backend: BackendChoice,
 }
 
@@ -31,4 +31,11 @@ pub fn run_adapters(args: &AdaptersArgs) -> usize {
         );
     }
     adapters.len()
+}
+
+/// `--backend`'s values: the library's [`BackendChoice`] names, listed in the help.
+fn backend_names() -> impl clap::builder::TypedValueParser<Value = BackendChoice> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(BackendChoice::NAMES)
+        .map(|name| name.parse().expect("a listed backend name"))
 }

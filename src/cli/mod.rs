@@ -2,6 +2,7 @@
 //! directly; `src/main.rs` only parses arguments and maps the outcome to an exit code.
 
 mod adapters;
+mod answer;
 mod backend;
 mod bench;
 mod exec;
@@ -13,10 +14,11 @@ mod query;
 mod query_gpu;
 
 pub use adapters::{run_adapters, AdaptersArgs};
+pub use answer::{query_pair, PairAnswer};
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use bench::{run_bench, BenchArgs};
 pub use exec::{threads_from_count, Executor};
 pub use input::{read_input, split_lines};
 pub use output::{write_error, write_result};
 pub use parse::{parse_line, PairInput, PlacedShape};
-pub use query::{query_pair, run_query, stats_line, PairAnswer, QueryArgs, QueryReport};
+pub use query::{run_query, stats_line, QueryArgs, QueryReport};

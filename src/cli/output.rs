@@ -1,7 +1,8 @@
 //! Output lines of `gpu-gjk query`: one JSON object per input line, written as `{"key": value, ...}` with
 //! a space after each colon and comma (the layout the documented format shows).
 
-use crate::gjk::{GjkStatus, WorldPenetration, WorldResult};
+use crate::gjk::GjkStatus;
+use crate::query::{WorldPenetration, WorldResult};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -104,7 +105,7 @@ impl serde_json::ser::Formatter for Spaced {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gjk::PenetrationStatus;
+    use crate::epa::PenetrationStatus;
     use glam::DVec3;
 
     fn written(r: &WorldResult, hit: &WorldPenetration) -> String {

@@ -4,13 +4,12 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
+use super::answer::{query_pair, PairAnswer};
 use super::backend::{select_backend, Backend, SoftwareAdapters};
 use super::exec::{threads_from_count, Executor};
 use super::input::{read_input, split_lines};
 use super::output::{write_error, write_result};
 use super::parse::{parse_line, PairInput};
-use crate::gjk::{penetration_relative, GjkConfig, WorldPenetration, WorldResult};
-use crate::pose::RelativePose;
 use anyhow::Context;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -78,25 +77,6 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         pairs: valid.len(),
         failed_lines,
     })
-}
-
-/// One pair's answer in world coordinates: GJK's distance answer and the penetration answer.
-pub type PairAnswer = (WorldResult, WorldPenetration);
-
-/// One query: the pair-local frame formed in float64 from the world poses (so pairs far from the origin
-/// keep their precision), GJK and (on overlap) EPA in float32, the answers moved back to world coordinates.
-pub fn query_pair(pair: &PairInput) -> PairAnswer {
-    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
-    let (local, hit) = penetration_relative(
-        &pair.a.shape,
-        &pair.b.shape,
-        &relative,
-        &GjkConfig::default(),
-    );
-    (
-        WorldResult::from_local(&local, &pair.a.pose),
-        WorldPenetration::from_local(&hit, &pair.a.pose),
-    )
 }
 
 /// `pairs=1234 compute_s=0.001230 pairs_per_s=1003252`.

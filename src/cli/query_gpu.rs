@@ -3,12 +3,13 @@
 //! precision of far-away world coordinates. Answers (GJK's, and EPA's on overlapping pairs) come back in A's
 //! frame and go to world coordinates in float64, exactly as on the CPU path.
 
+use super::answer::PairAnswer;
 use super::parse::PairInput;
-use super::query::PairAnswer;
-use crate::batch::Instance;
-use crate::gjk::{GjkConfig, WorldPenetration, WorldResult};
+use crate::gjk::GjkConfig;
 use crate::gpu::{GpuContext, NarrowPhase};
+use crate::instance::Instance;
 use crate::pose::{Pose, RelativePose};
+use crate::query::{WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
 
 /// Runs the valid pairs on the GPU; returns the answers and the batch time (upload, compute, readback).

@@ -1,4 +1,7 @@
-//! Query settings and the named outcome of a query.
+//! Query settings, the named outcome of a query, and every constant the GJK code and its WGSL twin share.
+//!
+//! The constants are emitted into the WGSL when the shaders are assembled (`src/gpu/shader/constants.rs`), so
+//! each one is written once, here.
 
 /// Default bound on GJK iterations (support-point evaluations after the first). On the random mix of the
 /// property tests (hulls of up to 512 points) the largest count seen is far below it; see README.
@@ -14,14 +17,59 @@ pub const DEFAULT_TOUCH_TOLERANCE: f64 = 1e-5;
 /// `v.w / |v|` on the core distance is below this many units of roundoff of the coordinates involved.
 pub const CONVERGENCE_ULPS: f64 = 16.0;
 
-/// What to compute.
+/// Consecutive iterations without a decrease of |v| that GJK tolerates before declaring convergence.
+pub const MAX_STALLS: u32 = 3;
+
+/// Units of roundoff in the allowance on |v|^2 when judging whether a step made progress.
+pub const NOISE_ULPS: f64 = 8.0;
+
+/// Units of roundoff, of the pair's scale plus the distance, that the certified lower and upper bounds on the
+/// core distance may differ by when GJK reports a separation. The convergence test allows 16
+/// ([`CONVERGENCE_ULPS`]) between the current bounds; twice that leaves room for the rounding of the
+/// recomputed upper bound, and is still 40 times finer than the touching tolerance, so a certified answer
+/// cannot have the wrong flag.
+pub const CERTIFICATE_ULPS: f64 = 32.0;
+
+/// Units of roundoff of the largest simplex vertex by which the recomputed point of an overlap may lie beyond
+/// the margin (the rounding of a weighted sum of four vertices).
+pub const INTERSECTION_CERTIFICATE_ULPS: f64 = 8.0;
+
+/// Units of roundoff of the largest simplex vertex L in the bounds themselves: `v.w` is good to a few ulps of
+/// `L^2`, and the lower bound `v.w / |v|` to a few ulps of L.
+pub const BOUND_ROUNDING_ULPS: f64 = 4.0;
+
+/// The share of the touching tolerance that the rounding of GJK's direction (`eps L^2 / |v|`) may take in a
+/// certified separation.
+pub const DIRECTION_ROUNDING_CAP: f64 = 1.0 / 16.0;
+
+/// Units of roundoff in the slack on a barycentric weight in `s2d_plane`: a sub-area is a difference of
+/// products of coordinate differences, each good to a few ulps of the largest squared coordinate.
+pub const WEIGHT_SLACK_ULPS: f64 = 16.0;
+
+/// `s2d_plane` gives up on a triangle whose weights carry more slack than this: too thin for its weights to
+/// mean anything.
+pub const PLANE_SLACK_CAP: f64 = 1e-3;
+
+/// What to compute. The values are shared with the GPU's parameter block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
 pub enum QueryKind {
     /// Intersection flag only: stops as soon as a support point proves a separating plane, or the simplex
     /// comes within the radii of the origin. Distance and witnesses are then estimates, not converged.
-    Intersection,
+    Intersection = 0,
     /// Distance, closest points and separating direction, converged.
-    Distance,
+    Distance = 1,
+}
+
+impl QueryKind {
+    pub const ALL: [QueryKind; 2] = [QueryKind::Intersection, QueryKind::Distance];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            QueryKind::Intersection => "intersection",
+            QueryKind::Distance => "distance",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,48 +147,4 @@ impl GjkStatus {
 /// coordinates GJK works with, which is what float32 rounding scales with.
 pub fn pair_scale(bounding_radius_a: f32, bounding_radius_b: f32) -> f32 {
     bounding_radius_a.max(bounding_radius_b)
-}
-
-/// The power of two that brings a pair to unit scale: every coordinate is multiplied by it before any GJK or
-/// EPA arithmetic (see [`super::PairSupport`]) and the answer divided by it afterwards, which is exact.
-///
-/// `scale` is [`pair_scale`]; `offset` the largest coordinate of B's position relative to A. The unit brings the
-/// scale into [1, 2), unless the shapes are more than 2^60 of their size apart, where it keeps the offset below
-/// 2^60 so that its square cannot overflow float32 (the shapes are then points at that distance anyway). Both
-/// the CPU and the WGSL twin read the exponent from the float32 bits, so they pick the same unit.
-pub fn pair_unit(scale: f32, offset: f32) -> f32 {
-    let exponent = |x: f32| ((x.to_bits() >> 23) & 0xff) as i32 - 127;
-    let mut e = if scale > 0.0 {
-        exponent(scale)
-    } else if offset > 0.0 {
-        exponent(offset)
-    } else {
-        0
-    };
-    if offset > 0.0 {
-        e = e.max(exponent(offset) - 60);
-    }
-    let e = e.clamp(-126, 126);
-    f32::from_bits(((127 - e) as u32) << 23)
-}
-
-#[cfg(test)]
-mod unit_tests {
-    use super::pair_unit;
-
-    #[test]
-    fn the_unit_brings_the_scale_to_one_or_two_and_is_a_power_of_two() {
-        for scale in [1e-30f32, 1e-23, 3e-7, 0.7, 1.0, 1.5, 2.0, 1000.0, 1.7e9] {
-            let unit = pair_unit(scale, scale);
-            let normalised = scale * unit;
-            assert!((1.0..2.0).contains(&normalised), "{scale} -> {normalised}");
-            assert_eq!(unit.to_bits() & 0x7f_ffff, 0, "a power of two");
-        }
-        // Zero scale (two points): the offset sets the unit.
-        assert_eq!(pair_unit(0.0, 0.0), 1.0);
-        assert!((1.0..2.0).contains(&(8.0 * pair_unit(0.0, 8.0))));
-        // Tiny shapes far apart: the offset stays below 2^60 in normalised units.
-        let unit = pair_unit(1e-20, 1e9);
-        assert!(1e9 * unit < 2f32.powi(61));
-    }
 }

@@ -6,13 +6,14 @@
 //! decides the Voronoi region from signed areas and volumes computed in the best-conditioned projection, so
 //! flat, collinear and repeated points fall through to the lower-dimensional cases instead of producing NaN.
 //!
-//! Keep in sync with `shaders/gjk.wgsl` (`s1d`, `s2d`, `s3d`).
+//! `shaders/shared/signed_volumes.wgsl` is its twin, function for function (`s1d`, `s2d`, `s2d_plane`, `s3d`).
 
 #![expect(
     clippy::neg_cmp_op_on_partial_ord,
     reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch, and the WGSL twin reads the same"
 )]
 
+use super::config::{PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS};
 use crate::real::Real;
 
 /// The closest point of a (sub-)simplex to the origin: weights over the simplex slots (zero for dropped
@@ -172,10 +173,6 @@ pub fn s2d<R: Real>(
     best.unwrap_or_else(|| s1d(s, i, j))
 }
 
-/// Units of roundoff in the slack on a barycentric weight in [`s2d_plane`]: a sub-area is a difference of
-/// products of coordinate differences, each good to a few ulps of the largest squared coordinate.
-pub const WEIGHT_SLACK_ULPS: f64 = 16.0;
-
 /// The origin's projection on the plane of triangle `s[0] s[1] s[2]`, kept when it falls inside the triangle
 /// up to the rounding of the sign tests, with the weights clamped to it; `None` otherwise.
 ///
@@ -201,7 +198,7 @@ pub fn s2d_plane<R: Real>(s: &[R::V; 4]) -> Option<Projection<R>> {
         .max_of(R::length_squared(c));
     let slack = R::from_f64(WEIGHT_SLACK_ULPS) * R::EPSILON * largest / nn.sqrt();
     // A triangle too thin for its weights to mean anything is no way out.
-    if !(slack < R::from_f64(1e-3)) || lambda[..3].iter().any(|&l| !(l >= -slack)) {
+    if !(slack < R::from_f64(PLANE_SLACK_CAP)) || lambda[..3].iter().any(|&l| !(l >= -slack)) {
         return None;
     }
     let mut sum = R::ZERO;

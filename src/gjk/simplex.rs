@@ -1,7 +1,8 @@
 //! The GJK simplex: up to four points of the Minkowski difference A - B, each remembered with the support
 //! points of A and B that made it, so the closest points can be rebuilt from the barycentric weights.
 //!
-//! Fixed-size arrays and no allocation, like the WGSL twin (`Simplex` in `shaders/gjk.wgsl`).
+//! Fixed-size arrays and no allocation, like the WGSL twin (`Simplex` in `shaders/shared/simplex.wgsl`, where
+//! `Simplex::reduce` is `simplex_reduce` and so on).
 
 use super::signed_volumes::{s1d, s2d, s3d, Projection};
 use crate::real::Real;

@@ -1,24 +1,22 @@
 //! The bounded-iteration GJK loop (Gilbert, Johnson and Keerthi 1988, with the signed-volumes
 //! sub-algorithm), run on the cores in the pair-local frame with the radii applied as a margin.
 //!
-//! Keep in sync with `shaders/gjk.wgsl` (`gjk_query`): same order of tests, same tolerances, same bound.
+//! `shaders/shared/solver.wgsl` is its twin: the same functions under the same names (`GjkSearch::step` is
+//! `gjk_search_step` there), the same order of tests, tolerances and bound.
 
 #![expect(
     clippy::neg_cmp_op_on_partial_ord,
     reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch, and the WGSL twin reads the same"
 )]
 
-use super::config::{GjkConfig, GjkStatus, QueryKind, CONVERGENCE_ULPS};
-use super::signed_volumes::s2d_plane;
+use super::config::{
+    GjkStatus, QueryKind, BOUND_ROUNDING_ULPS, CERTIFICATE_ULPS, CONVERGENCE_ULPS,
+    DIRECTION_ROUNDING_CAP, INTERSECTION_CERTIFICATE_ULPS, MAX_STALLS, NOISE_ULPS,
+};
+use super::pair::PairQuery;
+use super::signed_volumes::{s2d_plane, Projection};
 use super::simplex::Simplex;
-use super::support::PairSupport;
 use crate::real::Real;
-
-/// Consecutive iterations without a decrease of |v| that GJK tolerates before declaring convergence.
-pub const MAX_STALLS: u32 = 3;
-
-/// Units of roundoff in the allowance on |v|^2 when judging whether a step made progress.
-pub const NOISE_ULPS: f64 = 8.0;
 
 /// The answer for one pair, in the pair-local frame (A's local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,186 +38,230 @@ pub struct GjkResult<R: Real> {
     pub iterations: u32,
 }
 
-/// Units of roundoff, of the pair's scale plus the distance, that the certified lower and upper bounds on the
-/// core distance may differ by when GJK reports a separation. The convergence test allows 16
-/// ([`CONVERGENCE_ULPS`]) between the current bounds; twice that leaves room for the rounding of the
-/// recomputed upper bound, and is still 40 times finer than the touching tolerance, so a certified answer
-/// cannot have the wrong flag.
-pub const CERTIFICATE_ULPS: f64 = 32.0;
+/// Runs GJK on one pair.
+pub fn gjk<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> GjkResult<R> {
+    gjk_with_simplex(q, kind).0
+}
 
-/// Runs GJK on one pair. `scale` is [`super::pair_scale`] of the two shapes.
-pub fn gjk<R: Real>(
-    pair: &PairSupport<R>,
-    radius_a: R,
-    radius_b: R,
-    scale: R,
-    config: &GjkConfig,
-    kind: QueryKind,
-) -> GjkResult<R> {
-    gjk_with_simplex(pair, radius_a, radius_b, scale, config, kind).0
+/// The tolerances of one pair, in normalised units.
+#[derive(Clone, Copy)]
+struct Tolerances<R: Real> {
+    /// The touching tolerance.
+    touch: R,
+    /// `(margin + touch)^2`: a core distance below its root means the surfaces intersect.
+    margin_touch2: R,
+}
+
+/// How a search stopped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The answer is known: the simplex came within the tolerance, or a lower bound proved separation.
+    Decided(GjkStatus),
+    /// The bounds met, or float arithmetic can make no more progress.
+    Converged,
+    /// The iteration bound.
+    Capped,
+}
+
+/// GJK's state between iterations (the twin is `GjkSearch` in `solver.wgsl`).
+struct GjkSearch<R: Real> {
+    simplex: Simplex<R>,
+    /// The point of the simplex closest to the origin, and its squared length.
+    v: R::V,
+    vv: R,
+    iterations: u32,
+    stalls: u32,
+    /// The square of the best lower bound on the core distance seen so far: `v.w / |v|` for every support point
+    /// w found along -v (the plane through w normal to v has all of A - B on its far side).
+    lower2: R,
+    /// A separation proved by the boolean early exit rests on a lower bound alone.
+    separated_by_lower_bound: bool,
 }
 
 /// [`gjk`], also returning the final simplex (1 to 4 points of A - B with their support points), where EPA
 /// starts when the cores overlap.
-pub fn gjk_with_simplex<R: Real>(
-    pair: &PairSupport<R>,
-    radius_a: R,
-    radius_b: R,
-    scale: R,
-    config: &GjkConfig,
-    kind: QueryKind,
-) -> (GjkResult<R>, Simplex<R>) {
-    let margin = radius_a + radius_b;
-    let tol = R::from_f64(config.touch_tolerance) * scale;
-    let margin_tol2 = (margin + tol) * (margin + tol);
-    let conv = R::from_f64(CONVERGENCE_ULPS) * R::EPSILON;
-
-    // Start with the support points of A towards B and of B towards A: a direction from the relative
-    // position, which avoids the near-zero first directions that rotated cubes otherwise produce.
-    let mut dir = pair.position_b;
-    if !(R::length_squared(dir) > R::ZERO) {
-        dir = R::vec(R::ONE, R::ZERO, R::ZERO);
-    }
-    let mut simplex = Simplex::<R>::single(pair.support_a(dir), pair.support_b(-dir));
-    let mut v = simplex.w[0];
-    let mut vv = R::length_squared(v);
-
-    let mut status: Option<GjkStatus> = None;
-    let mut converged = false;
-    let mut iterations = 0u32;
-    let mut stalls = 0u32;
-    // The square of the best lower bound on the core distance seen so far (v.w / |v| for every support point
-    // w found along -v: the plane through w normal to v has all of A - B on its far side).
-    let mut lower2 = R::ZERO;
-    let mut separated_by_lower_bound = false;
+pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResult<R>, Simplex<R>) {
+    let touch = q.touch_tolerance();
+    let tolerances = Tolerances {
+        touch,
+        margin_touch2: (q.margin() + touch) * (q.margin() + touch),
+    };
+    let mut search = GjkSearch::start(q);
     // Two single-point cores (spheres, points): A - B is one point, already the answer.
-    let single_points = pair.points_a.len() == 1 && pair.points_b.len() == 1;
-    loop {
-        // The simplex lies inside A - B, so |v| bounds the core distance from above.
-        if vv <= tol * tol {
-            status = Some(GjkStatus::Intersecting);
-            break;
+    let single_points = q.support.points_a.len() == 1 && q.support.points_b.len() == 1;
+    let stop = loop {
+        if let Some(stop) = search.decided(kind, &tolerances, single_points) {
+            break stop;
         }
-        if kind == QueryKind::Intersection && vv <= margin_tol2 {
-            status = Some(GjkStatus::Intersecting);
-            break;
+        if search.iterations >= q.config.max_iterations {
+            break Stop::Capped;
         }
-        if single_points {
-            converged = true;
-            break;
+        if let Some(stop) = search.step(q, kind, &tolerances) {
+            break stop;
         }
-        if iterations >= config.max_iterations {
-            break;
-        }
-        iterations += 1;
+    };
+    let core_distance = search.vv.sqrt();
+    let mut status = match stop {
+        Stop::Decided(status) => status,
+        _ if core_distance * core_distance <= tolerances.margin_touch2 => GjkStatus::Intersecting,
+        Stop::Converged => GjkStatus::Separated,
+        Stop::Capped => GjkStatus::MaxIterations,
+    };
+    let exact = single_points || search.separated_by_lower_bound;
+    if !exact && !gjk_certified(&search, status, &tolerances, q.scale) {
+        status = GjkStatus::Unresolved;
+    }
+    (search.answer(q, status), search.simplex)
+}
 
-        let a = pair.support_a(-v);
-        let b = pair.support_b(v);
+impl<R: Real> GjkSearch<R> {
+    /// The support points of A towards B and of B towards A: a direction from the relative position, which
+    /// avoids the near-zero first directions that rotated cubes otherwise produce.
+    fn start(q: &PairQuery<R>) -> Self {
+        let mut dir = q.support.position_b;
+        if !(R::length_squared(dir) > R::ZERO) {
+            dir = R::vec(R::ONE, R::ZERO, R::ZERO);
+        }
+        let simplex = Simplex::<R>::single(q.support.support_a(dir), q.support.support_b(-dir));
+        let v = simplex.w[0];
+        Self {
+            simplex,
+            v,
+            vv: R::length_squared(v),
+            iterations: 0,
+            stalls: 0,
+            lower2: R::ZERO,
+            separated_by_lower_bound: false,
+        }
+    }
+
+    /// The tests at the top of each iteration. The simplex lies inside A - B, so |v| bounds the core distance
+    /// from above.
+    fn decided(&self, kind: QueryKind, t: &Tolerances<R>, single_points: bool) -> Option<Stop> {
+        if self.vv <= t.touch * t.touch {
+            return Some(Stop::Decided(GjkStatus::Intersecting));
+        }
+        if kind == QueryKind::Intersection && self.vv <= t.margin_touch2 {
+            return Some(Stop::Decided(GjkStatus::Intersecting));
+        }
+        single_points.then_some(Stop::Converged)
+    }
+
+    /// One iteration: a new support point, the bounds, and the simplex reduced to the sub-simplex nearest the
+    /// origin. `None` to go on.
+    fn step(&mut self, q: &PairQuery<R>, kind: QueryKind, t: &Tolerances<R>) -> Option<Stop> {
+        self.iterations += 1;
+        let (v, vv) = (self.v, self.vv);
+        let a = q.support.support_a(-v);
+        let b = q.support.support_b(v);
         let w = a - b;
         let vw = R::dot(v, w);
-        // v.w / |v| bounds the core distance from below. Beyond the margin it proves separation (the boolean
-        // early exit).
-        if vw > R::ZERO && vw * vw > lower2 * vv {
-            lower2 = vw * vw / vv;
+        if vw > R::ZERO && vw * vw > self.lower2 * vv {
+            self.lower2 = vw * vw / vv;
         }
-        if kind == QueryKind::Intersection && vw > R::ZERO && vw * vw > vv * margin_tol2 {
-            status = Some(GjkStatus::Separated);
-            separated_by_lower_bound = true;
-            break;
+        // v.w / |v| beyond the margin proves separation: the boolean early exit.
+        if kind == QueryKind::Intersection && vw > R::ZERO && vw * vw > vv * t.margin_touch2 {
+            self.separated_by_lower_bound = true;
+            return Some(Stop::Decided(GjkStatus::Separated));
         }
         // Upper minus lower bound, times |v|, within a few ulps of the coordinates: converged.
         let gap = vv - vw;
-        if gap <= conv * (vv + vv.sqrt() * scale) || simplex.contains(w) {
-            converged = true;
-            break;
+        let conv = R::from_f64(CONVERGENCE_ULPS) * R::EPSILON;
+        if gap <= conv * (vv + vv.sqrt() * q.scale) || self.simplex.contains(w) {
+            return Some(Stop::Converged);
         }
 
-        let previous = simplex;
-        simplex.push(a, b);
-        // Rounding allowance on |v|^2: the closest point of a simplex whose vertices are |w| from the
-        // origin is known to about eps * |w| absolute, so |v|^2 to about eps * |w| * |v|.
-        let noise = R::from_f64(NOISE_ULPS) * R::EPSILON * vv.sqrt() * simplex.max_vertex_norm();
-        let mut projection = simplex.reduce(false);
+        let previous = self.simplex;
+        self.simplex.push(a, b);
+        // Rounding allowance on |v|^2: the closest point of a simplex whose vertices are |w| from the origin
+        // is known to about eps * |w| absolute, so |v|^2 to about eps * |w| * |v|.
+        let noise =
+            R::from_f64(NOISE_ULPS) * R::EPSILON * vv.sqrt() * self.simplex.max_vertex_norm();
+        let mut projection = self.simplex.reduce(false);
         // GJK's distance decreases strictly in exact arithmetic. A clear increase means a sign test was
-        // flipped by rounding (a near-zero sub-volume) and skipped the region that holds the closest
-        // point: evaluate every face and edge of the same simplex before concluding.
+        // flipped by rounding (a near-zero sub-volume) and skipped the region that holds the closest point:
+        // evaluate every face and edge of the same simplex before concluding.
         if !(projection.dist2 <= vv + noise) {
-            simplex = previous;
-            simplex.push(a, b);
-            projection = simplex.reduce(true);
+            self.simplex = previous;
+            self.simplex.push(a, b);
+            projection = self.simplex.reduce(true);
         }
         // Still clearly worse (or a non-number): the previous simplex is the best answer float arithmetic
         // can give.
         if !(projection.dist2 <= vv + noise) {
-            simplex = previous;
-            converged = true;
-            break;
+            self.simplex = previous;
+            return Some(Stop::Converged);
         }
         // A step within the rounding allowance is accepted a few times in a row: near a sliver triangle,
-        // float32 cannot resolve a real but tiny decrease, yet the new closest point has an accurate
-        // direction (the face normal), which turns the search and lets the next support point make the
-        // large step (seen on cylinder-box pairs with coordinates 1000x the distance).
+        // float32 cannot resolve a real but tiny decrease, yet the new closest point has an accurate direction
+        // (the face normal), which turns the search and lets the next support point make the large step (seen
+        // on cylinder-box pairs with coordinates 1000x the distance).
         if projection.dist2 < vv {
-            stalls = 0;
+            self.stalls = 0;
         } else {
-            // A segment plus the new point that the sign tests dropped again: keep the whole triangle when
-            // the origin projects into it up to rounding (see `s2d_plane`), so the next support point can
-            // close the tetrahedron.
-            if previous.len == 2 && !simplex.contains(w) {
-                let mut triangle = previous;
-                triangle.push(a, b);
-                if let Some(plane) = s2d_plane::<R>(&triangle.w) {
-                    if plane.dist2 <= vv + noise {
-                        triangle.lambda = plane.lambda;
-                        simplex = triangle;
-                        projection = plane;
-                    }
-                }
+            if let Some(kept) = self.keep_sliver_triangle(&previous, a, b, w, vv + noise) {
+                projection = kept;
             }
-            stalls += 1;
-            if stalls > MAX_STALLS {
-                simplex = previous;
-                converged = true;
-                break;
+            self.stalls += 1;
+            if self.stalls > MAX_STALLS {
+                self.simplex = previous;
+                return Some(Stop::Converged);
             }
         }
-        v = projection.point;
-        vv = projection.dist2;
+        self.v = projection.point;
+        self.vv = projection.dist2;
+        None
     }
 
-    let core_distance = vv.sqrt();
-    let mut status = status.unwrap_or(if core_distance * core_distance <= margin_tol2 {
-        GjkStatus::Intersecting
-    } else if converged {
-        GjkStatus::Separated
-    } else {
-        GjkStatus::MaxIterations
-    });
-    let exact = single_points || separated_by_lower_bound;
-    if !exact
-        && !certified(
-            &simplex,
-            status,
-            core_distance,
-            lower2,
-            margin_tol2,
-            tol,
-            scale,
-        )
-    {
-        status = GjkStatus::Unresolved;
+    /// A segment plus a new point that the sign tests dropped again: keep the whole triangle when the origin
+    /// projects into it up to rounding (see `s2d_plane`), so the next support point can close the tetrahedron
+    /// around the origin (a point inside a thin slab seen edge-on).
+    fn keep_sliver_triangle(
+        &mut self,
+        previous: &Simplex<R>,
+        a: R::V,
+        b: R::V,
+        w: R::V,
+        allowed: R,
+    ) -> Option<Projection<R>> {
+        if previous.len != 2 || self.simplex.contains(w) {
+            return None;
+        }
+        let mut triangle = *previous;
+        triangle.push(a, b);
+        let plane = s2d_plane::<R>(&triangle.w)?;
+        if !(plane.dist2 <= allowed) {
+            return None;
+        }
+        triangle.lambda = plane.lambda;
+        self.simplex = triangle;
+        Some(plane)
     }
 
-    let (core_a, core_b) = simplex.witnesses();
-    let normal = if vv > R::ZERO {
-        -v * (R::ONE / core_distance)
-    } else {
-        R::vzero()
-    };
-    if status == GjkStatus::Intersecting {
-        // A point in both shapes: on the segment from core_a to core_b (length d), the part within
-        // radius_a of core_a and within radius_b of core_b is [max(0, d - rb), min(d, ra)], never empty
-        // when intersecting; take its middle. With overlapping cores (d = 0) that is core_a = core_b.
+    /// The result for `status`, from the final simplex.
+    fn answer(&self, q: &PairQuery<R>, status: GjkStatus) -> GjkResult<R> {
+        let (radius_a, radius_b) = (q.radius_a, q.radius_b);
+        let core_distance = self.vv.sqrt();
+        let (core_a, core_b) = self.simplex.witnesses();
+        let normal = if self.vv > R::ZERO {
+            -self.v * (R::ONE / core_distance)
+        } else {
+            R::vzero()
+        };
+        if status != GjkStatus::Intersecting {
+            return GjkResult {
+                status,
+                intersecting: false,
+                distance: core_distance - q.margin(),
+                witness_a: core_a + normal * radius_a,
+                witness_b: core_b - normal * radius_b,
+                normal,
+                iterations: self.iterations,
+            };
+        }
+        // A point in both shapes: on the segment from core_a to core_b (length d), the part within radius_a of
+        // core_a and within radius_b of core_b is [max(0, d - rb), min(d, ra)], never empty when intersecting;
+        // take its middle. With overlapping cores (d = 0) that is core_a = core_b.
         let half = R::from_f64(0.5);
         let lo = core_distance - radius_b;
         let lo = if lo > R::ZERO { lo } else { R::ZERO };
@@ -228,32 +270,20 @@ pub fn gjk_with_simplex<R: Real>(
         } else {
             core_distance
         };
-        let contact = if vv > R::ZERO {
+        let contact = if self.vv > R::ZERO {
             core_a + normal * ((lo + hi) * half)
         } else {
             (core_a + core_b) * half
         };
-        let result = GjkResult {
+        GjkResult {
             status,
             intersecting: true,
             distance: R::ZERO,
             witness_a: contact,
             witness_b: contact,
             normal,
-            iterations,
-        };
-        (result, simplex)
-    } else {
-        let result = GjkResult {
-            status,
-            intersecting: false,
-            distance: core_distance - margin,
-            witness_a: core_a + normal * radius_a,
-            witness_b: core_b - normal * radius_b,
-            normal,
-            iterations,
-        };
-        (result, simplex)
+            iterations: self.iterations,
+        }
     }
 }
 
@@ -270,32 +300,31 @@ pub fn gjk_with_simplex<R: Real>(
 ///   needle), which is exactly where float32 GJK can stop on the wrong feature.
 ///
 /// Iteration caps are already unknown answers.
-fn certified<R: Real>(
-    simplex: &Simplex<R>,
+fn gjk_certified<R: Real>(
+    search: &GjkSearch<R>,
     status: GjkStatus,
-    core_distance: R,
-    lower2: R,
-    margin_tol2: R,
-    tol: R,
+    t: &Tolerances<R>,
     scale: R,
 ) -> bool {
-    let upper = R::length_squared(simplex.weighted_point()).sqrt();
-    let largest = simplex.max_vertex_norm();
+    let upper = R::length_squared(search.simplex.weighted_point()).sqrt();
+    let largest = search.simplex.max_vertex_norm();
     let ulps = |n: f64| R::from_f64(n) * R::EPSILON;
     match status {
-        GjkStatus::Intersecting => upper <= margin_tol2.sqrt() + ulps(8.0) * largest,
+        GjkStatus::Intersecting => {
+            upper <= t.margin_touch2.sqrt() + ulps(INTERSECTION_CERTIFICATE_ULPS) * largest
+        }
         GjkStatus::Separated => {
-            let upper = upper.max_of(core_distance);
-            let direction_rounding = ulps(4.0) * largest * largest / upper;
-            let cap = tol * R::from_f64(1.0 / 16.0);
+            let upper = upper.max_of(search.vv.sqrt());
+            let direction_rounding = ulps(BOUND_ROUNDING_ULPS) * largest * largest / upper;
+            let cap = t.touch * R::from_f64(DIRECTION_ROUNDING_CAP);
             let band = ulps(CERTIFICATE_ULPS) * (upper + scale)
-                + ulps(4.0) * largest
+                + ulps(BOUND_ROUNDING_ULPS) * largest
                 + if direction_rounding < cap {
                     direction_rounding
                 } else {
                     cap
                 };
-            upper - lower2.sqrt() <= band
+            upper - search.lower2.sqrt() <= band
         }
         _ => true,
     }

@@ -5,7 +5,7 @@ use super::GpuError;
 use std::fmt;
 
 /// Which wgpu backend to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BackendChoice {
     /// `WGPU_BACKEND` if set, otherwise every backend wgpu supports here (best adapter wins).
     #[default]
@@ -17,6 +17,17 @@ pub enum BackendChoice {
 }
 
 impl BackendChoice {
+    pub const ALL: [BackendChoice; 5] = [
+        BackendChoice::Auto,
+        BackendChoice::Vulkan,
+        BackendChoice::Gl,
+        BackendChoice::Metal,
+        BackendChoice::Dx12,
+    ];
+
+    /// The names `Display` and `FromStr` use: `auto`, `vulkan`, `gl`, `metal`, `dx12`.
+    pub const NAMES: [&'static str; 5] = ["auto", "vulkan", "gl", "metal", "dx12"];
+
     pub fn backends(self) -> wgpu::Backends {
         match self {
             BackendChoice::Auto => wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all()),
@@ -30,13 +41,19 @@ impl BackendChoice {
 
 impl fmt::Display for BackendChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BackendChoice::Auto => "auto",
-            BackendChoice::Vulkan => "vulkan",
-            BackendChoice::Gl => "gl",
-            BackendChoice::Metal => "metal",
-            BackendChoice::Dx12 => "dx12",
-        })
+        f.write_str(Self::NAMES[*self as usize])
+    }
+}
+
+impl std::str::FromStr for BackendChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| Self::ALL[i])
+            .ok_or_else(|| format!("unknown backend '{s}' (one of {})", Self::NAMES.join(", ")))
     }
 }
 

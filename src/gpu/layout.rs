@@ -1,8 +1,9 @@
-//! Rust twins of the GPU structs in `shaders/types.wgsl`. Keep in sync: sizes are checked at compile time
+//! Rust twins of the GPU structs in `shaders/shared/types.wgsl`. Sizes are checked at compile time
 //! here and against naga's layout of the WGSL in `tests/shader_layout.rs`.
 
-use crate::batch::Instance;
-use crate::gjk::{GjkResult, GjkStatus, Penetration, PenetrationStatus};
+use crate::epa::{Penetration, PenetrationStatus};
+use crate::gjk::{GjkResult, GjkStatus};
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
@@ -94,6 +95,8 @@ const _: () = assert!(std::mem::size_of::<GpuResult>() == 48);
 const _: () = assert!(std::mem::size_of::<GpuParams>() == 32);
 /// A vertex of the pool is a `vec4<f32>` (w unused): 16-byte stride, as WGSL arrays of vec3 would pad anyway.
 pub const VERTEX_STRIDE: u64 = 16;
+/// Bytes per pair of the results buffer.
+pub const RESULT_STRIDE: u64 = std::mem::size_of::<GpuResult>() as u64;
 /// A pair is a `vec2<u32>`.
 pub const PAIR_STRIDE: u64 = 8;
 

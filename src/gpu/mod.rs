@@ -1,16 +1,26 @@
-//! The GPU batch narrow phase: WGSL GJK over uploaded hull buffers, with the device kept apart from the work.
+//! The GPU batch narrow phase: the WGSL twins of the shape, GJK, EPA and query layers run over uploaded hull
+//! buffers, with the device kept apart from the work.
+//!
+//! [`context`] gets a device; [`shader`] assembles the kernels (constants emitted from Rust, shared WGSL, one
+//! kernel per file); [`layout`] holds the Rust twins of the WGSL structs; [`scene`] the buffers every kernel
+//! reads; [`chunks`] splits batches; [`runner`] runs any kernel's job chunk by chunk and reads it back;
+//! [`narrow_phase`] and [`penetration`] are the GJK and GJK + EPA jobs.
 
 mod buffers;
+pub mod chunks;
 mod context;
 pub mod layout;
 mod narrow_phase;
+mod penetration;
+pub mod runner;
+mod scene;
 pub mod shader;
 
+pub use chunks::{chunk_ranges, pair_work, ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
 pub use context::{list_adapters, AdapterSummary, BackendChoice, GpuContext};
-pub use narrow_phase::{
-    chunk_ranges, pair_work, ChunkLimits, GpuBatch, GpuPenetrationBatch, GpuTimings, NarrowPhase,
-    DEFAULT_MAX_WORK_PER_CHUNK, WORKGROUP_SIZE,
-};
+pub use narrow_phase::{GpuBatch, NarrowPhase, WORKGROUP_SIZE};
+pub use penetration::GpuPenetrationBatch;
+pub use runner::{read_buffer, GpuTimings};
 
 /// What can go wrong on the GPU path, naming the adapter, buffer or index involved.
 #[derive(Debug, thiserror::Error)]
@@ -31,9 +41,6 @@ pub enum GpuError {
         bytes: u64,
         limit: u64,
     },
-    /// A batch from `submit` is still waiting to be collected.
-    #[error("a submitted batch is still in flight: collect it with try_collect first")]
-    Busy,
     /// Mapping results back failed.
     #[error("reading results back from the GPU failed: {0}")]
     Readback(String),

@@ -7,9 +7,11 @@
 mod hull;
 mod obj;
 mod primitives;
+mod support;
 
 pub use hull::reduce_to_hull_vertices;
 pub use obj::load_obj_points;
+pub use support::{support_index, support_point};
 
 use crate::error::GjkError;
 use crate::pose::{DPose, Pose, COORDINATE_LIMIT};
@@ -111,7 +113,7 @@ impl ConvexShape {
 
     /// The farthest point of the point set along `dir` (radius not included), in the local frame.
     pub fn support(&self, dir: Vec3) -> Vec3 {
-        crate::gjk::support_point::<f32>(&self.core, dir) + self.centre
+        support_point::<f32>(&self.core, dir) + self.centre
     }
 
     /// Local axis-aligned bounds, radius included.

@@ -61,7 +61,8 @@ pub fn classify_bodies(
 mod tests {
     use super::*;
     use crate::broad_phase::{brute_force, sweep_and_prune, world_aabb};
-    use crate::gjk::{query, GjkConfig, QueryKind};
+    use crate::gjk::{GjkConfig, QueryKind};
+    use crate::query::query;
     use crate::stress::{StressScene, StressSpec};
     use crate::ConvexShape;
     use glam::Vec3;

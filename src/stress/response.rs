@@ -4,7 +4,8 @@
 //! what it runs into: it takes the whole push of its pairs.
 
 use super::scene::StressScene;
-use crate::gjk::{penetration_query, PenetrationStatus};
+use crate::epa::PenetrationStatus;
+use crate::query::penetration_query;
 use crate::GjkConfig;
 
 /// What one response pass did.
@@ -82,7 +83,8 @@ fn shares(scene: &StressScene, i: usize, j: usize) -> (f32, f32) {
 mod tests {
     use super::*;
     use crate::broad_phase::{sweep_and_prune, world_aabb};
-    use crate::gjk::{query, QueryKind};
+    use crate::gjk::QueryKind;
+    use crate::query::query;
     use crate::stress::StressSpec;
     use crate::ConvexShape;
     use glam::Vec3;

@@ -1,7 +1,7 @@
 //! Seeded bodies in a box: each body uses one of the scene's hulls at a random size and orientation, moves
 //! with a constant velocity, spins, and bounces off the walls.
 
-use crate::batch::Instance;
+use crate::instance::Instance;
 use crate::pose::Pose;
 use crate::scenario::{random_rotation, random_unit};
 use crate::shape::ConvexShape;

@@ -2,8 +2,9 @@
 //! error and normal angle on the pairs deeper than [`DEEP_FRACTION`] of their size, non-finite answers, and
 //! the worst cases.
 
-use crate::batch::Instance;
-use crate::gjk::{pair_scale, Penetration, PenetrationStatus};
+use crate::epa::{Penetration, PenetrationStatus};
+use crate::gjk::pair_scale;
+use crate::instance::Instance;
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
 use std::fmt::Write as _;
@@ -169,6 +170,14 @@ fn case_text(c: &PenetrationComparison) -> String {
     )
 }
 
+/// A float32 relative pose in float64 (exact).
+fn widen(relative: &RelativePose<f32>) -> RelativePose<f64> {
+    RelativePose {
+        rotation: relative.rotation.as_dquat(),
+        position: relative.position.as_dvec3(),
+    }
+}
+
 fn is_finite(p: &Penetration<f32>) -> bool {
     p.depth.is_finite()
         && p.normal.is_finite()
@@ -176,16 +185,17 @@ fn is_finite(p: &Penetration<f32>) -> bool {
         && p.contact_b.is_finite()
 }
 
-/// How far B must move along unit `normal` (in A's frame) to separate: h_A(n) + h_B(-n), radii included,
-/// in float64.
+/// How far B must move along the unit `normal` (A's frame) to leave A, radii included: the support of A - B
+/// along it, h_A(n) + h_B(-n), plus the margin, by brute force over every point in float64. The depth of an
+/// overlap is the least of this over all directions, so a normal is minimal when this equals the depth.
+/// `relative` places B's local frame in A's. The one brute-force depth of the crate and its tests.
 pub fn depth_along(
     a: &ConvexShape,
     b: &ConvexShape,
-    relative: &RelativePose<f32>,
+    relative: &RelativePose<f64>,
     normal: glam::DVec3,
 ) -> f64 {
-    let rotation = relative.rotation.as_dquat();
-    let position = relative.position.as_dvec3();
+    let (rotation, position) = (relative.rotation, relative.position);
     let reach_a = a
         .local_points()
         .map(|p| p.as_dvec3().dot(normal))
@@ -263,7 +273,8 @@ pub fn compare_penetration(
                     // Several directions can be minimal; the GPU's is as good when B must move its depth
                     // along it, which is no more than the CPU's depth.
                     let relative = RelativePose::between_f32(&ia.pose, &ib.pose);
-                    let along = depth_along(a, b, &relative, g.normal.as_dvec3().normalize());
+                    let along =
+                        depth_along(a, b, &widen(&relative), g.normal.as_dvec3().normalize());
                     if (along - c.depth as f64).abs() <= DEPTH_BAND * scale {
                         report.equivalent_normals += 1;
                     } else {
@@ -378,9 +389,9 @@ mod tests {
             rotation: glam::Quat::IDENTITY,
             position: glam::Vec3::new(0.75, 0.0, 0.0),
         };
-        let along = depth_along(&cube, &cube, &relative, glam::DVec3::X);
+        let along = depth_along(&cube, &cube, &widen(&relative), glam::DVec3::X);
         assert!((along - 0.25).abs() < 1e-12, "{along}");
-        let along = depth_along(&cube, &cube, &relative, glam::DVec3::Y);
+        let along = depth_along(&cube, &cube, &widen(&relative), glam::DVec3::Y);
         assert!((along - 1.0).abs() < 1e-12, "{along}");
     }
 }

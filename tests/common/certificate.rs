@@ -32,16 +32,10 @@ pub fn certify(
             ))
         };
     }
+    // B moved back by the depth along the normal just touches: a negative depth is the separation.
     let n = result.normal.as_dvec3().normalize();
-    let max_a = a
-        .local_points()
-        .map(|p| p.as_dvec3().dot(n))
-        .fold(f64::MIN, f64::max);
-    let min_b = b
-        .local_points()
-        .map(|p| (rotation * p.as_dvec3() + position).dot(n))
-        .fold(f64::MAX, f64::min);
-    let lower = min_b - max_a - (a.radius() + b.radius()) as f64;
+    let lower =
+        -gpu_gjk::validate::depth_along(a, b, &gpu_gjk::RelativePose { rotation, position }, n);
     let d = result.distance as f64;
     if ea.abs() <= band && eb.abs() <= band && lower >= d - band && upper <= d + band {
         Ok(())

@@ -114,9 +114,8 @@ pub fn referee_penetration(
     (contact.dist <= 0.0).then_some((margin - contact.dist, contact.normal1))
 }
 
-/// How far B must move along the unit `normal` (A's frame) to leave A, radii included: the support of
-/// A - B along it plus the margin, by brute force over every point. A direction is a valid minimal
-/// penetration normal when this equals the penetration depth.
+/// How far B must move along the unit `normal` (A's frame) to leave A, radii included (the library's one
+/// brute-force depth, `gpu_gjk::validate::depth_along`, at float64 poses).
 pub fn depth_along(
     a: &ConvexShape,
     pose_a: &DPose,
@@ -124,14 +123,6 @@ pub fn depth_along(
     pose_b: &DPose,
     normal: DVec3,
 ) -> f64 {
-    let (rot, pos) = relative(pose_a, pose_b);
-    let max_a = a
-        .local_points()
-        .map(|p| p.as_dvec3().dot(normal))
-        .fold(f64::MIN, f64::max);
-    let min_b = b
-        .local_points()
-        .map(|p| (rot * p.as_dvec3() + pos).dot(normal))
-        .fold(f64::MAX, f64::min);
-    max_a - min_b + a.radius() as f64 + b.radius() as f64
+    let (rotation, position) = relative(pose_a, pose_b);
+    gpu_gjk::validate::depth_along(a, b, &gpu_gjk::RelativePose { rotation, position }, normal)
 }

@@ -107,50 +107,8 @@ fn paint_frames(gpu: &GpuContext, width: u32, height: u32, frames: usize) -> Vec
         let _ = painter.paint(device, queue, &mut encoder, &target, input, &stats);
         queue.submit([encoder.finish()]);
     }
-    read_back(gpu, &texture, width, height)
-}
-
-fn read_back(gpu: &GpuContext, texture: &wgpu::Texture, width: u32, height: u32) -> Vec<u8> {
-    let (device, queue) = (&gpu.device, &gpu.queue);
-    let row = width as usize * 4;
-    let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize);
-    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("hud test readback"),
-        size: (padded_row * height as usize) as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_texture_to_buffer(
-        texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded_row as u32),
-                rows_per_image: Some(height),
-            },
-        },
-        texture.size(),
-    );
-    queue.submit([encoder.finish()]);
-    let slice = buffer.slice(..);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("waiting for the readback");
-    receiver.recv().unwrap().expect("mapping the readback");
-    let pixels = slice
-        .get_mapped_range()
-        .expect("reading the readback")
-        .chunks_exact(padded_row)
-        .flat_map(|r| r[..row].to_vec())
-        .collect();
-    buffer.unmap();
-    pixels
+    crate::app::render::screenshot::read_texture_rgba(&gpu.device, &gpu.queue, &texture)
+        .expect("reading the HUD texture back")
 }
 
 /// egui embeds no font unless its `default_fonts` feature is on, and without one every glyph is drawn as

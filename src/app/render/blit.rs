@@ -2,7 +2,7 @@
 
 use super::FrameTarget;
 
-const SHADER: &str = include_str!("../../../shaders/blit.wgsl");
+const SHADER: &str = include_str!("../../../shaders/render/blit.wgsl");
 
 /// A fullscreen-triangle pass from a [`FrameTarget`] to a surface texture of any colour format.
 pub struct Blitter {

@@ -12,7 +12,7 @@ pub struct BodyInstance {
 }
 
 impl BodyInstance {
-    /// Uniform scale keeps the normal transform a plain rotation (see `shaders/render.wgsl`).
+    /// Uniform scale keeps the normal transform a plain rotation (see `shaders/render/scene.wgsl`).
     pub fn new(position: Vec3, rotation: Quat, scale: f32, colour: [f32; 4]) -> Self {
         Self {
             model: Mat4::from_scale_rotation_translation(Vec3::splat(scale), rotation, position)

@@ -11,7 +11,7 @@ mod instance;
 mod mesh;
 mod pipelines;
 mod scene_pass;
-mod screenshot;
+pub(crate) mod screenshot;
 mod target;
 #[cfg(test)]
 mod tests;
@@ -31,6 +31,9 @@ pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 pub fn render_shaders() -> Vec<(&'static str, &'static str)> {
     vec![
         ("render.wgsl", pipelines::shader_source()),
-        ("blit.wgsl", include_str!("../../../shaders/blit.wgsl")),
+        (
+            "blit.wgsl",
+            include_str!("../../../shaders/render/blit.wgsl"),
+        ),
     ]
 }

@@ -1,16 +1,16 @@
-//! The render pipelines of `shaders/render.wgsl` and the per-frame uniforms they share.
+//! The render pipelines of `shaders/render/scene.wgsl` and the per-frame uniforms they share.
 
 use super::instance::BodyInstance;
 use super::target::DEPTH_FORMAT;
 use super::TARGET_FORMAT;
 
-const SHADER: &str = include_str!("../../../shaders/render.wgsl");
+const SHADER: &str = include_str!("../../../shaders/render/scene.wgsl");
 
 pub fn shader_source() -> &'static str {
     SHADER
 }
 
-/// Must match `Frame` in `shaders/render.wgsl`.
+/// Must match `Frame` in `shaders/render/scene.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct FrameUniforms {

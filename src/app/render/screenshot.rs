@@ -12,63 +12,53 @@ pub fn read_rgba(
     target: &FrameTarget,
 ) -> Result<(u32, u32, Vec<u8>)> {
     let (width, height) = target.size();
-    let row = width as usize * 4;
+    let rgba = read_texture_rgba(device, queue, target.colour_texture())?;
+    Ok((width, height, rgba))
+}
+
+/// Copies an RGBA8 texture to the CPU, tightly packed (the copy pads rows to wgpu's alignment; the padding
+/// is dropped here), through the crate's one blocking readback ([`crate::gpu::read_buffer`]).
+pub fn read_texture_rgba(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+) -> Result<Vec<u8>> {
+    let size = texture.size();
+    let row = size.width as usize * 4;
     let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize);
+    let bytes = (padded_row * size.height as usize) as u64;
     let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("screenshot readback"),
-        size: (padded_row * height as usize) as u64,
+        label: Some("texture readback"),
+        size: bytes,
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("screenshot copy"),
+        label: Some("texture copy"),
     });
     encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture: target.colour_texture(),
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
+        texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {
             buffer: &buffer,
             layout: wgpu::TexelCopyBufferLayout {
                 offset: 0,
                 bytes_per_row: Some(padded_row as u32),
-                rows_per_image: Some(height),
+                rows_per_image: Some(size.height),
             },
         },
         wgpu::Extent3d {
-            width,
-            height,
             depth_or_array_layers: 1,
+            ..size
         },
     );
     queue.submit([encoder.finish()]);
-
-    let slice = buffer.slice(..);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| anyhow!("waiting for the screenshot copy: {e}"))?;
-    receiver
-        .recv()
-        .context("the screenshot readback was dropped")?
-        .map_err(|e| anyhow!("mapping the screenshot buffer: {e}"))?;
-    let rgba = {
-        let view = slice
-            .get_mapped_range()
-            .map_err(|e| anyhow!("reading the screenshot buffer: {e}"))?;
+    crate::gpu::read_buffer(device, &buffer, bytes, |view| {
         view.chunks_exact(padded_row)
             .flat_map(|r| &r[..row])
             .copied()
             .collect()
-    };
-    buffer.unmap();
-    Ok((width, height, rgba))
+    })
+    .map_err(|e| anyhow!("reading the texture back: {e}"))
 }
 
 /// Writes 8-bit RGBA pixels (sRGB-encoded) as a PNG with an sRGB chunk.

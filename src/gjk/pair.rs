@@ -1,36 +1,14 @@
-//! Support mappings: the farthest point of a shape along a direction.
+//! A pair of shapes as the algorithms see it: two centred point sets in the pair-local frame (A as given, B
+//! through its pose relative to A), in normalised units, with the radii and the tolerance scale.
 
+use super::config::GjkConfig;
 use crate::pose::RelativePose;
 use crate::real::Real;
-
-/// The point of `points` with the largest dot product with `dir` (the first one on ties, so results are
-/// deterministic and the WGSL twin, which scans in the same order, picks the same vertex).
-///
-/// A linear scan: the hulls this project targets (up to a few hundred vertices) are scanned faster than
-/// an adjacency walk costs to set up, and the scan has no data-dependent branches for the GPU.
-#[inline]
-pub fn support_point<R: Real>(points: &[R::V], dir: R::V) -> R::V {
-    points[support_index::<R>(points, dir)]
-}
-
-/// Index of [`support_point`]'s answer. Tracking the index rather than copying the best point on every
-/// improvement halves the scan time (measured: about 235 vs 410 ns for 256 points).
-#[inline]
-pub fn support_index<R: Real>(points: &[R::V], dir: R::V) -> usize {
-    let mut best = 0;
-    let mut best_dot = R::dot(points[0], dir);
-    for (i, &p) in points.iter().enumerate().skip(1) {
-        let d = R::dot(p, dir);
-        if d > best_dot {
-            best_dot = d;
-            best = i;
-        }
-    }
-    best
-}
+use crate::shape::support_point;
 
 /// Two core point sets in the pair-local frame: A as given, B through the relative pose, both multiplied by
-/// `unit`, a power of two that brings the pair's scale near 1 (see [`super::pair_unit`]).
+/// `unit`, a power of two that brings the pair's scale near 1 (see [`super::pair_unit`]). `shaders/shared/
+/// support.wgsl` holds its twin.
 ///
 /// Radii are not part of the support mapping: GJK runs on the cores and the radii are applied as a margin
 /// at the end, which keeps spheres and capsules exact and makes them converge in a few iterations.
@@ -38,6 +16,7 @@ pub fn support_index<R: Real>(points: &[R::V], dir: R::V) -> usize {
 /// Multiplying by a power of two is exact, so in normalised units the algorithms compute the very same bits
 /// as they would in the user's units, except that no product of coordinates can overflow or underflow:
 /// shapes a billion units wide and shapes 1e-23 units wide are answered alike.
+#[derive(Clone, Copy)]
 pub struct PairSupport<'a, R: Real> {
     pub points_a: &'a [R::V],
     pub points_b: &'a [R::V],
@@ -77,5 +56,32 @@ impl<'a, R: Real> PairSupport<'a, R> {
         let local_dir = R::mat_mul_transposed(self.rotation_b, dir);
         let local = support_point::<R>(self.points_b, local_dir);
         R::mat_mul(self.rotation_b, local) * self.unit + self.position_b
+    }
+}
+
+/// One pair ready for GJK and EPA, in the spirit of Box2D's `b2DistanceInput`: the support mappings, the radii
+/// and the tolerance scale, all in normalised units, and the settings. `PairQuery` in
+/// `shaders/shared/support.wgsl` is its twin.
+#[derive(Clone, Copy)]
+pub struct PairQuery<'a, R: Real> {
+    pub support: PairSupport<'a, R>,
+    /// Radius of A, normalised.
+    pub radius_a: R,
+    /// Radius of B, normalised.
+    pub radius_b: R,
+    /// [`super::pair_scale`], normalised: sets every relative tolerance.
+    pub scale: R,
+    pub config: &'a GjkConfig,
+}
+
+impl<R: Real> PairQuery<'_, R> {
+    /// The sum of the radii: GJK runs on the cores and applies it as a margin.
+    pub fn margin(&self) -> R {
+        self.radius_a + self.radius_b
+    }
+
+    /// The touching tolerance in normalised units: surfaces closer than this intersect.
+    pub fn touch_tolerance(&self) -> R {
+        R::from_f64(self.config.touch_tolerance) * self.scale
     }
 }

@@ -9,8 +9,8 @@ pub use penetration::{
     DEEP_FRACTION, DEPTH_BAND, NORMAL_BAND,
 };
 
-use crate::batch::Instance;
 use crate::gjk::{pair_scale, GjkResult, GjkStatus, QueryKind};
+use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use std::fmt::Write as _;
 

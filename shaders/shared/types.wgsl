@@ -1,5 +1,6 @@
-// Shared GPU types of the narrow phase. Keep in sync with src/gpu/layout.rs (the Rust twins, checked by the
-// naga layout test) and with the status and kind values of src/gjk/config.rs.
+// The GPU structs of the narrow phase. Their Rust twins are in src/gpu/layout.rs, and tests/shader_layout.rs
+// checks every size and field offset against naga's layout of this file. Statuses, kinds and every other
+// constant come from Rust (src/gpu/shader/constants.rs), prepended when a kernel is assembled.
 
 // One convex hull: `count` points starting at `offset` in the vertex pool (padded to a multiple of four with
 // copies of the first point), swept by `radius`. The points are stored about `centre`, the middle of their
@@ -44,16 +45,7 @@ struct GpuParams {
     pad2: u32,
 }
 
-const STATUS_SEPARATED: u32 = 0u;
-const STATUS_INTERSECTING: u32 = 1u;
-const STATUS_MAX_ITERATIONS: u32 = 2u;
-const STATUS_UNRESOLVED: u32 = 3u;
-const STATUS_GPU_LOOP_LIMIT: u32 = 4u;
-
-const KIND_INTERSECTION: u32 = 0u;
-const KIND_DISTANCE: u32 = 1u;
-
-// The penetration answer for one pair, in the pair-local frame, as Penetration on the CPU (epa.rs).
+// The penetration answer for one pair, in the pair-local frame, as Penetration on the CPU (epa/answer.rs).
 struct GpuPenetration {
     normal: vec3<f32>,
     depth: f32,
@@ -83,12 +75,3 @@ struct EpaQueue {
     tasks: array<EpaTask>,
 }
 
-// PenetrationStatus values.
-const PEN_SEPARATED: u32 = 0u;
-const PEN_PENETRATING: u32 = 1u;
-const PEN_GJK_MAX_ITERATIONS: u32 = 2u;
-const PEN_MAX_ITERATIONS: u32 = 3u;
-const PEN_OVERFLOW: u32 = 4u;
-const PEN_DEGENERATE: u32 = 5u;
-const PEN_GJK_UNRESOLVED: u32 = 6u;
-const PEN_GPU_LOOP_LIMIT: u32 = 7u;

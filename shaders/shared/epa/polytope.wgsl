@@ -1,0 +1,187 @@
+// EPA's polytope in fixed private arrays of the first try's bounds: the twin of src/epa/polytope.rs
+// (`Polytope::push_face` is `polytope_push_face` here, and so on). Support points of A and B per vertex
+// (w = a - b is formed on use, the same float32 subtraction as the CPU's push_vertex); per face the plane (unit
+// normal, distance) and its corners packed as i | j << 8 | k << 16 | alive << 24; horizon edges packed as
+// tail | head << 8.
+
+// WGSL-only encodings, never read by Rust: `polytope_push_face` succeeded, and the live bit of a face.
+const PUSH_OK: u32 = 0xffffffffu;
+const FACE_ALIVE: u32 = 0x1000000u;
+
+var<private> poly_a: array<vec3<f32>, EPA_MAX_VERTICES>;
+var<private> poly_b: array<vec3<f32>, EPA_MAX_VERTICES>;
+var<private> poly_vertices: u32;
+var<private> face_plane: array<vec4<f32>, EPA_MAX_FACES>;
+var<private> face_corners: array<u32, EPA_MAX_FACES>;
+var<private> face_slots: u32;
+var<private> horizon: array<u32, EPA_MAX_HORIZON>;
+var<private> horizon_edges: u32;
+
+struct Face {
+    plane: vec4<f32>,
+    corners: u32,
+}
+
+fn corner(corners: u32, e: u32) -> u32 {
+    return (corners >> (8u * e)) & 0xffu;
+}
+
+fn poly_w(i: u32) -> vec3<f32> {
+    return poly_a[i] - poly_b[i];
+}
+
+fn polytope_new() {
+    poly_vertices = 0u;
+    face_slots = 0u;
+    horizon_edges = 0u;
+}
+
+fn polytope_push_vertex(a: vec3<f32>, b: vec3<f32>) -> u32 {
+    let i = poly_vertices;
+    poly_a[i] = a;
+    poly_b[i] = b;
+    poly_vertices = i + 1u;
+    return i;
+}
+
+// Keeps only vertices `keep` (in that order): a flat start tetrahedron reduced to its largest triangle.
+fn polytope_keep_vertices(keep: vec3<u32>) {
+    let a = array<vec3<f32>, 3>(poly_a[keep.x], poly_a[keep.y], poly_a[keep.z]);
+    let b = array<vec3<f32>, 3>(poly_b[keep.x], poly_b[keep.y], poly_b[keep.z]);
+    for (var slot = 0u; slot < 3u; slot = slot + 1u) {
+        poly_a[slot] = a[slot];
+        poly_b[slot] = b[slot];
+    }
+    poly_vertices = 3u;
+}
+
+fn polytope_swap_vertices(i: u32, j: u32) {
+    let a = poly_a[i];
+    let b = poly_b[i];
+    poly_a[i] = poly_a[j];
+    poly_b[i] = poly_b[j];
+    poly_a[j] = a;
+    poly_b[j] = b;
+}
+
+// True when `w` is already a vertex.
+fn polytope_contains(w: vec3<f32>) -> bool {
+    var known = false;
+    for (var v = 0u; v < poly_vertices; v = v + 1u) {
+        if (all(poly_w(v) == w)) {
+            known = true;
+        }
+    }
+    return known;
+}
+
+// Adds face (i, j, k), counter-clockwise seen from outside; PUSH_OK, or the status that stops EPA.
+fn polytope_push_face(i: u32, j: u32, k: u32) -> u32 {
+    let wi = poly_w(i);
+    let n = cross(poly_w(j) - wi, poly_w(k) - wi);
+    let len = sqrt(dot(n, n));
+    if (!(len > 0.0)) {
+        return PEN_EPA_DEGENERATE;
+    }
+    let normal = n * (1.0 / len);
+    // Reuse a dead slot before growing.
+    var slot = face_slots;
+    for (var s = 0u; s < face_slots; s = s + 1u) {
+        if ((face_corners[s] & FACE_ALIVE) == 0u) {
+            slot = s;
+            break;
+        }
+    }
+    if (slot == face_slots) {
+        if (face_slots < EPA_MAX_FACES) {
+            face_slots = face_slots + 1u;
+        } else {
+            return PEN_EPA_OVERFLOW;
+        }
+    }
+    face_plane[slot] = vec4<f32>(normal, dot(normal, wi));
+    face_corners[slot] = i | (j << 8u) | (k << 16u) | FACE_ALIVE;
+    return PUSH_OK;
+}
+
+// The live face nearest the origin (the first one on ties); faces exist whenever this is called.
+fn polytope_closest_face() -> u32 {
+    var best = 0u;
+    var found = false;
+    for (var s = 0u; s < face_slots; s = s + 1u) {
+        if ((face_corners[s] & FACE_ALIVE) != 0u && (!found || face_plane[s].w < face_plane[best].w)) {
+            best = s;
+            found = true;
+        }
+    }
+    return best;
+}
+
+// Where `edge` (packed) is in the horizon, or `horizon_edges` when it is not.
+fn polytope_horizon_has(edge: u32) -> u32 {
+    var at = horizon_edges;
+    for (var h = 0u; h < horizon_edges; h = h + 1u) {
+        if (at == horizon_edges && horizon[h] == edge) {
+            at = h;
+        }
+    }
+    return at;
+}
+
+// A removed face's edge: interior when its reverse is in the horizon (it leaves), else it joins the horizon.
+// PUSH_OK, or PEN_EPA_OVERFLOW when the horizon is full.
+fn polytope_toggle_horizon_edge(tail: u32, head: u32) -> u32 {
+    let shared_at = polytope_horizon_has(head | (tail << 8u));
+    if (shared_at < horizon_edges) {
+        horizon[shared_at] = horizon[horizon_edges - 1u];
+        horizon_edges = horizon_edges - 1u;
+    } else if (horizon_edges < EPA_MAX_HORIZON) {
+        horizon[horizon_edges] = tail | (head << 8u);
+        horizon_edges = horizon_edges + 1u;
+    } else {
+        return PEN_EPA_OVERFLOW;
+    }
+    return PUSH_OK;
+}
+
+// Removes the faces that see `w`, grown from face `best` across shared edges, leaving the edges the removed
+// faces do not share in the horizon. PUSH_OK, or PEN_EPA_OVERFLOW.
+fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
+    horizon_edges = 0u;
+    var grew = true;
+    var first = true;
+    while (grew) {
+        grew = false;
+        for (var f = 0u; f < face_slots; f = f + 1u) {
+            let corners = face_corners[f];
+            if ((corners & FACE_ALIVE) == 0u) {
+                continue;
+            }
+            if (!(dot(face_plane[f].xyz, w - poly_w(corner(corners, 0u))) > 0.0)) {
+                continue;
+            }
+            var touches = false;
+            if (first) {
+                touches = f == best;
+            } else {
+                for (var e = 0u; e < 3u && !touches; e = e + 1u) {
+                    let reversed = corner(corners, (e + 1u) % 3u) | (corner(corners, e) << 8u);
+                    touches = polytope_horizon_has(reversed) < horizon_edges;
+                }
+            }
+            if (!touches) {
+                continue;
+            }
+            face_corners[f] = corners & ~FACE_ALIVE;
+            grew = true;
+            for (var e = 0u; e < 3u; e = e + 1u) {
+                let pushed = polytope_toggle_horizon_edge(corner(corners, e), corner(corners, (e + 1u) % 3u));
+                if (pushed != PUSH_OK) {
+                    return pushed;
+                }
+            }
+        }
+        first = false;
+    }
+    return PUSH_OK;
+}

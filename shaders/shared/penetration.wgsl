@@ -1,0 +1,79 @@
+// The penetration kernels' outputs and the certificate every penetrating answer must pass: the twin of
+// src/query/penetration.rs (`penetration_certified`).
+
+@group(0) @binding(5) var<storage, read_write> results: array<GpuResult>;
+@group(0) @binding(6) var<storage, read_write> penetrations: array<GpuPenetration>;
+@group(0) @binding(7) var<storage, read_write> queue: EpaQueue;
+
+// A penetrating answer must be what it claims: a unit normal along which the support functions add up to the
+// depth; otherwise rounding fooled an earlier check, and the answer is PEN_EPA_DEGENERATE.
+fn penetration_certified(q: PairQuery, answer: GpuPenetration) -> GpuPenetration {
+    if (answer.status != PEN_PENETRATING) {
+        return answer;
+    }
+    let n = answer.normal;
+    let along = dot(support_a(q.support, n) - support_b(q.support, -n), n) + pair_query_margin(q);
+    let unit_length = abs(dot(n, n) - 1.0) <= EPA_UNIT_NORMAL_SLACK;
+    var checked = answer;
+    if (!unit_length || !(abs(along - answer.depth) <= EPA_CERTIFICATE_SLACK * q.scale)) {
+        checked.status = PEN_EPA_DEGENERATE;
+    }
+    return checked;
+}
+
+// After GJK, the penetration answer that needs no polytope (penetration() in query/penetration.rs and the
+// radii-only branch of epa::penetrate): separated, GJK's failures, or cores apart with overlapping radii. A
+// pair whose cores overlap goes to the EPA queue, and its answer here stands only if the EPA pass never runs.
+fn penetration_after_gjk(q: PairQuery, result: GpuResult, simplex: ptr<function, Simplex>, index: u32) -> GpuPenetration {
+    switch (result.status) {
+        case STATUS_SEPARATED: {
+            return penetration_none(PEN_SEPARATED);
+        }
+        case STATUS_MAX_ITERATIONS: {
+            return penetration_none(PEN_GJK_MAX_ITERATIONS);
+        }
+        case STATUS_UNRESOLVED: {
+            return penetration_none(PEN_GJK_UNRESOLVED);
+        }
+        case STATUS_INTERSECTING: {
+            return penetrate_or_queue(q, result.normal, simplex, index);
+        }
+        default: {
+            return penetration_none(PEN_GPU_LOOP_LIMIT);
+        }
+    }
+}
+
+// Cores apart, radii overlapping: the depth is what the radii add beyond the core distance, along GJK's
+// direction (epa::penetrate). Cores overlapping: queue the pair for EPA.
+fn penetrate_or_queue(q: PairQuery, gjk_normal: vec3<f32>, simplex: ptr<function, Simplex>, index: u32) -> GpuPenetration {
+    let cores = simplex_witnesses(simplex);
+    let gap = cores.b - cores.a;
+    let core_distance = sqrt(dot(gap, gap));
+    if (core_distance > pair_query_touch_tolerance(q)) {
+        var normal = gjk_normal;
+        if (!(dot(normal, normal) > 0.0)) {
+            normal = gap * (1.0 / core_distance);
+        }
+        let margin = pair_query_margin(q);
+        return penetration_certified(
+            q,
+            finish(q, PEN_PENETRATING, cores.a, cores.b, normal, margin - core_distance, 0u),
+        );
+    }
+    let slot = atomicAdd(&queue.count, 1u);
+    if (slot % WORKGROUP_SIZE == 0u) {
+        atomicAdd(&queue.groups, 1u);
+    }
+    var task: EpaTask;
+    task.pair = index;
+    task.len = (*simplex).len;
+    task.pad0 = 0u;
+    task.pad1 = 0u;
+    for (var i = 0u; i < 4u; i = i + 1u) {
+        task.a[i] = vec4<f32>((*simplex).a[i], (*simplex).lambda[i]);
+        task.b[i] = vec4<f32>((*simplex).b[i], 0.0);
+    }
+    queue.tasks[slot] = task;
+    return penetration_none(PEN_EPA_MAX_ITERATIONS);
+}

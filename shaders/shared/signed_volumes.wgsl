@@ -1,0 +1,190 @@
+// The signed-volumes distance sub-algorithm (Montanari, Petrinic and Barbieri 2017): the point of a simplex of
+// 1 to 4 points closest to the origin, as barycentric weights over the smallest sub-simplex holding it. The
+// twin of src/gjk/signed_volumes.rs, function for function (s1d, s2d, s2d_plane, s3d).
+
+struct Projection {
+    lambda: vec4<f32>,
+    point: vec3<f32>,
+    dist2: f32,
+}
+
+fn projection_vertex(s: array<vec3<f32>, 4>, i: u32) -> Projection {
+    var lambda = vec4<f32>(0.0);
+    lambda[i] = 1.0;
+    let p = s[i];
+    return Projection(lambda, p, dot(p, p));
+}
+
+fn projection_from_weights(s: array<vec3<f32>, 4>, lambda: vec4<f32>) -> Projection {
+    let p = s[0] * lambda[0] + s[1] * lambda[1] + s[2] * lambda[2] + s[3] * lambda[3];
+    return Projection(lambda, p, dot(p, p));
+}
+
+fn projection_closer(current: Projection, found: bool, candidate: Projection) -> Projection {
+    if (!found || candidate.dist2 < current.dist2) {
+        return candidate;
+    }
+    return current;
+}
+
+fn same_sign(a: f32, b: f32) -> bool {
+    return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0);
+}
+
+fn s1d(s: array<vec3<f32>, 4>, i: u32, j: u32) -> Projection {
+    let a = s[i];
+    let t = s[j] - a;
+    let tt = dot(t, t);
+    if (!(tt > 0.0)) {
+        return projection_vertex(s, i);
+    }
+    let u = -dot(a, t) / tt;
+    if (!(u > 0.0)) {
+        return projection_vertex(s, i);
+    }
+    if (!(u < 1.0)) {
+        return projection_vertex(s, j);
+    }
+    var lambda = vec4<f32>(0.0);
+    lambda[i] = 1.0 - u;
+    lambda[j] = u;
+    return projection_from_weights(s, lambda);
+}
+
+fn area2(p: vec3<f32>, q: vec3<f32>, r: vec3<f32>, x: u32, y: u32) -> f32 {
+    return (q[x] - p[x]) * (r[y] - p[y]) - (q[y] - p[y]) * (r[x] - p[x]);
+}
+
+fn s2d(s: array<vec3<f32>, 4>, i: u32, j: u32, k: u32, exhaustive: bool) -> Projection {
+    let a = s[i];
+    let b = s[j];
+    let c = s[k];
+    let n = cross(b - a, c - a);
+    let nn = dot(n, n);
+    var p0 = vec3<f32>(0.0);
+    if (nn > 0.0) {
+        p0 = n * (dot(a, n) / nn);
+    }
+    let an = abs(n);
+    var x = 0u;
+    var y = 1u;
+    if (an.x >= an.y && an.x >= an.z) {
+        x = 1u;
+        y = 2u;
+    } else if (an.y >= an.z) {
+        x = 2u;
+        y = 0u;
+    }
+    let mu = area2(a, b, c, x, y);
+    let c_i = area2(p0, b, c, x, y);
+    let c_j = area2(a, p0, c, x, y);
+    let c_k = area2(a, b, p0, x, y);
+    let inside = same_sign(mu, c_i) && same_sign(mu, c_j) && same_sign(mu, c_k);
+    var lambda = vec4<f32>(0.0);
+    if (inside) {
+        lambda[i] = c_i / mu;
+        lambda[j] = c_j / mu;
+        lambda[k] = c_k / mu;
+    }
+    let interior = Projection(lambda, p0, dot(p0, p0));
+    if (inside && !exhaustive) {
+        return interior;
+    }
+    var best = interior;
+    var found = inside;
+    if (exhaustive || !same_sign(mu, c_i)) {
+        best = projection_closer(best, found, s1d(s, j, k));
+        found = true;
+    }
+    if (exhaustive || !same_sign(mu, c_j)) {
+        best = projection_closer(best, found, s1d(s, i, k));
+        found = true;
+    }
+    if (exhaustive || !same_sign(mu, c_k)) {
+        best = projection_closer(best, found, s1d(s, i, j));
+        found = true;
+    }
+    if (!found) {
+        return s1d(s, i, j);
+    }
+    return best;
+}
+
+// The origin's projection on the plane of triangle s[0] s[1] s[2], kept when it falls inside the triangle up
+// to the rounding of the sign tests, with the weights clamped to it (s2d_plane in signed_volumes.rs).
+struct PlaneProjection {
+    found: bool,
+    projection: Projection,
+}
+
+fn plane_weight(p: vec3<f32>, q: vec3<f32>, p0: vec3<f32>, n: vec3<f32>, nn: f32) -> f32 {
+    return dot(cross(q - p, p0 - p), n) / nn;
+}
+
+fn s2d_plane(s: array<vec3<f32>, 4>) -> PlaneProjection {
+    let a = s[0];
+    let b = s[1];
+    let c = s[2];
+    let n = cross(b - a, c - a);
+    let nn = dot(n, n);
+    var none: PlaneProjection;
+    none.found = false;
+    if (!(nn > 0.0)) {
+        return none;
+    }
+    let p0 = n * (dot(a, n) / nn);
+    var lambda = vec4<f32>(
+        plane_weight(b, c, p0, n, nn),
+        plane_weight(c, a, p0, n, nn),
+        plane_weight(a, b, p0, n, nn),
+        0.0,
+    );
+    let largest = max(max(dot(a, a), dot(b, b)), dot(c, c));
+    let slack = WEIGHT_SLACK_ULPS * EPSILON * largest / sqrt(nn);
+    if (!(slack < PLANE_SLACK_CAP) || !(lambda.x >= -slack) || !(lambda.y >= -slack) || !(lambda.z >= -slack)) {
+        return none;
+    }
+    lambda = max(lambda, vec4<f32>(0.0));
+    let sum = lambda.x + lambda.y + lambda.z;
+    lambda = vec4<f32>(lambda.x / sum, lambda.y / sum, lambda.z / sum, 0.0);
+    return PlaneProjection(true, Projection(lambda, p0, dot(p0, p0)));
+}
+
+fn det3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> f32 {
+    return dot(a, cross(b, c));
+}
+
+fn s3d(s: array<vec3<f32>, 4>, exhaustive: bool) -> Projection {
+    let c = vec4<f32>(
+        det3(s[1], s[2], s[3]),
+        -det3(s[0], s[2], s[3]),
+        det3(s[0], s[1], s[3]),
+        -det3(s[0], s[1], s[2]),
+    );
+    let det = c[0] + c[1] + c[2] + c[3];
+    if (same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) && same_sign(det, c[3])) {
+        return Projection(c / det, vec3<f32>(0.0), 0.0);
+    }
+    var best = Projection(vec4<f32>(0.0), vec3<f32>(0.0), 0.0);
+    var found = false;
+    if (exhaustive || !same_sign(det, c[0])) {
+        best = projection_closer(best, found, s2d(s, 1u, 2u, 3u, exhaustive));
+        found = true;
+    }
+    if (exhaustive || !same_sign(det, c[1])) {
+        best = projection_closer(best, found, s2d(s, 0u, 2u, 3u, exhaustive));
+        found = true;
+    }
+    if (exhaustive || !same_sign(det, c[2])) {
+        best = projection_closer(best, found, s2d(s, 0u, 1u, 3u, exhaustive));
+        found = true;
+    }
+    if (exhaustive || !same_sign(det, c[3])) {
+        best = projection_closer(best, found, s2d(s, 0u, 1u, 2u, exhaustive));
+        found = true;
+    }
+    if (!found) {
+        return s2d(s, 0u, 1u, 2u, true);
+    }
+    return best;
+}

@@ -1,0 +1,95 @@
+// GJK's simplex: up to four points of A - B with the support points of A and B that made them, and the
+// weights of the closest point. The twin of src/gjk/simplex.rs (`Simplex::reduce` is `simplex_reduce` here,
+// and so on: WGSL has no methods).
+
+struct Simplex {
+    w: array<vec3<f32>, 4>,
+    a: array<vec3<f32>, 4>,
+    b: array<vec3<f32>, 4>,
+    lambda: vec4<f32>,
+    len: u32,
+}
+
+fn simplex_contains(s: ptr<function, Simplex>, w: vec3<f32>) -> bool {
+    for (var i = 0u; i < (*s).len; i = i + 1u) {
+        if (all((*s).w[i] == w)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+fn simplex_push(s: ptr<function, Simplex>, a: vec3<f32>, b: vec3<f32>) {
+    let n = (*s).len;
+    (*s).w[n] = a - b;
+    (*s).a[n] = a;
+    (*s).b[n] = b;
+    (*s).len = n + 1u;
+}
+
+fn simplex_max_vertex_norm(s: ptr<function, Simplex>) -> f32 {
+    var m = 0.0;
+    for (var i = 0u; i < (*s).len; i = i + 1u) {
+        let n = dot((*s).w[i], (*s).w[i]);
+        if (n > m) {
+            m = n;
+        }
+    }
+    return sqrt(m);
+}
+
+fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
+    let w = (*s).w;
+    var proj: Projection;
+    switch ((*s).len) {
+        case 1u: {
+            proj = Projection(vec4<f32>(1.0, 0.0, 0.0, 0.0), w[0], dot(w[0], w[0]));
+        }
+        case 2u: {
+            proj = s1d(w, 0u, 1u);
+        }
+        case 3u: {
+            proj = s2d(w, 0u, 1u, 2u, exhaustive);
+        }
+        default: {
+            proj = s3d(w, exhaustive);
+        }
+    }
+    var kept = 0u;
+    for (var i = 0u; i < (*s).len; i = i + 1u) {
+        if (proj.lambda[i] > 0.0) {
+            (*s).w[kept] = (*s).w[i];
+            (*s).a[kept] = (*s).a[i];
+            (*s).b[kept] = (*s).b[i];
+            (*s).lambda[kept] = proj.lambda[i];
+            kept = kept + 1u;
+        }
+    }
+    (*s).len = kept;
+    return proj;
+}
+
+// sum(lambda_i w_i): a point of A - B whatever the sign tests did (weighted_point in simplex.rs).
+fn simplex_weighted_point(s: ptr<function, Simplex>) -> vec3<f32> {
+    var p = vec3<f32>(0.0);
+    for (var i = 0u; i < (*s).len; i = i + 1u) {
+        p = p + (*s).w[i] * (*s).lambda[i];
+    }
+    return p;
+}
+
+// The closest points on A and on B (cores only), from the current weights.
+struct Witnesses {
+    a: vec3<f32>,
+    b: vec3<f32>,
+}
+
+fn simplex_witnesses(s: ptr<function, Simplex>) -> Witnesses {
+    var pa = vec3<f32>(0.0);
+    var pb = vec3<f32>(0.0);
+    for (var i = 0u; i < (*s).len; i = i + 1u) {
+        pa = pa + (*s).a[i] * (*s).lambda[i];
+        pb = pb + (*s).b[i] * (*s).lambda[i];
+    }
+    return Witnesses(pa, pb);
+}

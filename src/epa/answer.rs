@@ -1,0 +1,162 @@
+//! What EPA answers and within which bounds: the penetration answer and its named statuses, the polytope's
+//! bounds, and the tolerances EPA and its WGSL twin share (emitted into the WGSL by
+//! `src/gpu/shader/constants.rs`).
+
+use crate::real::Real;
+
+/// Most polytope vertices (the start tetrahedron included) in the first try, the GPU's bound.
+pub const EPA_MAX_VERTICES: usize = 64;
+/// Most polytope faces, live and dead slots together (dead slots are reused).
+pub const EPA_MAX_FACES: usize = 128;
+/// Most horizon edges in one expansion.
+pub const EPA_MAX_HORIZON: usize = 64;
+/// Most expansions (each adds one vertex, so this stays below the vertex bound).
+pub const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
+/// The bounds of one EPA run: how many vertices, faces and horizon edges its polytope may hold. It makes at
+/// most `vertices - 4` expansions (each adds a vertex).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EpaLimits {
+    pub vertices: usize,
+    pub faces: usize,
+    pub horizon: usize,
+}
+
+impl EpaLimits {
+    /// The first try's bounds, which the GPU's fixed private arrays share.
+    pub const FIRST: EpaLimits = EpaLimits {
+        vertices: EPA_MAX_VERTICES,
+        faces: EPA_MAX_FACES,
+        horizon: EPA_MAX_HORIZON,
+    };
+
+    /// Bounds that grow with the hulls, for the CPU's second try when the first one runs out: deep overlaps of
+    /// finely tessellated round hulls need a polytope with many small faces (measured: up to 601 expansions for
+    /// the 482-vertex sphere asset against itself at one centre, about a quarter of the points of a
+    /// 4,000-point round hull against itself). Half the points of both hulls, at least 1,024 and at most 16,384
+    /// vertices; a closed triangulation has fewer than twice as many faces as vertices.
+    pub fn grown(points_a: usize, points_b: usize) -> EpaLimits {
+        let vertices = ((points_a + points_b) / 2 + 512).clamp(1024, 16384);
+        EpaLimits {
+            vertices,
+            faces: 2 * vertices,
+            horizon: vertices,
+        }
+    }
+
+    /// Most expansions.
+    pub fn iterations(&self) -> u32 {
+        (self.vertices - 4) as u32
+    }
+}
+
+/// Convergence: the support point along the closest face's normal lies within this fraction of the pair's
+/// size beyond the face.
+pub const EPA_TOLERANCE: f64 = 1e-6;
+
+/// How far (relative to the pair's size) the origin may lie outside the final polytope: GJK declares overlap
+/// within the touching tolerance (1e-5 by default), and EPA's start simplex inherits that.
+pub const EPA_TOUCH_SLACK: f64 = 1e-4;
+/// How far (relative to the pair's size) the support functions along a penetrating answer's normal may add up
+/// to something else than its depth. Not tighter: the coplanar neighbour that rebuilds the contact points may
+/// turn the normal by up to 1.4e-3 rad (cosine within 1e-6), which moves the support value by about that
+/// fraction of the size. The answers this check exists for are off by a large part of the size.
+pub const EPA_CERTIFICATE_SLACK: f64 = 1e-3;
+/// How far outside its face (in barycentric weight) the origin's projection may fall to rounding.
+pub const EPA_WEIGHT_SLACK: f64 = 1e-3;
+/// Faces whose normals agree to within this much of a unit cosine (and whose distances to within the EPA
+/// tolerance) are coplanar neighbours: one flat facet of A - B split into triangles.
+pub const EPA_COPLANAR_COSINE_SLACK: f64 = 1e-6;
+/// How far from 1 the squared length of a certified normal may be: an overflowed or vanished cross product
+/// certifies nothing.
+pub const EPA_UNIT_NORMAL_SLACK: f64 = 1e-3;
+
+// Face corners are packed into 8 bits each on the GPU.
+const _: () = assert!(EPA_MAX_VERTICES <= 256);
+
+/// How a penetration query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum PenetrationStatus {
+    /// The shapes are apart: no depth.
+    Separated = 0,
+    /// Depth, normal and contacts found.
+    Penetrating = 1,
+    /// GJK hit its iteration bound, so whether the shapes overlap is unknown.
+    GjkMaxIterations = 2,
+    /// EPA hit [`EPA_MAX_ITERATIONS`]; the fields hold the best face found, a lower bound on the depth.
+    MaxIterations = 3,
+    /// The polytope outgrew [`EPA_MAX_VERTICES`], [`EPA_MAX_FACES`] or [`EPA_MAX_HORIZON`]; best face so far.
+    Overflow = 4,
+    /// Rounding broke the polytope (a face with no area, or a fold found by the checks); best face so far.
+    /// The float32 entry points then repeat the pair in float64.
+    Degenerate = 5,
+    /// GJK was left unresolved by rounding ([`GjkStatus::Unresolved`]), so whether the shapes overlap is
+    /// unknown. The float32 entry points repeat the pair in float64.
+    GjkUnresolved = 6,
+    /// The GPU adapter cut a loop of the kernel short ([`GjkStatus::GpuLoopLimit`]); answer on the CPU.
+    GpuLoopLimit = 7,
+}
+
+impl PenetrationStatus {
+    pub const ALL: [PenetrationStatus; 8] = [
+        PenetrationStatus::Separated,
+        PenetrationStatus::Penetrating,
+        PenetrationStatus::GjkMaxIterations,
+        PenetrationStatus::MaxIterations,
+        PenetrationStatus::Overflow,
+        PenetrationStatus::Degenerate,
+        PenetrationStatus::GjkUnresolved,
+        PenetrationStatus::GpuLoopLimit,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PenetrationStatus::Separated => "separated",
+            PenetrationStatus::Penetrating => "penetrating",
+            PenetrationStatus::GjkMaxIterations => "gjk_max_iterations",
+            PenetrationStatus::MaxIterations => "epa_max_iterations",
+            PenetrationStatus::Overflow => "epa_overflow",
+            PenetrationStatus::Degenerate => "epa_degenerate",
+            PenetrationStatus::GjkUnresolved => "gjk_unresolved",
+            PenetrationStatus::GpuLoopLimit => "gpu_loop_limit",
+        }
+    }
+
+    /// True when the pair has no trustworthy answer: every status but `Separated` and `Penetrating`.
+    pub fn is_failure(self) -> bool {
+        !matches!(
+            self,
+            PenetrationStatus::Separated | PenetrationStatus::Penetrating
+        )
+    }
+}
+
+/// How deep two shapes overlap, in the pair-local frame (A's local frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Penetration<R: Real> {
+    pub status: PenetrationStatus,
+    /// Overlap depth, radii included; 0 when separated or exactly touching.
+    pub depth: R,
+    /// Unit direction from A towards B: moving B by `normal * depth` leaves the shapes touching.
+    pub normal: R::V,
+    /// The point of A deepest inside B.
+    pub contact_a: R::V,
+    /// The point of B deepest inside A; `contact_a - contact_b = normal * depth`.
+    pub contact_b: R::V,
+    /// EPA expansions (0 when GJK alone answered).
+    pub iterations: u32,
+}
+
+impl<R: Real> Penetration<R> {
+    /// An answer with no depth: separated, or a failure before EPA could start.
+    pub fn none(status: PenetrationStatus) -> Self {
+        Self {
+            status,
+            depth: R::ZERO,
+            normal: R::vzero(),
+            contact_a: R::vzero(),
+            contact_b: R::vzero(),
+            iterations: 0,
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! EPA's polytope: vertices of A - B with the support points of A and B that made them, triangular faces in
+//! slots (a dead slot is reused before the storage grows), the face nearest the origin, and the horizon an
+//! expansion leaves when it removes the faces a new point sees.
+//!
+//! `shaders/shared/epa/polytope.wgsl` is its twin, in fixed private arrays of the first try's bounds
+//! (`Polytope::push_face` is `polytope_push_face` there, and so on).
+
+#![expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch"
+)]
+
+use super::answer::{EpaLimits, PenetrationStatus};
+use crate::real::Real;
+
+/// A triangle of the polytope: its corners (counter-clockwise seen from outside), its plane (unit normal and
+/// distance from the origin) and whether its slot is in use.
+#[derive(Clone, Copy)]
+pub struct Face<R: Real> {
+    pub v: [usize; 3],
+    pub normal: R::V,
+    pub dist: R,
+    pub alive: bool,
+}
+
+/// The polytope, in storage sized by [`EpaLimits`].
+pub struct Polytope<R: Real> {
+    pub w: Vec<R::V>,
+    pub a: Vec<R::V>,
+    pub b: Vec<R::V>,
+    pub vertices: usize,
+    pub faces: Vec<Face<R>>,
+    pub face_slots: usize,
+    /// Horizon edges (tail, head) of the current expansion, `edges` of them in use.
+    pub horizon: Vec<[usize; 2]>,
+    pub edges: usize,
+    pub limits: EpaLimits,
+}
+
+impl<R: Real> Polytope<R> {
+    pub fn new(limits: EpaLimits) -> Self {
+        let z = R::vzero();
+        let dead = Face {
+            v: [0; 3],
+            normal: z,
+            dist: R::ZERO,
+            alive: false,
+        };
+        Self {
+            w: vec![z; limits.vertices],
+            a: vec![z; limits.vertices],
+            b: vec![z; limits.vertices],
+            vertices: 0,
+            faces: vec![dead; limits.faces],
+            face_slots: 0,
+            horizon: vec![[0; 2]; limits.horizon],
+            edges: 0,
+            limits,
+        }
+    }
+
+    pub fn push_vertex(&mut self, a: R::V, b: R::V) -> usize {
+        let i = self.vertices;
+        self.w[i] = a - b;
+        self.a[i] = a;
+        self.b[i] = b;
+        self.vertices += 1;
+        i
+    }
+
+    /// Keeps only vertices `keep` (in that order): a flat start tetrahedron reduced to its largest triangle.
+    pub fn keep_vertices(&mut self, keep: [usize; 3]) {
+        let (w, a, b) = (
+            keep.map(|k| self.w[k]),
+            keep.map(|k| self.a[k]),
+            keep.map(|k| self.b[k]),
+        );
+        self.w[..3].copy_from_slice(&w);
+        self.a[..3].copy_from_slice(&a);
+        self.b[..3].copy_from_slice(&b);
+        self.vertices = 3;
+    }
+
+    /// Swaps two vertices (orienting the start tetrahedron).
+    pub fn swap_vertices(&mut self, i: usize, j: usize) {
+        self.w.swap(i, j);
+        self.a.swap(i, j);
+        self.b.swap(i, j);
+    }
+
+    /// True when `w` is already a vertex.
+    pub fn contains(&self, w: R::V) -> bool {
+        self.w[..self.vertices].contains(&w)
+    }
+
+    /// Adds face (i, j, k), counter-clockwise seen from outside: `Degenerate` when it has no area, `Overflow`
+    /// when no slot is left.
+    pub fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
+        let n = R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]);
+        let len = R::length_squared(n).sqrt();
+        if !(len > R::ZERO) {
+            return Err(PenetrationStatus::Degenerate);
+        }
+        let normal = n * (R::ONE / len);
+        let face = Face {
+            v: [i, j, k],
+            normal,
+            dist: R::dot(normal, self.w[i]),
+            alive: true,
+        };
+        // Reuse a dead slot before growing.
+        let slot = (0..self.face_slots).find(|&s| !self.faces[s].alive);
+        match slot {
+            Some(s) => self.faces[s] = face,
+            None if self.face_slots < self.limits.faces => {
+                self.faces[self.face_slots] = face;
+                self.face_slots += 1;
+            }
+            None => return Err(PenetrationStatus::Overflow),
+        }
+        Ok(())
+    }
+
+    /// The live face nearest the origin (the first one on ties).
+    pub fn closest_face(&self) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for s in 0..self.face_slots {
+            let f = &self.faces[s];
+            if f.alive && best.is_none_or(|b| f.dist < self.faces[b].dist) {
+                best = Some(s);
+            }
+        }
+        best
+    }
+
+    /// Removes the faces that see `w`, grown from face `best` across shared edges, and leaves the edges the
+    /// removed faces do not share in `horizon[..edges]`: the visible region of a convex polytope is connected,
+    /// and a face that only rounding calls visible elsewhere would otherwise open a second horizon and fold
+    /// the polytope. `Overflow` when the horizon outgrows its storage.
+    pub fn carve_horizon(&mut self, best: usize, w: R::V) -> Result<(), PenetrationStatus> {
+        self.edges = 0;
+        let mut grew = true;
+        let mut first = true;
+        while grew {
+            grew = false;
+            for s in 0..self.face_slots {
+                let f = self.faces[s];
+                if !f.alive || !(R::dot(f.normal, w - self.w[f.v[0]]) > R::ZERO) {
+                    continue;
+                }
+                let touches_region = if first {
+                    s == best
+                } else {
+                    (0..3).any(|e| self.horizon_has([f.v[(e + 1) % 3], f.v[e]]).is_some())
+                };
+                if !touches_region {
+                    continue;
+                }
+                self.faces[s].alive = false;
+                grew = true;
+                for e in 0..3 {
+                    self.toggle_horizon_edge([f.v[e], f.v[(e + 1) % 3]])?;
+                }
+            }
+            first = false;
+        }
+        Ok(())
+    }
+
+    /// Where `edge` is in the horizon.
+    fn horizon_has(&self, edge: [usize; 2]) -> Option<usize> {
+        self.horizon[..self.edges].iter().position(|h| *h == edge)
+    }
+
+    /// A removed face's edge: shared with a face removed before (its reverse is in the horizon) it is interior
+    /// and leaves; otherwise it joins the horizon.
+    fn toggle_horizon_edge(&mut self, edge: [usize; 2]) -> Result<(), PenetrationStatus> {
+        match self.horizon_has([edge[1], edge[0]]) {
+            Some(p) => {
+                self.horizon[p] = self.horizon[self.edges - 1];
+                self.edges -= 1;
+            }
+            None if self.edges < self.limits.horizon => {
+                self.horizon[self.edges] = edge;
+                self.edges += 1;
+            }
+            None => return Err(PenetrationStatus::Overflow),
+        }
+        Ok(())
+    }
+}

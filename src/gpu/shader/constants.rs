@@ -1,0 +1,119 @@
+//! Every constant the WGSL shares with Rust, written once (in the Rust module that explains it) and emitted
+//! into the WGSL when a kernel is assembled: statuses, query kinds, tolerances, bounds, the workgroup size. No
+//! `.wgsl` file declares one by hand (tests/shader_layout.rs checks that, and that naga reads back exactly these
+//! values).
+
+use crate::epa::{
+    PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_COPLANAR_COSINE_SLACK, EPA_MAX_FACES,
+    EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES, EPA_TOLERANCE, EPA_TOUCH_SLACK,
+    EPA_UNIT_NORMAL_SLACK, EPA_WEIGHT_SLACK,
+};
+use crate::gjk::{
+    GjkStatus, QueryKind, BOUND_ROUNDING_ULPS, CERTIFICATE_ULPS, CONVERGENCE_ULPS,
+    DIRECTION_ROUNDING_CAP, INTERSECTION_CERTIFICATE_ULPS, MAX_STALLS, NOISE_ULPS, PLANE_SLACK_CAP,
+    WEIGHT_SLACK_ULPS,
+};
+use crate::gpu::WORKGROUP_SIZE;
+use crate::query::{
+    F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
+};
+use std::fmt::Write;
+
+/// A constant's value, in the WGSL type it is declared with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WgslValue {
+    U32(u32),
+    I32(i32),
+    F32(f32),
+}
+
+/// One emitted constant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WgslConstant {
+    pub name: String,
+    pub value: WgslValue,
+}
+
+fn u32_constant(name: &str, value: u32) -> WgslConstant {
+    WgslConstant {
+        name: name.to_owned(),
+        value: WgslValue::U32(value),
+    }
+}
+
+fn f32_constant(name: &str, value: f64) -> WgslConstant {
+    WgslConstant {
+        name: name.to_owned(),
+        value: WgslValue::F32(value as f32),
+    }
+}
+
+fn i32_constant(name: &str, value: i32) -> WgslConstant {
+    WgslConstant {
+        name: name.to_owned(),
+        value: WgslValue::I32(value),
+    }
+}
+
+/// Every shared constant, in emission order.
+pub fn shared_constants() -> Vec<WgslConstant> {
+    let mut out = vec![
+        f32_constant("EPSILON", f32::EPSILON as f64),
+        f32_constant("CONVERGENCE_ULPS", CONVERGENCE_ULPS),
+        f32_constant("NOISE_ULPS", NOISE_ULPS),
+        u32_constant("MAX_STALLS", MAX_STALLS),
+        f32_constant("CERTIFICATE_ULPS", CERTIFICATE_ULPS),
+        f32_constant(
+            "INTERSECTION_CERTIFICATE_ULPS",
+            INTERSECTION_CERTIFICATE_ULPS,
+        ),
+        f32_constant("BOUND_ROUNDING_ULPS", BOUND_ROUNDING_ULPS),
+        f32_constant("DIRECTION_ROUNDING_CAP", DIRECTION_ROUNDING_CAP),
+        f32_constant("WEIGHT_SLACK_ULPS", WEIGHT_SLACK_ULPS),
+        f32_constant("PLANE_SLACK_CAP", PLANE_SLACK_CAP),
+        u32_constant("F32_MANTISSA_BITS", F32_MANTISSA_BITS),
+        i32_constant("F32_EXPONENT_BIAS", F32_EXPONENT_BIAS),
+        i32_constant("UNIT_MAX_EXPONENT", UNIT_MAX_EXPONENT),
+        i32_constant("UNIT_OFFSET_EXPONENTS", UNIT_OFFSET_EXPONENTS),
+        u32_constant("EPA_MAX_VERTICES", EPA_MAX_VERTICES as u32),
+        u32_constant("EPA_MAX_FACES", EPA_MAX_FACES as u32),
+        u32_constant("EPA_MAX_HORIZON", EPA_MAX_HORIZON as u32),
+        u32_constant("EPA_MAX_ITERATIONS", EPA_MAX_ITERATIONS),
+        f32_constant("EPA_TOLERANCE", EPA_TOLERANCE),
+        f32_constant("EPA_TOUCH_SLACK", EPA_TOUCH_SLACK),
+        f32_constant("EPA_WEIGHT_SLACK", EPA_WEIGHT_SLACK),
+        f32_constant("EPA_CERTIFICATE_SLACK", EPA_CERTIFICATE_SLACK),
+        f32_constant("EPA_COPLANAR_COSINE_SLACK", EPA_COPLANAR_COSINE_SLACK),
+        f32_constant("EPA_UNIT_NORMAL_SLACK", EPA_UNIT_NORMAL_SLACK),
+        u32_constant("WORKGROUP_SIZE", WORKGROUP_SIZE),
+    ];
+    for status in GjkStatus::ALL {
+        let name = format!("STATUS_{}", status.name().to_uppercase());
+        out.push(u32_constant(&name, status as u32));
+    }
+    for kind in QueryKind::ALL {
+        let name = format!("KIND_{}", kind.name().to_uppercase());
+        out.push(u32_constant(&name, kind as u32));
+    }
+    for status in PenetrationStatus::ALL {
+        let name = format!("PEN_{}", status.name().to_uppercase());
+        out.push(u32_constant(&name, status as u32));
+    }
+    out
+}
+
+/// The WGSL declarations of [`shared_constants`], one per line. Floats are written with Rust's shortest
+/// round-trip form, which WGSL parses back to the same float32.
+pub fn wgsl_constants() -> String {
+    let mut text = String::from(
+        "// Generated from Rust by src/gpu/shader/constants.rs when the kernel is assembled.\n",
+    );
+    for c in shared_constants() {
+        let _ = match c.value {
+            WgslValue::U32(v) => writeln!(text, "const {}: u32 = {v}u;", c.name),
+            WgslValue::I32(v) => writeln!(text, "const {}: i32 = {v}i;", c.name),
+            WgslValue::F32(v) => writeln!(text, "const {}: f32 = {v:?};", c.name),
+        };
+    }
+    text
+}

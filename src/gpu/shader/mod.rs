@@ -1,0 +1,99 @@
+//! The WGSL kernels, assembled: WGSL has no includes, so each kernel is the constants emitted from Rust, the
+//! shared files it needs (`shaders/shared/`, each the twin of one Rust module) and its own file (one kernel per
+//! file under `shaders/`).
+
+pub mod constants;
+
+/// A shared WGSL file, by path (for messages) and text.
+pub struct SharedFile {
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+macro_rules! shared {
+    ($path:literal) => {
+        SharedFile {
+            path: $path,
+            text: include_str!(concat!("../../../shaders/", $path)),
+        }
+    };
+}
+
+/// What every kernel needs: the GPU structs, the scene bindings and the GJK twin (layers 2 to 5).
+static GJK_FILES: [SharedFile; 9] = [
+    shared!("shared/types.wgsl"),
+    shared!("shared/scene.wgsl"),
+    shared!("shared/quaternion.wgsl"),
+    shared!("shared/loop_budget.wgsl"),
+    shared!("shared/support.wgsl"),
+    shared!("shared/signed_volumes.wgsl"),
+    shared!("shared/simplex.wgsl"),
+    shared!("shared/solver.wgsl"),
+    shared!("shared/pair.wgsl"),
+];
+
+/// What the penetration kernels add: the EPA twin, their outputs and the certificate.
+static EPA_FILES: [SharedFile; 6] = [
+    shared!("shared/epa/answer.wgsl"),
+    shared!("shared/epa/polytope.wgsl"),
+    shared!("shared/epa/blow_up.wgsl"),
+    shared!("shared/epa/contact.wgsl"),
+    shared!("shared/epa/expand.wgsl"),
+    shared!("shared/penetration.wgsl"),
+];
+
+/// One compute kernel: an entry point in its own file.
+pub struct Kernel {
+    /// The kernel's name, also its entry point and its file's stem.
+    pub name: &'static str,
+    pub file: SharedFile,
+    needs_epa: bool,
+}
+
+/// GJK for every pair (`shaders/gjk.wgsl`).
+pub const GJK: Kernel = Kernel {
+    name: "gjk_kernel",
+    file: shared!("gjk.wgsl"),
+    needs_epa: false,
+};
+
+/// Pass 1 of the penetration query (`shaders/penetration_gjk.wgsl`).
+pub const PENETRATION_GJK: Kernel = Kernel {
+    name: "penetration_gjk",
+    file: shared!("penetration_gjk.wgsl"),
+    needs_epa: true,
+};
+
+/// Pass 2 of the penetration query (`shaders/penetration_epa.wgsl`).
+pub const PENETRATION_EPA: Kernel = Kernel {
+    name: "penetration_epa",
+    file: shared!("penetration_epa.wgsl"),
+    needs_epa: true,
+};
+
+/// Every kernel the crate compiles.
+pub const KERNELS: [&Kernel; 3] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA];
+
+impl Kernel {
+    /// The shared files this kernel is assembled from, in order.
+    pub fn shared_files(&self) -> impl Iterator<Item = &'static SharedFile> {
+        let epa: &'static [SharedFile] = if self.needs_epa { &EPA_FILES } else { &[] };
+        GJK_FILES.iter().chain(epa)
+    }
+
+    /// The complete WGSL source.
+    pub fn source(&self) -> String {
+        let mut text = constants::wgsl_constants();
+        let files = self.shared_files().map(|f| (f.path, f.text));
+        for (path, body) in files.chain([(self.file.path, self.file.text)]) {
+            text.push_str(&format!("\n// ---- {path} ----\n"));
+            text.push_str(body);
+        }
+        text
+    }
+}
+
+/// The kernel called `name`.
+pub fn kernel(name: &str) -> Option<&'static Kernel> {
+    KERNELS.iter().copied().find(|k| k.name == name)
+}

@@ -1,0 +1,23 @@
+//! One pair of placed shapes, answered: the layer that composes the algorithms.
+//!
+//! It centres the pair (the shapes' centres folded into B's pose relative to A), normalises it by a power of
+//! two ([`pair_unit`]), runs GJK and, for penetration, EPA and the certificate, repeats in float64 what float32
+//! cannot finish, and moves the answer back to A's local frame (or the world, [`WorldResult`]). The GPU
+//! kernels are the twins of this layer for many pairs at once.
+
+mod distance;
+mod frame;
+mod penetration;
+mod units;
+mod world;
+
+pub use distance::{distance, query, query_f64, query_relative};
+pub use frame::{narrow_penetration, narrow_result, Prepared, Wide};
+pub use penetration::{
+    penetration, penetration_certified, penetration_f64, penetration_query, penetration_relative,
+    penetration_relative_float32,
+};
+pub use units::{
+    pair_unit, F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
+};
+pub use world::{WorldPenetration, WorldResult};
