@@ -38,6 +38,8 @@ pub trait Real:
     const ONE: Self;
     /// Unit roundoff of the type, used to scale numerical tolerances.
     const EPSILON: Self;
+    /// No wider type exists to repeat a query in: this precision's answer is the last word.
+    const WIDEST: bool;
 
     fn from_f64(x: f64) -> Self;
     fn to_f64(self) -> f64;
@@ -67,6 +69,24 @@ pub trait Real:
     fn length_squared(v: Self::V) -> Self {
         Self::dot(v, v)
     }
+    /// `v` divided by its largest absolute component (zero stays zero), so its square no longer underflows:
+    /// the cross product of two edges 1e-24 long has a normal float32 length, but its square (1e-48) does not.
+    /// The direction of a face normal is all that the plane projections need.
+    fn balanced(v: Self::V) -> Self::V {
+        let m = Self::comp(v, 0)
+            .abs()
+            .max_of(Self::comp(v, 1).abs())
+            .max_of(Self::comp(v, 2).abs());
+        if m > Self::ZERO {
+            Self::vec(
+                Self::comp(v, 0) / m,
+                Self::comp(v, 1) / m,
+                Self::comp(v, 2) / m,
+            )
+        } else {
+            v
+        }
+    }
     fn vec_from_f64(v: DVec3) -> Self::V;
     fn vec_to_f64(v: Self::V) -> DVec3;
 
@@ -79,7 +99,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $v:ty, $q:ty, $m:ty, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
+    ($t:ty, $widest:expr, $v:ty, $q:ty, $m:ty, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
         impl Real for $t {
             type V = $v;
             type Q = $q;
@@ -87,6 +107,7 @@ macro_rules! impl_real {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const EPSILON: Self = <$t>::EPSILON;
+            const WIDEST: bool = $widest;
 
             #[inline(always)]
             fn from_f64(x: f64) -> Self {
@@ -154,6 +175,7 @@ macro_rules! impl_real {
 
 impl_real!(
     f32,
+    false,
     Vec3,
     Quat,
     Mat3,
@@ -163,6 +185,7 @@ impl_real!(
 );
 impl_real!(
     f64,
+    true,
     DVec3,
     DQuat,
     DMat3,

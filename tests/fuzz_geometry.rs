@@ -18,11 +18,12 @@
 //! minimal (shrunk) pair as Rust source (shapes as points and radius, poses in float64) with every problem
 //! found. One test alone: add its name, e.g. `-- needles --nocapture`.
 //!
-//! Library bugs the fuzzer has found are pinned by ignored reproducers at the end of this file
-//! (`cargo test --test fuzz_geometry -- --ignored` runs them) and listed in [`KNOWN_BUGS`]: a problem that
-//! matches one is counted and printed (`KNOWN BUG ...: hit by N case(s)`) instead of failing the test, so the
-//! fuzzer keeps looking for new ones. `FUZZ_STRICT=1` fails on known bugs too; `FUZZ_ONLY=text` fails only on
-//! problems whose line contains `text` (to shrink one kind of failure at a time).
+//! The library bugs the fuzzer has found are pinned by regression tests at the end of this file, one minimal
+//! reproducer each. While a new bug is open it may be listed in [`KNOWN_BUGS`] with its reproducer ignored: a
+//! problem that matches one is counted and printed (`KNOWN BUG ...: hit by N case(s)`) instead of failing the
+//! test, so the fuzzer keeps looking for others. The list is empty: every bug found so far is fixed.
+//! `FUZZ_STRICT=1` fails on known bugs too; `FUZZ_ONLY=text` fails only on problems whose line contains `text`
+//! (to shrink one kind of failure at a time).
 //!
 //! What is required of every pair, in both orders (`pair scale` = the larger of the two shapes' bounding
 //! radii about their bounding-box centres, radius included):
@@ -1004,83 +1005,7 @@ struct KnownBug {
     max_excess: Option<f64>,
 }
 
-const KNOWN_BUGS: &[KnownBug] = &[
-    KnownBug {
-        reproducer: "query_f64_leaves_a_point_beside_a_turned_thin_slab_unresolved",
-        families: &[],
-        patterns: &["query_f64: failure status unresolved"],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "a_sphere_beside_a_turned_needle_stays_unresolved_after_the_float64_repeat",
-        families: &[],
-        patterns: &[": failure status unresolved", ": failure status gjk_unresolved"],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "a_point_at_the_surface_of_a_needle_or_thin_slab_hits_the_iteration_bound",
-        families: &[],
-        patterns: &[
-            ": failure status max_iterations",
-            ": failure status gjk_max_iterations",
-        ],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "a_point_touching_a_thin_box_edge_gets_epa_degenerate_after_the_float64_repeat, \
-                     boxes_with_five_faces_in_common_get_epa_degenerate_after_the_float64_repeat and \
-                     identical_thin_boxes_at_one_pose_get_epa_degenerate_after_the_float64_repeat",
-        families: &[],
-        patterns: &[": failure status epa_degenerate"],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "penetration_query_says_separated_where_its_own_gjk_answer_says_intersecting",
-        families: &[],
-        patterns: &["but GJK says intersecting"],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "crossing_needles_at_one_centre_make_epa_panic",
-        families: &[],
-        patterns: &["a closed polytope has faces"],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "a_tiny_triangle_beside_a_huge_box_gets_a_distance_its_own_witnesses_contradict",
-        families: &["huge-vs-tiny/"],
-        patterns: &[": distance "],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "contacts_of_a_point_touching_a_thin_slab_are_further_apart_than_the_depth",
-        families: &[],
-        patterns: &["contact_a - contact_b"],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "witnesses_on_thin_slabs_and_needles_are_off_by_more_than_the_band",
-        families: &[],
-        patterns: &[
-            "intersecting witnesses outside the shapes",
-            "is not normal x distance",
-            "separated witnesses off the surfaces",
-        ],
-        max_excess: None,
-    },
-    KnownBug {
-        reproducer: "distances_from_small_shapes_to_very_flat_boxes_are_off_by_more_than_the_band",
-        families: &[],
-        patterns: &[": distance "],
-        max_excess: Some(20.0),
-    },
-    KnownBug {
-        reproducer: "epa_depths_in_very_thin_boxes_are_off_by_more_than_the_tolerance",
-        families: &[],
-        patterns: &[": depth "],
-        max_excess: None,
-    },
-];
+const KNOWN_BUGS: &[KnownBug] = &[];
 
 /// Splits a failure report into what may fail the test: `None` when every problem is a known bug (counted
 /// in `known`) or, with `FUZZ_ONLY=text`, does not contain that text (to shrink one kind of failure at a
@@ -2364,7 +2289,7 @@ fn separating_axes_find_the_edge_edge_gap_no_face_shows() {
 
 // ---------------------------------------------------------------------------------------------------------
 // Library bugs the fuzzer found, one minimal reproducer each (inputs as the fuzzer shrank them, simplified by
-// hand where that kept the failure). Ignored until the library is fixed; see KNOWN_BUGS.
+// hand where that kept the failure), now regression tests: each once failed, and passes since its fix.
 // ---------------------------------------------------------------------------------------------------------
 
 fn point() -> ConvexShape {
@@ -2389,8 +2314,7 @@ fn dpose(position: [f64; 3], rotation: [f64; 4]) -> DPose {
 /// thicknesses 2e-5 to 2e-3. The float32 entry points hand exactly such pairs to this float64 run, which is
 /// why the next bug survives their repeat.
 #[test]
-#[ignore = "library bug: the float64 certificate rejects exact answers on sliver faces"]
-fn query_f64_leaves_a_point_beside_a_turned_thin_slab_unresolved() {
+fn query_f64_resolves_a_point_beside_a_turned_thin_slab() {
     let slab = ConvexShape::cuboid(Vec3::new(1.0, 1.0, 1e-3)).unwrap();
     let turn = DQuat::from_rotation_y(0.1884);
     let pose_b = DPose {
@@ -2415,8 +2339,7 @@ fn query_f64_leaves_a_point_beside_a_turned_thin_slab_unresolved() {
 /// point or sphere as shape A and the thin box turned in A's frame (about 1 pair in 1,000 of the slab and
 /// needle generators). Here a sphere of radius 5.79 is 0.4717 from a 648 x 18 x 0.6 box.
 #[test]
-#[ignore = "library bug: unresolved survives the float64 repeat"]
-fn a_sphere_beside_a_turned_needle_stays_unresolved_after_the_float64_repeat() {
+fn a_sphere_beside_a_turned_needle_is_resolved_by_the_float64_repeat() {
     let sphere = ConvexShape::sphere(5.7868967).unwrap();
     let needle = ConvexShape::cuboid(Vec3::new(324.21005, 9.222551, 0.30364767)).unwrap();
     let pose_a = dpose(
@@ -2453,8 +2376,7 @@ fn a_sphere_beside_a_turned_needle_stays_unresolved_after_the_float64_repeat() {
 /// a point 2.5e-6 outside a 0.105 x 0.105 x 1.9e-7 slab (`query_relative`, both query kinds). Neither kind
 /// of pair is repeated in float64.
 #[test]
-#[ignore = "library bug: GJK hits the iteration bound on a point at a needle's or slab's surface"]
-fn a_point_at_the_surface_of_a_needle_or_thin_slab_hits_the_iteration_bound() {
+fn a_point_at_the_surface_of_a_needle_or_thin_slab_gets_an_answer() {
     let config = GjkConfig::default();
     let needle = ConvexShape::cuboid(Vec3::new(0.0033098531, 6.763623e-7, 8.67453e-8)).unwrap();
     let pose_point = dpose(
@@ -2519,8 +2441,7 @@ fn a_point_at_the_surface_of_a_needle_or_thin_slab_hits_the_iteration_bound() {
 /// the answer should be `penetrating` with a depth of about 0. Fails in both orders; moving the point by
 /// 1e-7 either way makes it pass.
 #[test]
-#[ignore = "library bug: EPA folds on a point touching a thin box's edge"]
-fn a_point_touching_a_thin_box_edge_gets_epa_degenerate_after_the_float64_repeat() {
+fn a_point_touching_a_thin_box_edge_gets_a_zero_depth() {
     let thin = ConvexShape::cuboid(Vec3::new(1.0, 1e-5, 0.1)).unwrap();
     let at = Pose::from_position(Vec3::new(-1.0 - f32::EPSILON, -(1e-5 + 8.6e-8), 0.0));
     let (gjk, hit) =
@@ -2535,8 +2456,7 @@ fn a_point_touching_a_thin_box_edge_gets_epa_degenerate_after_the_float64_repeat
 /// -x): the depth is 0.5 along z. Found as two such boxes written with coordinates around 3e6 (generator 3);
 /// the same boxes at the origin fail the same way, while a cube inside a cube with five common faces passes.
 #[test]
-#[ignore = "library bug: EPA folds on boxes with five faces in common"]
-fn boxes_with_five_faces_in_common_get_epa_degenerate_after_the_float64_repeat() {
+fn boxes_with_five_faces_in_common_get_their_depth() {
     let big = ConvexShape::cuboid(Vec3::new(0.5, 1.5, 0.25)).unwrap();
     let small = ConvexShape::cuboid(Vec3::new(0.375, 1.5, 0.25)).unwrap();
     let at = Pose::from_position(Vec3::new(-0.125, 0.0, 0.0));
@@ -2552,8 +2472,7 @@ fn boxes_with_five_faces_in_common_get_epa_degenerate_after_the_float64_repeat()
 /// failure, so the CPU gives no answer. About 1 identical box pair in 10 of generator 5 fails so; boxes 2 x
 /// 0.02 x 1000 or unit cubes pass.
 #[test]
-#[ignore = "library bug: EPA folds on identical boxes at one pose"]
-fn identical_thin_boxes_at_one_pose_get_epa_degenerate_after_the_float64_repeat() {
+fn identical_thin_boxes_at_one_pose_get_their_depth() {
     let b = ConvexShape::cuboid(Vec3::new(0.9055202, 0.007532696, 527.5978)).unwrap();
     let (_, hit) = query::penetration_query(
         &b,
@@ -2576,8 +2495,7 @@ fn identical_thin_boxes_at_one_pose_get_epa_degenerate_after_the_float64_repeat(
 /// Seen on touching points and spheres against thin slabs and needles with the point as shape A (about 1
 /// pair in 1,000 of those generators). The contacts come from barycentric weights on a sliver face.
 #[test]
-#[ignore = "library bug: contacts of touching pairs on thin boxes are far apart"]
-fn contacts_of_a_point_touching_a_thin_slab_are_further_apart_than_the_depth() {
+fn contacts_of_a_point_touching_a_thin_slab_are_the_depth_apart() {
     let slab = ConvexShape::cuboid(Vec3::new(1.0, 1.0, 1.20054e-6)).unwrap();
     let pose_slab = dpose(
         [0.0; 3],
@@ -2621,8 +2539,7 @@ fn contacts_of_a_point_touching_a_thin_slab_are_further_apart_than_the_depth() {
 /// normal are right) for a point 3.7e-3 from a 0.32 x 0.023 x 1.1e-5 needle, `query` with the point as shape
 /// A. The witnesses are rebuilt from barycentric weights on a sliver face of the thin box.
 #[test]
-#[ignore = "library bug: witnesses on thin slabs and needles are off by more than the band"]
-fn witnesses_on_thin_slabs_and_needles_are_off_by_more_than_the_band() {
+fn witnesses_on_thin_slabs_and_needles_are_within_the_band() {
     let config = GjkConfig::default();
     let half = Vec3::new(414.82083, 414.82083, 0.01260111);
     let slab = ConvexShape::cuboid(half).unwrap();
@@ -2699,8 +2616,7 @@ fn witnesses_on_thin_slabs_and_needles_are_off_by_more_than_the_band() {
 /// 1.07e4 from a 3547 x 462 x 2.3e6 box gets 10538 (1.3e-4 of the scale 1.15e6). A distance below the exact
 /// one means the simplex's closest point is not a point of A - B: its projection through a sliver face.
 #[test]
-#[ignore = "library bug: float32 distance error above 1e-4 of the scale on very flat boxes"]
-fn distances_from_small_shapes_to_very_flat_boxes_are_off_by_more_than_the_band() {
+fn distances_from_small_shapes_to_very_flat_boxes_are_within_the_band() {
     let config = GjkConfig::default();
     let small = ConvexShape::cuboid(Vec3::new(0.0011686666, 4.4193083e-8, 1.8111952e-5)).unwrap();
     let pose_point = dpose(
@@ -2810,8 +2726,7 @@ fn distances_from_small_shapes_to_very_flat_boxes_are_off_by_more_than_the_band(
 /// the coordinate limit (inside the touching tolerance) gets 9.5e4 (1.13e-3 of the scale 8.5e7). Both come
 /// with 0 EPA expansions and pass the library's own certificate, whose slack is that same 1e-3.
 #[test]
-#[ignore = "library bug: EPA depth error above 1e-3 of the scale on very thin boxes"]
-fn epa_depths_in_very_thin_boxes_are_off_by_more_than_the_tolerance() {
+fn epa_depths_in_very_thin_boxes_are_within_the_tolerance() {
     let config = GjkConfig::default();
     let needle = ConvexShape::cuboid(Vec3::new(0.0013183794, 0.028931785, 29826.764)).unwrap();
     let pose_point = dpose(
@@ -2880,8 +2795,7 @@ fn epa_depths_in_very_thin_boxes_are_off_by_more_than_the_tolerance() {
 /// not `unresolved`) next to the float64 penetration answer. The README promises that intersecting pairs,
 /// and only they, get a penetration answer.
 #[test]
-#[ignore = "library bug: GJK and penetration answers of one query disagree near the tolerance"]
-fn penetration_query_says_separated_where_its_own_gjk_answer_says_intersecting() {
+fn penetration_query_agrees_with_its_own_gjk_answer() {
     let long = ConvexShape::cuboid(Vec3::new(1217.056, 15213.649, 900000000.0)).unwrap();
     let pose_point = dpose([0.0; 3], [0.0, 0.0, H, H]);
     let pose_long = dpose(
@@ -2914,8 +2828,7 @@ fn penetration_query_says_separated_where_its_own_gjk_answer_says_intersecting()
 /// `penetration_batch` and `resolve_failures_on_cpu`. Found at positions (9e8, 9e8, 9e8); any common
 /// position gives the same relative pose.
 #[test]
-#[ignore = "library bug: EPA panics on crossing needles"]
-fn crossing_needles_at_one_centre_make_epa_panic() {
+fn crossing_needles_at_one_centre_get_an_answer_without_a_panic() {
     let a = ConvexShape::cuboid(Vec3::new(0.54600525, 0.002367357, 19.301771)).unwrap();
     let b = ConvexShape::cuboid(Vec3::new(0.009604305, 0.042780183, 34593.027)).unwrap();
     let pose_a = dpose([0.0; 3], [H, H, 0.0, 0.0]);
@@ -2945,8 +2858,7 @@ fn crossing_needles_at_one_centre_make_epa_panic() {
 /// The distance is |v| of the simplex's closest point, projected through a face normal taken from the
 /// triangle's 4e-15 edges in coordinates of 1e8 (pure rounding); the witnesses come from the weights.
 #[test]
-#[ignore = "library bug: distance from a tiny triangle to a huge box disagrees with its own witnesses"]
-fn a_tiny_triangle_beside_a_huge_box_gets_a_distance_its_own_witnesses_contradict() {
+fn a_tiny_triangle_beside_a_huge_box_gets_the_distance_its_witnesses_show() {
     let tiny = ConvexShape::new(
         vec![
             Vec3::new(0.0, 0.0, 3.6297505e-15),

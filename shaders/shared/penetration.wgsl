@@ -6,7 +6,8 @@
 @group(0) @binding(7) var<storage, read_write> queue: EpaQueue;
 
 // A penetrating answer must be what it claims: a unit normal along which the support functions add up to the
-// depth; otherwise rounding fooled an earlier check, and the answer is PEN_EPA_DEGENERATE.
+// depth, and contact points that far apart along it; otherwise rounding fooled an earlier check, and the
+// answer is PEN_EPA_DEGENERATE.
 fn penetration_certified(q: PairQuery, answer: GpuPenetration) -> GpuPenetration {
     if (answer.status != PEN_PENETRATING) {
         return answer;
@@ -14,8 +15,10 @@ fn penetration_certified(q: PairQuery, answer: GpuPenetration) -> GpuPenetration
     let n = answer.normal;
     let along = dot(support_a(q.support, n) - support_b(q.support, -n), n) + pair_query_margin(q);
     let unit_length = abs(dot(n, n) - 1.0) <= EPA_UNIT_NORMAL_SLACK;
+    let slack = EPA_CERTIFICATE_SLACK * q.scale;
+    let contacts = answer.contact_a - answer.contact_b - n * answer.depth;
     var checked = answer;
-    if (!unit_length || !(abs(along - answer.depth) <= EPA_CERTIFICATE_SLACK * q.scale)) {
+    if (!unit_length || !(abs(along - answer.depth) <= slack) || !(dot(contacts, contacts) <= slack * slack)) {
         checked.status = PEN_EPA_DEGENERATE;
     }
     return checked;

@@ -27,6 +27,15 @@ fn projection_closer(current: Projection, found: bool, candidate: Projection) ->
     return current;
 }
 
+// `v` divided by its largest absolute component (Real::balanced), so its square no longer underflows.
+fn balanced(v: vec3<f32>) -> vec3<f32> {
+    let m = max(max(abs(v.x), abs(v.y)), abs(v.z));
+    if (m > 0.0) {
+        return v / m;
+    }
+    return v;
+}
+
 fn same_sign(a: f32, b: f32) -> bool {
     return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0);
 }
@@ -59,7 +68,7 @@ fn s2d(s: array<vec3<f32>, 4>, i: u32, j: u32, k: u32, exhaustive: bool) -> Proj
     let a = s[i];
     let b = s[j];
     let c = s[k];
-    let n = cross(b - a, c - a);
+    let n = balanced(cross(b - a, c - a));
     let nn = dot(n, n);
     var p0 = vec3<f32>(0.0);
     if (nn > 0.0) {
@@ -117,30 +126,32 @@ struct PlaneProjection {
     projection: Projection,
 }
 
-fn plane_weight(p: vec3<f32>, q: vec3<f32>, p0: vec3<f32>, n: vec3<f32>, nn: f32) -> f32 {
-    return dot(cross(q - p, p0 - p), n) / nn;
+fn plane_weight(p: vec3<f32>, q: vec3<f32>, p0: vec3<f32>, n: vec3<f32>, area_n: f32) -> f32 {
+    return dot(cross(q - p, p0 - p), n) / area_n;
 }
 
 fn s2d_plane(s: array<vec3<f32>, 4>) -> PlaneProjection {
     let a = s[0];
     let b = s[1];
     let c = s[2];
-    let n = cross(b - a, c - a);
+    let raw = cross(b - a, c - a);
+    let n = balanced(raw);
     let nn = dot(n, n);
+    let area_n = dot(raw, n);
     var none: PlaneProjection;
     none.found = false;
-    if (!(nn > 0.0)) {
+    if (!(nn > 0.0) || !(area_n > 0.0)) {
         return none;
     }
     let p0 = n * (dot(a, n) / nn);
     var lambda = vec4<f32>(
-        plane_weight(b, c, p0, n, nn),
-        plane_weight(c, a, p0, n, nn),
-        plane_weight(a, b, p0, n, nn),
+        plane_weight(b, c, p0, n, area_n),
+        plane_weight(c, a, p0, n, area_n),
+        plane_weight(a, b, p0, n, area_n),
         0.0,
     );
     let largest = max(max(dot(a, a), dot(b, b)), dot(c, c));
-    let slack = WEIGHT_SLACK_ULPS * EPSILON * largest / sqrt(nn);
+    let slack = WEIGHT_SLACK_ULPS * EPSILON * largest * sqrt(nn) / area_n;
     if (!(slack < PLANE_SLACK_CAP) || !(lambda.x >= -slack) || !(lambda.y >= -slack) || !(lambda.z >= -slack)) {
         return none;
     }

@@ -56,16 +56,24 @@ fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
         }
     }
     var kept = 0u;
+    var sum = 0.0;
     for (var i = 0u; i < (*s).len; i = i + 1u) {
         if (proj.lambda[i] > 0.0) {
             (*s).w[kept] = (*s).w[i];
             (*s).a[kept] = (*s).a[i];
             (*s).b[kept] = (*s).b[i];
             (*s).lambda[kept] = proj.lambda[i];
+            sum = sum + proj.lambda[i];
             kept = kept + 1u;
         }
     }
     (*s).len = kept;
+    // Weights of a sliver sum to 1 only up to their rounding: normalise them (Simplex::reduce).
+    if (sum > 0.0) {
+        for (var i = 0u; i < kept; i = i + 1u) {
+            (*s).lambda[i] = (*s).lambda[i] / sum;
+        }
+    }
     return proj;
 }
 

@@ -215,15 +215,17 @@ fn gjk_search_answer(
         return result;
     }
     // A point in both shapes, in the middle of [max(0, d - rb), min(d, ra)] on the segment between the cores'
-    // closest points; with overlapping cores, their common point.
-    let lo = max(core_distance - q.radius_b, 0.0);
-    var hi = core_distance;
-    if (q.radius_a < core_distance) {
+    // closest points from the weights (not along the normal); with overlapping cores, their common point.
+    let gap = cores.b - cores.a;
+    let d = sqrt(dot(gap, gap));
+    let lo = max(d - q.radius_b, 0.0);
+    var hi = d;
+    if (q.radius_a < d) {
         hi = q.radius_a;
     }
-    var contact = (cores.a + cores.b) * 0.5;
-    if (vv > 0.0) {
-        contact = cores.a + normal * ((lo + hi) * 0.5);
+    var contact = cores.a;
+    if (d > 0.0) {
+        contact = cores.a + gap * ((lo + hi) * 0.5 / d);
     }
     result.distance = 0.0;
     result.witness_a = contact;
@@ -246,12 +248,16 @@ fn gjk_certified(
         return upper <= sqrt(t.margin_touch2) + INTERSECTION_CERTIFICATE_ULPS * EPSILON * largest;
     }
     if (status == STATUS_SEPARATED) {
-        upper = max(upper, sqrt((*s).vv));
-        let direction_rounding = BOUND_ROUNDING_ULPS * EPSILON * largest * largest / upper;
+        let reported = sqrt((*s).vv);
+        upper = max(upper, reported);
+        let direction_rounding = DIRECTION_ROUNDING_ULPS * EPSILON * largest * largest / upper;
         let cap = t.touch * DIRECTION_ROUNDING_CAP;
         let band = CERTIFICATE_ULPS * EPSILON * (upper + scale) + BOUND_ROUNDING_ULPS * EPSILON * largest
             + min(direction_rounding, cap);
-        return upper - sqrt((*s).lower2) <= band;
+        let lower = sqrt((*s).lower2);
+        let drift_vector = weighted - (*s).v;
+        let drift = sqrt(dot(drift_vector, drift_vector));
+        return upper - lower <= band && reported >= lower - band && drift <= band + cap;
     }
     return true;
 }

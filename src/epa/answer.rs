@@ -53,16 +53,15 @@ impl EpaLimits {
 /// size beyond the face.
 pub const EPA_TOLERANCE: f64 = 1e-6;
 
-/// How far (relative to the pair's size) the origin may lie outside the final polytope: GJK declares overlap
-/// within the touching tolerance (1e-5 by default), and EPA's start simplex inherits that.
+/// How far (relative to the pair's size) the origin may lie outside the final polytope, or its projection
+/// outside the final face: GJK declares overlap within the touching tolerance (1e-5 by default), and EPA's
+/// start simplex inherits that.
 pub const EPA_TOUCH_SLACK: f64 = 1e-4;
 /// How far (relative to the pair's size) the support functions along a penetrating answer's normal may add up
 /// to something else than its depth. Not tighter: the coplanar neighbour that rebuilds the contact points may
 /// turn the normal by up to 1.4e-3 rad (cosine within 1e-6), which moves the support value by about that
 /// fraction of the size. The answers this check exists for are off by a large part of the size.
 pub const EPA_CERTIFICATE_SLACK: f64 = 1e-3;
-/// How far outside its face (in barycentric weight) the origin's projection may fall to rounding.
-pub const EPA_WEIGHT_SLACK: f64 = 1e-3;
 /// Faces whose normals agree to within this much of a unit cosine (and whose distances to within the EPA
 /// tolerance) are coplanar neighbours: one flat facet of A - B split into triangles.
 pub const EPA_COPLANAR_COSINE_SLACK: f64 = 1e-6;

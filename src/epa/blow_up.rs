@@ -145,7 +145,7 @@ fn blow_up_segment<R: Real>(q: &PairQuery<R>, poly: &mut Polytope<R>, eps: R) ->
 
 /// A triangle: search both sides of its plane for a point off it. None found means A - B is flat there.
 fn blow_up_triangle<R: Real>(q: &PairQuery<R>, poly: &mut Polytope<R>, eps: R) -> Option<Start<R>> {
-    let n = R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]);
+    let n = R::balanced(R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]));
     let len = R::length_squared(n).sqrt();
     if !(len > R::ZERO) {
         return Some(Start::Degenerate);

@@ -8,11 +8,9 @@
     reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch"
 )]
 
-use super::answer::{
-    Penetration, PenetrationStatus, EPA_COPLANAR_COSINE_SLACK, EPA_TOUCH_SLACK, EPA_WEIGHT_SLACK,
-};
+use super::answer::{Penetration, PenetrationStatus, EPA_COPLANAR_COSINE_SLACK, EPA_TOUCH_SLACK};
 use super::polytope::{Face, Polytope};
-use crate::gjk::PairQuery;
+use crate::gjk::{s2d, PairQuery};
 use crate::real::Real;
 
 /// The answer from the closest `face` EPA ended on with `status`.
@@ -24,21 +22,33 @@ pub fn contact<R: Real>(
     iterations: u32,
 ) -> Penetration<R> {
     let (mut face, mut status) = (face, status);
-    let mut lambda = unclamped_barycentric::<R>(poly, &face);
     if status == PenetrationStatus::Penetrating {
-        (face, lambda) = coplanar_neighbour(q, poly, face, lambda);
-        // The origin lies in A - B (within the touching tolerance), so the closest face cannot be far on the
-        // wrong side of it; and it projects into the closest face of a convex polytope (or a coplanar
-        // neighbour). Either clearly violated means rounding folded the polytope, and the contact points
+        face = coplanar_neighbour(q, poly, face);
+    }
+    let [i, j, k] = face.v;
+    // The contact points come from the point of the face nearest the origin's projection on its plane (the
+    // signed volumes of the face shifted by that projection), which is the projection itself when it falls
+    // inside.
+    let projection = face.normal * face.dist;
+    let shifted = [
+        poly.w[i] - projection,
+        poly.w[j] - projection,
+        poly.w[k] - projection,
+        R::vzero(),
+    ];
+    let nearest = s2d(&shifted, 0, 1, 2, true);
+    let lambda = nearest.lambda;
+    if status == PenetrationStatus::Penetrating {
+        // The origin lies in A - B up to the touching tolerance, so the closest face cannot be far on the
+        // wrong side of it, and the origin's projection falls into the face (or a coplanar neighbour) up to
+        // that much; measured as a distance, not as a weight, since on a sliver face a tiny distance is a
+        // large weight. Either clearly violated means rounding folded the polytope, and the contact points
         // would not match the depth.
-        let behind = face.dist < -R::from_f64(EPA_TOUCH_SLACK) * q.scale;
-        let outside = min3(lambda) < -R::from_f64(EPA_WEIGHT_SLACK);
-        if behind || outside {
+        let slack = R::from_f64(EPA_TOUCH_SLACK) * q.scale;
+        if face.dist < -slack || !(nearest.dist2 <= slack * slack) {
             status = PenetrationStatus::Degenerate;
         }
     }
-    let [i, j, k] = face.v;
-    let lambda = clamp_weights(lambda);
     let core_a = poly.a[i] * lambda[0] + poly.a[j] * lambda[1] + poly.a[k] * lambda[2];
     let core_b = poly.b[i] * lambda[0] + poly.b[j] * lambda[1] + poly.b[k] * lambda[2];
     finish(
@@ -54,15 +64,11 @@ pub fn contact<R: Real>(
 
 /// Coplanar neighbours (a flat facet of A - B split into triangles) share the closest distance; the origin
 /// projects into only one of them, and only there do the weights rebuild exact contact points.
-fn coplanar_neighbour<R: Real>(
-    q: &PairQuery<R>,
-    poly: &Polytope<R>,
-    face: Face<R>,
-    lambda: [R; 3],
-) -> (Face<R>, [R; 3]) {
+fn coplanar_neighbour<R: Real>(q: &PairQuery<R>, poly: &Polytope<R>, face: Face<R>) -> Face<R> {
     let eps = R::from_f64(super::answer::EPA_TOLERANCE) * q.scale;
     let parallel = R::ONE - R::from_f64(EPA_COPLANAR_COSINE_SLACK);
-    let (mut face, mut lambda) = (face, lambda);
+    let mut lambda = unclamped_barycentric::<R>(poly, &face);
+    let mut face = face;
     for s in 0..poly.face_slots {
         let f = poly.faces[s];
         if f.alive && (f.dist - face.dist).abs() <= eps && R::dot(f.normal, face.normal) > parallel
@@ -74,7 +80,7 @@ fn coplanar_neighbour<R: Real>(
             }
         }
     }
-    (face, lambda)
+    face
 }
 
 /// A penetration answer from the cores' contact points: the contact points move out by the radii along the
@@ -111,25 +117,15 @@ fn min3<R: Real>(l: [R; 3]) -> R {
 fn unclamped_barycentric<R: Real>(poly: &Polytope<R>, face: &Face<R>) -> [R; 3] {
     let (a, b, c) = (poly.w[face.v[0]], poly.w[face.v[1]], poly.w[face.v[2]]);
     let p = face.normal * face.dist;
-    let n = R::cross(b - a, c - a);
-    let nn = R::length_squared(n);
-    if !(nn > R::ZERO) {
+    let raw = R::cross(b - a, c - a);
+    // Ratios of signed areas along the (balanced) normal, whose square cannot underflow.
+    let area_n = R::dot(raw, R::balanced(raw));
+    if !(area_n > R::ZERO) {
         let third = R::ONE / R::from_f64(3.0);
         return [third, third, third];
     }
-    let u = R::dot(R::cross(c - b, p - b), n) / nn;
-    let v = R::dot(R::cross(a - c, p - c), n) / nn;
+    let n = R::balanced(raw);
+    let u = R::dot(R::cross(c - b, p - b), n) / area_n;
+    let v = R::dot(R::cross(a - c, p - c), n) / area_n;
     [u, v, R::ONE - u - v]
-}
-
-/// Weights clamped to the triangle and renormalised, so the contact points stay on the shapes.
-fn clamp_weights<R: Real>(l: [R; 3]) -> [R; 3] {
-    let clamp = |x: R| if x > R::ZERO { x } else { R::ZERO };
-    let (u, v, w) = (clamp(l[0]), clamp(l[1]), clamp(l[2]));
-    let sum = u + v + w;
-    if !(sum > R::ZERO) {
-        let third = R::ONE / R::from_f64(3.0);
-        return [third, third, third];
-    }
-    [u / sum, v / sum, w / sum]
 }

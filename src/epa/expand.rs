@@ -50,7 +50,7 @@ pub fn expand<R: Real>(
     for [i, j, k] in START_FACES {
         if poly.push_face(i, j, k).is_err() {
             // Rounding made the start tetrahedron flat after all.
-            let n = R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]);
+            let n = R::balanced(R::cross(poly.w[1] - poly.w[0], poly.w[2] - poly.w[0]));
             let len = R::length_squared(n).sqrt();
             return if len > R::ZERO {
                 flat(n * (R::ONE / len))
@@ -76,7 +76,11 @@ fn expansion_loop<R: Real>(
         .closest_face()
         .expect("the start tetrahedron has faces")];
     while iterations < poly.limits.iterations() {
-        let best = poly.closest_face().expect("a closed polytope has faces");
+        // A new point that saw every face leaves no horizon and no faces: only rounding gets there (crossing
+        // needles at one centre, where A - B is nearly flat in two directions).
+        let Some(best) = poly.closest_face() else {
+            return (PenetrationStatus::Degenerate, face, iterations);
+        };
         face = poly.faces[best];
         let a = q.support.support_a(face.normal);
         let b = q.support.support_b(-face.normal);

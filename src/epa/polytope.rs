@@ -96,7 +96,7 @@ impl<R: Real> Polytope<R> {
     /// Adds face (i, j, k), counter-clockwise seen from outside: `Degenerate` when it has no area, `Overflow`
     /// when no slot is left.
     pub fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
-        let n = R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]);
+        let n = R::balanced(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
         let len = R::length_squared(n).sqrt();
         if !(len > R::ZERO) {
             return Err(PenetrationStatus::Degenerate);
@@ -136,7 +136,8 @@ impl<R: Real> Polytope<R> {
     /// Removes the faces that see `w`, grown from face `best` across shared edges, and leaves the edges the
     /// removed faces do not share in `horizon[..edges]`: the visible region of a convex polytope is connected,
     /// and a face that only rounding calls visible elsewhere would otherwise open a second horizon and fold
-    /// the polytope. `Overflow` when the horizon outgrows its storage.
+    /// the polytope. Faces across an edge in line with `w` go too ([`Self::absorb_flat_neighbours`]).
+    /// `Overflow` when the horizon outgrows its storage.
     pub fn carve_horizon(&mut self, best: usize, w: R::V) -> Result<(), PenetrationStatus> {
         self.edges = 0;
         let mut grew = true;
@@ -164,7 +165,41 @@ impl<R: Real> Polytope<R> {
             }
             first = false;
         }
+        self.absorb_flat_neighbours(w)
+    }
+
+    /// A horizon edge in line with `w` would close with a face of no area (a box's A - B, exactly: the new
+    /// point lands on the extension of an edge). `w` then lies in the plane of the live face across that edge,
+    /// whose plane holds the edge's line, so that face goes too, as if `w` saw it, and the new faces cover its
+    /// plane instead. Each pass removes a face, so this ends.
+    fn absorb_flat_neighbours(&mut self, w: R::V) -> Result<(), PenetrationStatus> {
+        let mut e = 0;
+        while e < self.edges {
+            let [tail, head] = self.horizon[e];
+            let n = R::cross(self.w[head] - self.w[tail], w - self.w[tail]);
+            if R::length_squared(R::balanced(n)) == R::ZERO {
+                if let Some(s) = self.face_across(tail, head) {
+                    self.faces[s].alive = false;
+                    let f = self.faces[s];
+                    for k in 0..3 {
+                        self.toggle_horizon_edge([f.v[k], f.v[(k + 1) % 3]])?;
+                    }
+                    // The horizon was reshuffled: look at every edge again.
+                    e = 0;
+                    continue;
+                }
+            }
+            e += 1;
+        }
         Ok(())
+    }
+
+    /// The live face on the other side of horizon edge (tail, head): the one that runs it head to tail.
+    fn face_across(&self, tail: usize, head: usize) -> Option<usize> {
+        (0..self.face_slots).find(|&s| {
+            let f = &self.faces[s];
+            f.alive && (0..3).any(|k| f.v[k] == head && f.v[(k + 1) % 3] == tail)
+        })
     }
 
     /// Where `edge` is in the horizon.

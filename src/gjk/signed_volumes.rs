@@ -97,7 +97,7 @@ pub fn s2d<R: Real>(
     exhaustive: bool,
 ) -> Projection<R> {
     let (a, b, c) = (s[i], s[j], s[k]);
-    let n = R::cross(b - a, c - a);
+    let n = R::balanced(R::cross(b - a, c - a));
     let nn = R::length_squared(n);
     // Project the origin onto the triangle's plane; the closest point of the triangle to the origin is the
     // closest point to this projection (Pythagoras).
@@ -184,19 +184,23 @@ pub fn s2d<R: Real>(
 /// tetrahedron around the origin.
 pub fn s2d_plane<R: Real>(s: &[R::V; 4]) -> Option<Projection<R>> {
     let (a, b, c) = (s[0], s[1], s[2]);
-    let n = R::cross(b - a, c - a);
+    let raw = R::cross(b - a, c - a);
+    let n = R::balanced(raw);
     let nn = R::length_squared(n);
-    if !(nn > R::ZERO) {
+    // |raw| |n|, twice the triangle's area times |n| (raw and n are parallel), without squaring raw.
+    let area_n = R::dot(raw, n);
+    if !(nn > R::ZERO) || !(area_n > R::ZERO) {
         return None;
     }
     let p0 = n * (R::dot(a, n) / nn);
-    // Weights from the unnormalised barycentric coordinates of p0, n . ((c - b) x (p0 - b)) and so on.
-    let weight = |p: R::V, q: R::V| R::dot(R::cross(q - p, p0 - p), n) / nn;
+    // Barycentric coordinates of p0 as ratios of signed areas along n: n . ((c - b) x (p0 - b)) and so on.
+    let weight = |p: R::V, q: R::V| R::dot(R::cross(q - p, p0 - p), n) / area_n;
     let mut lambda = [weight(b, c), weight(c, a), weight(a, b), R::ZERO];
     let largest = R::length_squared(a)
         .max_of(R::length_squared(b))
         .max_of(R::length_squared(c));
-    let slack = R::from_f64(WEIGHT_SLACK_ULPS) * R::EPSILON * largest / nn.sqrt();
+    // A sub-area carries a few ulps of the largest squared coordinate: over twice the area, its weight's.
+    let slack = R::from_f64(WEIGHT_SLACK_ULPS) * R::EPSILON * largest * nn.sqrt() / area_n;
     // A triangle too thin for its weights to mean anything is no way out.
     if !(slack < R::from_f64(PLANE_SLACK_CAP)) || lambda[..3].iter().any(|&l| !(l >= -slack)) {
         return None;

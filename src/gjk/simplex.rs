@@ -61,16 +61,26 @@ impl<R: Real> Simplex<R> {
         };
         // Keep the vertices with a positive weight, in order.
         let mut kept = 0;
+        let mut sum = R::ZERO;
         for i in 0..self.len {
             if proj.lambda[i] > R::ZERO {
                 self.w[kept] = self.w[i];
                 self.a[kept] = self.a[i];
                 self.b[kept] = self.b[i];
                 self.lambda[kept] = proj.lambda[i];
+                sum = sum + proj.lambda[i];
                 kept += 1;
             }
         }
         self.len = kept;
+        // Weights from the signed volumes of a sliver sum to 1 only up to their rounding (1 + 1e-4 seen in
+        // float32, 1 + 2e-14 in float64); unnormalised, they place the witnesses and the recomputed point of
+        // A - B off by that fraction of the coordinates, far more than the distance's own rounding.
+        if sum > R::ZERO {
+            for l in &mut self.lambda[..kept] {
+                *l = *l / sum;
+            }
+        }
         proj
     }
 

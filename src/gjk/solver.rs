@@ -11,7 +11,8 @@
 
 use super::config::{
     GjkStatus, QueryKind, BOUND_ROUNDING_ULPS, CERTIFICATE_ULPS, CONVERGENCE_ULPS,
-    DIRECTION_ROUNDING_CAP, INTERSECTION_CERTIFICATE_ULPS, MAX_STALLS, NOISE_ULPS,
+    DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS, MAX_STALLS,
+    NOISE_ULPS,
 };
 use super::pair::PairQuery;
 use super::signed_volumes::{s2d_plane, Projection};
@@ -261,19 +262,19 @@ impl<R: Real> GjkSearch<R> {
         }
         // A point in both shapes: on the segment from core_a to core_b (length d), the part within radius_a of
         // core_a and within radius_b of core_b is [max(0, d - rb), min(d, ra)], never empty when intersecting;
-        // take its middle. With overlapping cores (d = 0) that is core_a = core_b.
+        // take its middle. The segment is the weights' own (core_a and core_b are points of the cores), not
+        // the normal's: on a sliver the two directions differ, and only the segment keeps the point in both
+        // shapes. With overlapping cores that is the middle of two coincident points.
         let half = R::from_f64(0.5);
-        let lo = core_distance - radius_b;
+        let gap = core_b - core_a;
+        let d = R::length_squared(gap).sqrt();
+        let lo = d - radius_b;
         let lo = if lo > R::ZERO { lo } else { R::ZERO };
-        let hi = if radius_a < core_distance {
-            radius_a
+        let hi = if radius_a < d { radius_a } else { d };
+        let contact = if d > R::ZERO {
+            core_a + gap * ((lo + hi) * half / d)
         } else {
-            core_distance
-        };
-        let contact = if self.vv > R::ZERO {
-            core_a + normal * ((lo + hi) * half)
-        } else {
-            (core_a + core_b) * half
+            core_a
         };
         GjkResult {
             status,
@@ -292,12 +293,16 @@ impl<R: Real> GjkSearch<R> {
 /// The upper bound is the length of the point that the simplex weights describe, recomputed from the vertices
 /// (a point of A - B whatever the sign tests did); the lower bound is the best `v.w / |v|` (valid for any
 /// direction v, to a few ulps of the largest simplex vertex L). An overlap must have that point within the
-/// margin. A separation must have the two bounds meet, as the convergence test asks, with room for:
+/// margin. A separation must have the two bounds meet, and the reported closest point between them and where
+/// the weights put it, as the convergence test asks, with room for:
 /// - the rounding of the bounds themselves, a few ulps of L;
 /// - the rounding of v, about `eps L` in absolute terms, which leaves a gap of about `eps L^2 / |v|` between
 ///   the bounds even when GJK is on the right feature. That term is allowed only up to a sixteenth of the
 ///   touching tolerance: in float64 it always fits, in float32 it does not near a long edge (a point in a
-///   needle), which is exactly where float32 GJK can stop on the wrong feature.
+///   needle), which is exactly where float32 GJK can stop on the wrong feature. Float64 is the last resort
+///   (no repeat could do better) and takes the whole share: near a sliver face its direction carries
+///   `eps L^2 / h` for the face's height h, seen at 3e-12 on a slab 1.6e-5 thick, and an answer within a
+///   sixteenth of the touching tolerance can only have the wrong flag that close to the tolerance itself.
 ///
 /// Iteration caps are already unknown answers.
 fn gjk_certified<R: Real>(
@@ -306,7 +311,8 @@ fn gjk_certified<R: Real>(
     t: &Tolerances<R>,
     scale: R,
 ) -> bool {
-    let upper = R::length_squared(search.simplex.weighted_point()).sqrt();
+    let weighted = search.simplex.weighted_point();
+    let upper = R::length_squared(weighted).sqrt();
     let largest = search.simplex.max_vertex_norm();
     let ulps = |n: f64| R::from_f64(n) * R::EPSILON;
     match status {
@@ -314,17 +320,29 @@ fn gjk_certified<R: Real>(
             upper <= t.margin_touch2.sqrt() + ulps(INTERSECTION_CERTIFICATE_ULPS) * largest
         }
         GjkStatus::Separated => {
-            let upper = upper.max_of(search.vv.sqrt());
-            let direction_rounding = ulps(BOUND_ROUNDING_ULPS) * largest * largest / upper;
+            let reported = search.vv.sqrt();
+            let upper = upper.max_of(reported);
+            let direction_rounding = ulps(DIRECTION_ROUNDING_ULPS) * largest * largest / upper;
             let cap = t.touch * R::from_f64(DIRECTION_ROUNDING_CAP);
             let band = ulps(CERTIFICATE_ULPS) * (upper + scale)
                 + ulps(BOUND_ROUNDING_ULPS) * largest
-                + if direction_rounding < cap {
+                + if direction_rounding < cap && !R::WIDEST {
                     direction_rounding
                 } else {
                     cap
                 };
-            upper - search.lower2.sqrt() <= band
+            // The bounds meet; the reported point is not shorter than the lower bound (a closest point
+            // projected through the rounding of a sliver face can land outside A - B, nearer than anything in
+            // it); and the weights describe that same point up to the share of the touching tolerance the
+            // direction may take, since the witnesses come from the weights and their difference must be the
+            // normal times the distance (a sliver's weights, rounded, can describe another point of A - B
+            // almost as near).
+            // Float64 may drift by the whole touching tolerance: a needle 2e11 times longer than wide leaves
+            // weights that `s2d_plane` knows only to ~1e-5, which nothing wider can fix.
+            let lower = search.lower2.sqrt();
+            let drift = R::length_squared(weighted - search.v).sqrt();
+            let drift_room = if R::WIDEST { t.touch } else { cap };
+            upper - lower <= band && reported >= lower - band && drift <= band + drift_room
         }
         _ => true,
     }

@@ -24,8 +24,9 @@ pub fn query(
 /// The float32 query on a relative pose already formed (B's local frame in A's local frame, for instance
 /// computed in float64 from world poses). The answer is in A's local frame.
 ///
-/// A pair that float32 rounding leaves [`GjkStatus::Unresolved`] is repeated in float64 on the same relative
-/// pose, and that run's answer is returned.
+/// A pair that float32 rounding leaves [`GjkStatus::Unresolved`], or without an answer after the iteration
+/// bound (slow progress along a sliver), is repeated in float64 on the same relative pose, and that run's answer
+/// is returned.
 pub fn query_relative(
     a: &ConvexShape,
     b: &ConvexShape,
@@ -35,7 +36,10 @@ pub fn query_relative(
 ) -> GjkResult<f32> {
     let pair = Prepared::new(a, b, relative);
     let result = gjk(&pair.query(config), kind);
-    if result.status != GjkStatus::Unresolved {
+    if !matches!(
+        result.status,
+        GjkStatus::Unresolved | GjkStatus::MaxIterations
+    ) {
         return pair.gjk_to_local(result);
     }
     let wide = pair.widened();

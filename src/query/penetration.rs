@@ -26,11 +26,12 @@ pub fn penetration<R: Real>(q: &PairQuery<R>) -> (GjkResult<R>, Penetration<R>) 
 }
 
 /// A penetrating answer must be what it claims: B moved by `depth` along `normal` just separates the shapes,
-/// so the normal is unit length and the support functions along it add up to the depth, within
-/// [`EPA_CERTIFICATE_SLACK`] of the pair's size. Rounding can fool every earlier check (a witness difference
-/// that puts touching cores apart, a start tetrahedron that looks flat, a fold that leaves a face too close, a
-/// cross product that overflowed); this one catches what they miss, and such an answer becomes `Degenerate`
-/// (repeated in float64 by the float32 entry points) instead of a silent wrong normal.
+/// so the normal is unit length, the support functions along it add up to the depth, and the contact points
+/// are `normal * depth` apart, all within [`EPA_CERTIFICATE_SLACK`] of the pair's size. Rounding can fool
+/// every earlier check (a witness difference that puts touching cores apart, a start tetrahedron that looks
+/// flat, a fold that leaves a face too close, a cross product that overflowed, sliver weights that put the
+/// contacts apart); this one catches what they miss, and such an answer becomes `Degenerate` (repeated in
+/// float64 by the float32 entry points) instead of a silent wrong normal.
 pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) -> Penetration<R> {
     if answer.status != PenetrationStatus::Penetrating {
         return answer;
@@ -38,7 +39,12 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
     let n = answer.normal;
     let along = R::dot(q.support.support_a(n) - q.support.support_b(-n), n) + q.margin();
     let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(EPA_UNIT_NORMAL_SLACK);
-    if unit_length && (along - answer.depth).abs() <= R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale {
+    let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale;
+    let contacts = answer.contact_a - answer.contact_b - n * answer.depth;
+    if unit_length
+        && (along - answer.depth).abs() <= slack
+        && R::length_squared(contacts) <= slack * slack
+    {
         answer
     } else {
         Penetration {
@@ -74,28 +80,34 @@ pub fn penetration_relative(
 ) -> (GjkResult<f32>, Penetration<f32>) {
     let pair = Prepared::new(a, b, relative);
     let (result, hit) = penetration(&pair.query(config));
-    let repeat = result.status == GjkStatus::Unresolved
-        || matches!(
-            hit.status,
-            PenetrationStatus::Degenerate
-                | PenetrationStatus::Overflow
-                | PenetrationStatus::MaxIterations
-        );
-    if !repeat {
+    if !needs_float64(&result, &hit) {
         return (pair.gjk_to_local(result), pair.penetration_to_local(hit));
     }
+    // Both answers come from the float64 run, so they agree with each other (near the touching tolerance a
+    // float32 "intersecting" next to a float64 "separated" would contradict itself).
     let wide = pair.widened();
     let (result64, hit64) = penetration(&wide.query(config));
-    let result = if result.status == GjkStatus::Unresolved {
-        narrow_result(wide.gjk_to_local(result64))
-    } else {
-        pair.gjk_to_local(result)
-    };
-    let hit = narrow_penetration(
-        wide.penetration_to_local(hit64),
-        hit.iterations + hit64.iterations,
-    );
-    (result, hit)
+    (
+        narrow_result(wide.gjk_to_local(result64)),
+        narrow_penetration(
+            wide.penetration_to_local(hit64),
+            hit.iterations + hit64.iterations,
+        ),
+    )
+}
+
+/// Whether float32 left the pair without an answer that float64 may give: GJK unresolved or out of
+/// iterations (slow progress along a sliver), EPA folded or out of bounds.
+fn needs_float64(result: &GjkResult<f32>, hit: &Penetration<f32>) -> bool {
+    matches!(
+        result.status,
+        GjkStatus::Unresolved | GjkStatus::MaxIterations
+    ) || matches!(
+        hit.status,
+        PenetrationStatus::Degenerate
+            | PenetrationStatus::Overflow
+            | PenetrationStatus::MaxIterations
+    )
 }
 
 /// [`penetration_relative`] in float32 alone, without the float64 repeat: what the GPU computes (with the
@@ -155,7 +167,7 @@ mod tests {
             status: PenetrationStatus::Penetrating,
             depth,
             normal,
-            contact_a: Vec3::ZERO,
+            contact_a: normal * depth,
             contact_b: Vec3::ZERO,
             iterations: 1,
         };
@@ -163,10 +175,16 @@ mod tests {
         assert_eq!(kept.status, PenetrationStatus::Penetrating);
         // A depth cut short, a normal along which B would have to move 1.0, not 0.25, and a normal that is not
         // unit length.
+        // And contact points that are not the depth apart along the normal.
+        let apart = Penetration {
+            contact_b: Vec3::new(0.0, 0.1, 0.0),
+            ..answer(Vec3::X, 0.25)
+        };
         for wrong in [
             answer(Vec3::X, 0.1),
             answer(Vec3::Y, 0.25),
             answer(Vec3::ZERO, 0.0),
+            apart,
         ] {
             assert_eq!(
                 penetration_certified(&pair(0.0), wrong).status,

@@ -141,7 +141,7 @@ fn blow_up_segment(q: PairQuery, eps: f32) -> Start {
 // A triangle: both sides of its plane; none off it means A - B is flat there.
 fn blow_up_triangle(q: PairQuery, eps: f32) -> Start {
     let w0 = poly_w(0u);
-    let m = cross(poly_w(1u) - w0, poly_w(2u) - w0);
+    let m = balanced(cross(poly_w(1u) - w0, poly_w(2u) - w0));
     let len = sqrt(dot(m, m));
     if (!(len > 0.0)) {
         return Start(START_DEGENERATE, vec3<f32>(0.0));

@@ -29,7 +29,7 @@ fn expand(q: PairQuery, task: EpaTask) -> GpuPenetration {
         if (polytope_push_face(faces[f].x, faces[f].y, faces[f].z) != PUSH_OK) {
             // Rounding made the start tetrahedron flat after all.
             let w0 = poly_w(0u);
-            let m = cross(poly_w(1u) - w0, poly_w(2u) - w0);
+            let m = balanced(cross(poly_w(1u) - w0, poly_w(2u) - w0));
             let len = sqrt(dot(m, m));
             if (len > 0.0) {
                 return flat_answer(q, core_a, core_b, m * (1.0 / len));
@@ -62,6 +62,11 @@ fn expansion_loop(q: PairQuery, eps: f32) -> Expansion {
     var face = Face(face_plane[first_best], face_corners[first_best]);
     while (iterations < EPA_MAX_ITERATIONS) {
         let best = polytope_closest_face();
+        // A new point that saw every face leaves no faces: only rounding gets there.
+        if (best == face_slots) {
+            status = PEN_EPA_DEGENERATE;
+            break;
+        }
         face = Face(face_plane[best], face_corners[best]);
         let s = support_pair(q, face.plane.xyz);
         let w = s.a - s.b;

@@ -78,7 +78,7 @@ fn polytope_contains(w: vec3<f32>) -> bool {
 // Adds face (i, j, k), counter-clockwise seen from outside; PUSH_OK, or the status that stops EPA.
 fn polytope_push_face(i: u32, j: u32, k: u32) -> u32 {
     let wi = poly_w(i);
-    let n = cross(poly_w(j) - wi, poly_w(k) - wi);
+    let n = balanced(cross(poly_w(j) - wi, poly_w(k) - wi));
     let len = sqrt(dot(n, n));
     if (!(len > 0.0)) {
         return PEN_EPA_DEGENERATE;
@@ -104,9 +104,9 @@ fn polytope_push_face(i: u32, j: u32, k: u32) -> u32 {
     return PUSH_OK;
 }
 
-// The live face nearest the origin (the first one on ties); faces exist whenever this is called.
+// The live face nearest the origin (the first one on ties), or `face_slots` when no face is alive.
 fn polytope_closest_face() -> u32 {
-    var best = 0u;
+    var best = face_slots;
     var found = false;
     for (var s = 0u; s < face_slots; s = s + 1u) {
         if ((face_corners[s] & FACE_ALIVE) != 0u && (!found || face_plane[s].w < face_plane[best].w)) {
@@ -145,7 +145,7 @@ fn polytope_toggle_horizon_edge(tail: u32, head: u32) -> u32 {
 }
 
 // Removes the faces that see `w`, grown from face `best` across shared edges, leaving the edges the removed
-// faces do not share in the horizon. PUSH_OK, or PEN_EPA_OVERFLOW.
+// faces do not share in the horizon, and those across an edge in line with `w`. PUSH_OK, or PEN_EPA_OVERFLOW.
 fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
     horizon_edges = 0u;
     var grew = true;
@@ -182,6 +182,54 @@ fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
             }
         }
         first = false;
+    }
+    return polytope_absorb_flat_neighbours(w);
+}
+
+// The live face on the other side of horizon edge (tail, head): the one that runs it head to tail, or
+// `face_slots` when none does.
+fn polytope_face_across(tail: u32, head: u32) -> u32 {
+    var across = face_slots;
+    for (var f = 0u; f < face_slots && across == face_slots; f = f + 1u) {
+        let corners = face_corners[f];
+        if ((corners & FACE_ALIVE) == 0u) {
+            continue;
+        }
+        for (var e = 0u; e < 3u; e = e + 1u) {
+            if (corner(corners, e) == head && corner(corners, (e + 1u) % 3u) == tail) {
+                across = f;
+            }
+        }
+    }
+    return across;
+}
+
+// A horizon edge in line with `w` would close with a face of no area; `w` then lies in the plane of the face
+// across that edge, which goes too. PUSH_OK, or PEN_EPA_OVERFLOW.
+fn polytope_absorb_flat_neighbours(w: vec3<f32>) -> u32 {
+    var e = 0u;
+    while (e < horizon_edges) {
+        let tail = horizon[e] & 0xffu;
+        let head = horizon[e] >> 8u;
+        let n = balanced(cross(poly_w(head) - poly_w(tail), w - poly_w(tail)));
+        var across = face_slots;
+        if (dot(n, n) == 0.0) {
+            across = polytope_face_across(tail, head);
+        }
+        if (across == face_slots) {
+            e = e + 1u;
+            continue;
+        }
+        let corners = face_corners[across];
+        face_corners[across] = corners & ~FACE_ALIVE;
+        for (var k = 0u; k < 3u; k = k + 1u) {
+            let pushed = polytope_toggle_horizon_edge(corner(corners, k), corner(corners, (k + 1u) % 3u));
+            if (pushed != PUSH_OK) {
+                return pushed;
+            }
+        }
+        // The horizon was reshuffled: look at every edge again.
+        e = 0u;
     }
     return PUSH_OK;
 }
