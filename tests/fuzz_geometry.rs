@@ -2888,3 +2888,115 @@ fn a_tiny_triangle_beside_a_huge_box_gets_the_distance_its_witnesses_show() {
         "{r:?}"
     );
 }
+
+/// Two identical boxes at one pose: A - B is a box whose support points line up exactly, and an expansion's
+/// new point landed on the extension of a horizon edge, so the face that would close the hole had no area and
+/// EPA gave up with `epa_degenerate` (both precisions, CPU and GPU). The face across such an edge is now
+/// removed too. Depth: the smallest full extent, 2 x 0.42409742.
+#[test]
+fn identical_boxes_whose_difference_lines_up_get_their_depth() {
+    let half = Vec3::new(11.193635, 0.42409742, 0.80550444);
+    let b = ConvexShape::cuboid(half).unwrap();
+    for (pose, what) in [
+        (Pose::IDENTITY, "at the origin"),
+        (
+            dpose([2121218.0, 2121218.0, 2121218.0], [0.0, 0.0, 0.0, 1.0]).to_f32(),
+            "far away",
+        ),
+    ] {
+        let (_, hit) = query::penetration_query(&b, &pose, &b, &pose, &GjkConfig::default());
+        assert_eq!(
+            hit.status,
+            PenetrationStatus::Penetrating,
+            "{what}: {hit:?}"
+        );
+        assert!(
+            (hit.depth - 2.0 * half.y).abs() < 1e-3 * b.bounding_radius(),
+            "{what}: {hit:?}"
+        );
+        assert!(hit.normal.y.abs() > 0.999, "{what}: {hit:?}");
+    }
+}
+
+/// A point 1.414 from a 2 x 2 x 1.6e-5 slab: float64 GJK ends on a sliver face whose direction is known only
+/// to `eps L^2 / h` (3e-12 here), so its bounds met within 3.1e-12 but not within the 32 ulps float32 is held
+/// to, and `query_f64` said `unresolved`. Float64 is the last resort and may take the direction's share of
+/// the touching tolerance.
+#[test]
+fn query_f64_certifies_a_point_beside_a_slab_seen_from_its_sliver_face() {
+    let slab = ConvexShape::cuboid(Vec3::new(1.0, 1.0, 7.920104e-6)).unwrap();
+    let pose_slab = dpose([0.0, 0.0, 1.8530399799346924], [0.0, 0.0, 0.0, 1.0]);
+    let pose_point = dpose(
+        [0.0, -2.4142136573791504, 1.853044867515564],
+        [
+            0.0,
+            0.6047953610124708,
+            0.677628211580776,
+            0.4183809008160318,
+        ],
+    );
+    let exact = 1.4142136573791504;
+    for (r, order) in [
+        (
+            query::query_f64(
+                &point(),
+                &pose_point,
+                &slab,
+                &pose_slab,
+                QueryKind::Distance,
+                &GjkConfig::default(),
+            ),
+            "point first",
+        ),
+        (
+            query::query_f64(
+                &slab,
+                &pose_slab,
+                &point(),
+                &pose_point,
+                QueryKind::Distance,
+                &GjkConfig::default(),
+            ),
+            "slab first",
+        ),
+    ] {
+        assert_eq!(r.status, GjkStatus::Separated, "{order}: {r:?}");
+        assert!((r.distance - exact).abs() < 1e-9, "{order}: {r:?}");
+    }
+}
+
+/// A point 6079 beside a needle 5.6e8 long and 2.3e-3 wide, both near 9e8 from the origin: float32 cannot
+/// certify it, and the float64 repeat on the float32 relative pose ends on a sliver face whose weights put the
+/// witnesses 1,200 units (4e-6 of the scale) from where the distance says, failing the drift check meant for
+/// float32 and leaving `unresolved`. Float64 may drift by the touching tolerance.
+#[test]
+fn a_point_beside_a_needle_near_the_coordinate_limit_gets_an_answer() {
+    let needle = ConvexShape::cuboid(Vec3::new(0.0011588276, 278526980.0, 1.0)).unwrap();
+    let pose_needle = dpose([9e8, -9e8, 9e8], [H, 0.0, 0.0, H]);
+    let pose_point = dpose(
+        [9e8, -899993920.0, 9e8],
+        [
+            -0.30976554595238787,
+            0.02544808834059941,
+            -0.947722216879139,
+            -0.07225165032245394,
+        ],
+    );
+    let scale = f64::from(needle.bounding_radius());
+    let config = GjkConfig::default();
+    let r = query::query(
+        &point(),
+        &pose_point.to_f32(),
+        &needle,
+        &pose_needle.to_f32(),
+        QueryKind::Distance,
+        &config,
+    );
+    assert_eq!(r.status, GjkStatus::Separated, "{r:?}");
+    assert!(
+        (f64::from(r.distance) - 6079.0).abs() < 1e-4 * scale,
+        "{r:?}"
+    );
+    let gap = (r.witness_b - r.witness_a - r.normal * r.distance).length();
+    assert!(f64::from(gap) < 1e-5 * scale, "witnesses {gap} off: {r:?}");
+}
