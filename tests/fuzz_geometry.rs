@@ -3000,3 +3000,144 @@ fn a_point_beside_a_needle_near_the_coordinate_limit_gets_an_answer() {
     let gap = (r.witness_b - r.witness_a - r.normal * r.distance).length();
     assert!(f64::from(gap) < 1e-5 * scale, "witnesses {gap} off: {r:?}");
 }
+
+/// The corners of the box from `lo` to `hi`, as written (float32).
+fn box_corners(lo: [f32; 3], hi: [f32; 3]) -> Vec<Vec3> {
+    (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { lo[0] } else { hi[0] },
+                if i & 2 == 0 { lo[1] } else { hi[1] },
+                if i & 4 == 0 { lo[2] } else { hi[2] },
+            )
+        })
+        .collect()
+}
+
+/// The minimal pairs of the fuzzer's first 10-minute run after the 13 fixes, each judged exactly as the fuzzer
+/// judges (every CPU entry point in both orders, then a GPU batch on every backend):
+/// - concentric boxes turned by quarter and third turns (a slab, a needle and two tiny boxes around a smaller
+///   box; two boxes written near 1e6 with one facet in common): A - B has whole facets of coplanar points, a
+///   new EPA point landed exactly in a facet that was kept, and the face closing the hole folded over its
+///   neighbour (pointing inwards, at a large negative distance), so EPA said `epa_degenerate`. A point in a
+///   face's plane now counts as seeing it;
+/// - a point 13,240 beside a needle 1.8e9 long and 0.006 thick near the coordinate limit: the support points
+///   at the needle's end took turns forever, |v|^2 wandering by less than its rounding, and every tiny
+///   decrease reset GJK's stall count (`max_iterations` after the float64 repeat, and on the GPU). Only a
+///   decrease beyond the rounding allowance is progress now;
+/// - two boxes 1.8e9 and 2.6e5 long touching end to end 32 units apart (inside the touching tolerance of
+///   1.3e4), 2 units thick: EPA's start faces lie 1.3e5 from the origin, and the answer looked folded
+///   (`epa_degenerate`). GJK's direction separates the cores, so the depth is the radii's alone (0).
+fn first_long_run_cases() -> Vec<Case> {
+    let case = |label: &str, a: Solid, pose_a: DPose, b: Solid, pose_b: DPose| Case {
+        label: format!("regression/{label}"),
+        a,
+        b,
+        pose_a,
+        pose_b,
+        twin: None,
+    };
+    let at_origin = |q: [f64; 4]| dpose([0.0; 3], q);
+    let identity = [0.0, 0.0, 0.0, 1.0];
+    let third = [0.5, 0.5, 0.5, 0.5];
+    vec![
+        case(
+            "slab/box/centre",
+            Solid::cuboid(DVec3::ZERO, DVec3::new(14.251065, 14.251065, 0.4666187)),
+            at_origin([0.0, 0.0, H, H]),
+            Solid::cuboid(DVec3::ZERO, DVec3::new(0.011173581, 1.4251065, 0.0354517)),
+            at_origin(identity),
+        ),
+        case(
+            "needle/box/centre",
+            Solid::cuboid(DVec3::ZERO, DVec3::new(49.886673, 0.016760359, 0.32656786)),
+            at_origin([0.0, H, 0.0, H]),
+            Solid::cuboid(DVec3::ZERO, DVec3::new(0.4153262, 0.16893432, 0.011227509)),
+            at_origin(third),
+        ),
+        case(
+            "tiny/box/centre",
+            Solid::cuboid(
+                DVec3::ZERO,
+                DVec3::new(1.6334835e-10, 1.1826039e-10, 1.5543494e-10),
+            ),
+            at_origin([H, 0.0, 0.0, H]),
+            Solid::cuboid(
+                DVec3::ZERO,
+                DVec3::new(3.0486894e-10, 2.1715096e-10, 1.6334835e-10),
+            ),
+            at_origin(third),
+        ),
+        case(
+            "far/box/clear",
+            Solid::hull(
+                box_corners(
+                    [696529.8, 1317861.3, 696529.44],
+                    [696532.06, 1317864.8, 696532.44],
+                ),
+                0.0,
+            ),
+            at_origin(identity),
+            Solid::hull(
+                box_corners(
+                    [696529.8, 1317861.3, 696529.9],
+                    [696532.0, 1317864.8, 696532.8],
+                ),
+                0.0,
+            ),
+            at_origin(identity),
+        ),
+        case(
+            "limit/point/needle-end",
+            Solid::cuboid(DVec3::ZERO, DVec3::new(9e8, 0.23834698, 0.0028832024)),
+            dpose([9e8, -123385368.0, 9e8], [0.0, 1.0, 0.0, 0.0]),
+            Solid::ball(0.0),
+            dpose(
+                [9e8, -123398608.0, 9e8],
+                [
+                    -0.33451911174682214,
+                    -0.6199833701010288,
+                    -0.6634995619198071,
+                    0.25196411650572814,
+                ],
+            ),
+        ),
+        case(
+            "limit/box/touching-end-to-end",
+            Solid::cuboid(DVec3::ZERO, DVec3::new(9e8, 1.0, 9e8)),
+            dpose([-858606528.0, 9e8, -9e8], [0.0, 1.0, 0.0, 0.0]),
+            Solid::cuboid(DVec3::ZERO, DVec3::new(131776.16, 1.0, 1.0)),
+            dpose([41525280.0, 9e8, -9e8], [0.0, 1.0, 0.0, 0.0]),
+        ),
+    ]
+}
+
+#[test]
+fn the_first_long_fuzz_run_finds_nothing_on_the_cpu() {
+    let mut report = String::new();
+    for case in first_long_run_cases() {
+        if let Err(e) = check_case(&case) {
+            let _ = writeln!(report, "{e}\n{case:?}");
+        }
+    }
+    assert!(report.is_empty(), "{report}");
+}
+
+#[test]
+fn the_first_long_fuzz_run_finds_nothing_on_the_gpu() {
+    let backends = common::gpu::backend_contexts();
+    if backends.is_empty() {
+        eprintln!("SKIPPED: needs an adapter");
+        return;
+    }
+    let cases = first_long_run_cases();
+    let failures = Mutex::new(BTreeMap::new());
+    let mut report = String::new();
+    for (name, ctx) in backends {
+        let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
+        if let Err(e) = check_gpu_batch(name, &mut np, &cases, &failures) {
+            report.push_str(&e);
+        }
+    }
+    assert!(report.is_empty(), "{report}");
+}

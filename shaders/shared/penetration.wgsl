@@ -47,13 +47,18 @@ fn penetration_after_gjk(q: PairQuery, result: GpuResult, simplex: ptr<function,
     }
 }
 
-// Cores apart, radii overlapping: the depth is what the radii add beyond the core distance, along GJK's
+// Whether GJK's direction `n` (A to B) separates the cores: touching without overlap, the radii's depth alone.
+fn cores_apart_along(q: PairQuery, n: vec3<f32>) -> bool {
+    return dot(n, n) > 0.0 && dot(support_b(q.support, -n) - support_a(q.support, n), n) >= 0.0;
+}
+
+// Cores apart (or touching without overlap along GJK's direction), radii overlapping: the depth is what the radii add beyond the core distance, along GJK's
 // direction (epa::penetrate). Cores overlapping: queue the pair for EPA.
 fn penetrate_or_queue(q: PairQuery, gjk_normal: vec3<f32>, simplex: ptr<function, Simplex>, index: u32) -> GpuPenetration {
     let cores = simplex_witnesses(simplex);
     let gap = cores.b - cores.a;
     let core_distance = sqrt(dot(gap, gap));
-    if (core_distance > pair_query_touch_tolerance(q)) {
+    if (core_distance > pair_query_touch_tolerance(q) || cores_apart_along(q, gjk_normal)) {
         var normal = gjk_normal;
         if (!(dot(normal, normal) > 0.0)) {
             normal = gap * (1.0 / core_distance);

@@ -146,12 +146,15 @@ fn gjk_search_step(
         *simplex = previous;
         return STOP_CONVERGED;
     }
-    if (projection.dist2 < vv) {
+    // Only a decrease beyond the rounding allowance resets the count.
+    if (projection.dist2 < vv - noise) {
         (*s).stalls = 0u;
     } else {
-        let kept = gjk_search_keep_sliver_triangle(simplex, previous, a, b, w, vv + noise);
-        if (kept.found) {
-            projection = kept.projection;
+        if (!(projection.dist2 < vv)) {
+            let kept = gjk_search_keep_sliver_triangle(simplex, previous, a, b, w, vv + noise);
+            if (kept.found) {
+                projection = kept.projection;
+            }
         }
         (*s).stalls = (*s).stalls + 1u;
         if ((*s).stalls > MAX_STALLS) {

@@ -65,6 +65,11 @@ pub const EPA_CERTIFICATE_SLACK: f64 = 1e-3;
 /// Faces whose normals agree to within this much of a unit cosine (and whose distances to within the EPA
 /// tolerance) are coplanar neighbours: one flat facet of A - B split into triangles.
 pub const EPA_COPLANAR_COSINE_SLACK: f64 = 1e-6;
+/// Units of roundoff, of the distance from a face's corner to a new point, within which the new point counts
+/// as in the face's plane and so as seeing it: a box's A - B has whole facets of coplanar points, and a point
+/// exactly in a facet that is kept would close the hole with a face folded over its neighbour (pointing
+/// inwards, at a large negative distance that EPA would then pick as closest).
+pub const EPA_COPLANAR_ULPS: f64 = 16.0;
 /// How far from 1 the squared length of a certified normal may be: an overflowed or vanished cross product
 /// certifies nothing.
 pub const EPA_UNIT_NORMAL_SLACK: f64 = 1e-3;

@@ -16,19 +16,28 @@ pub mod polytope;
 
 pub use answer::{
     EpaLimits, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_COPLANAR_COSINE_SLACK,
-    EPA_MAX_FACES, EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES, EPA_TOLERANCE,
-    EPA_TOUCH_SLACK, EPA_UNIT_NORMAL_SLACK,
+    EPA_COPLANAR_ULPS, EPA_MAX_FACES, EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES,
+    EPA_TOLERANCE, EPA_TOUCH_SLACK, EPA_UNIT_NORMAL_SLACK,
 };
 pub use expand::expand;
 
 use crate::gjk::{PairQuery, Simplex};
 use crate::real::Real;
 
+/// Whether GJK's direction `n` (A to B) separates the cores: B's extent along it starts where A's ends or
+/// later. The cores then touch within the tolerance without overlapping, and the depth is the radii's
+/// alone; EPA would start from a polytope that need not hold the origin (two boxes 1e9 long touching end to
+/// end, 2 units thick: the origin lies 1e5 beyond the start faces, and every answer from them looks folded).
+fn cores_apart_along<R: Real>(q: &PairQuery<R>, n: R::V) -> bool {
+    R::length_squared(n) > R::ZERO
+        && R::dot(q.support.support_b(-n) - q.support.support_a(n), n) >= R::ZERO
+}
+
 /// The answer for a pair GJK found intersecting, from its final simplex. `gjk_normal` is GJK's direction from
 /// A to B (zero when the cores overlap).
 ///
-/// Cores apart, radii overlapping (spheres, capsules, rounded boxes): the depth is what the radii add beyond
-/// the core distance, along GJK's direction, which comes from the closest point's projection and stays
+/// Cores apart, or touching without overlap along GJK's direction, radii overlapping (spheres, capsules,
+/// rounded boxes): the depth is what the radii add beyond the core distance, along GJK's direction, which comes from the closest point's projection and stays
 /// accurate when the cores nearly touch (the difference of the two witnesses loses digits there). Otherwise
 /// EPA, first within the GPU's bounds ([`EpaLimits::FIRST`]); when those run out (a deep overlap of finely
 /// tessellated round hulls) again within bounds that grow with the hulls ([`EpaLimits::grown`]).
@@ -40,7 +49,7 @@ pub fn penetrate<R: Real>(
     let (core_a, core_b) = simplex.witnesses();
     let gap = core_b - core_a;
     let core_distance = R::length_squared(gap).sqrt();
-    if core_distance > q.touch_tolerance() {
+    if core_distance > q.touch_tolerance() || cores_apart_along(q, gjk_normal) {
         let normal = if R::length_squared(gjk_normal) > R::ZERO {
             gjk_normal
         } else {

@@ -10,7 +10,7 @@
     reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch"
 )]
 
-use super::answer::{EpaLimits, PenetrationStatus};
+use super::answer::{EpaLimits, PenetrationStatus, EPA_COPLANAR_ULPS};
 use crate::real::Real;
 
 /// A triangle of the polytope: its corners (counter-clockwise seen from outside), its plane (unit normal and
@@ -133,7 +133,8 @@ impl<R: Real> Polytope<R> {
         best
     }
 
-    /// Removes the faces that see `w`, grown from face `best` across shared edges, and leaves the edges the
+    /// Removes the faces that see `w` (or hold it in their plane, [`sees`]), grown from face `best` across
+    /// shared edges, and leaves the edges the
     /// removed faces do not share in `horizon[..edges]`: the visible region of a convex polytope is connected,
     /// and a face that only rounding calls visible elsewhere would otherwise open a second horizon and fold
     /// the polytope. Faces across an edge in line with `w` go too ([`Self::absorb_flat_neighbours`]).
@@ -146,7 +147,7 @@ impl<R: Real> Polytope<R> {
             grew = false;
             for s in 0..self.face_slots {
                 let f = self.faces[s];
-                if !f.alive || !(R::dot(f.normal, w - self.w[f.v[0]]) > R::ZERO) {
+                if !f.alive || !sees(&f, w - self.w[f.v[0]]) {
                     continue;
                 }
                 let touches_region = if first {
@@ -223,4 +224,12 @@ impl<R: Real> Polytope<R> {
         }
         Ok(())
     }
+}
+
+/// Whether a new point `offset` from a face's first corner sees the face: in front of its plane, or in it up to
+/// the rounding of that test ([`EPA_COPLANAR_ULPS`]). False for NaN.
+fn sees<R: Real>(face: &Face<R>, offset: R::V) -> bool {
+    let height = R::dot(face.normal, offset);
+    let slack = R::from_f64(EPA_COPLANAR_ULPS) * R::EPSILON;
+    height > R::ZERO || height * height <= slack * slack * R::length_squared(offset)
 }

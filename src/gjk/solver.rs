@@ -197,11 +197,16 @@ impl<R: Real> GjkSearch<R> {
         // float32 cannot resolve a real but tiny decrease, yet the new closest point has an accurate direction
         // (the face normal), which turns the search and lets the next support point make the large step (seen
         // on cylinder-box pairs with coordinates 1000x the distance).
-        if projection.dist2 < vv {
+        // Only a decrease beyond the rounding allowance resets the count: near a needle 1e12 times longer than
+        // wide, the support points at one end take turns and |v|^2 wanders up and down by less than that
+        // forever.
+        if projection.dist2 < vv - noise {
             self.stalls = 0;
         } else {
-            if let Some(kept) = self.keep_sliver_triangle(&previous, a, b, w, vv + noise) {
-                projection = kept;
+            if !(projection.dist2 < vv) {
+                if let Some(kept) = self.keep_sliver_triangle(&previous, a, b, w, vv + noise) {
+                    projection = kept;
+                }
             }
             self.stalls += 1;
             if self.stalls > MAX_STALLS {

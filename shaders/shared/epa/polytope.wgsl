@@ -144,7 +144,15 @@ fn polytope_toggle_horizon_edge(tail: u32, head: u32) -> u32 {
     return PUSH_OK;
 }
 
-// Removes the faces that see `w`, grown from face `best` across shared edges, leaving the edges the removed
+// Whether a new point `offset` from a face's first corner sees the face: in front of its plane, or in it up to
+// the rounding of that test (EPA_COPLANAR_ULPS). False for NaN.
+fn sees(normal: vec3<f32>, offset: vec3<f32>) -> bool {
+    let height = dot(normal, offset);
+    let slack = EPA_COPLANAR_ULPS * EPSILON;
+    return height > 0.0 || height * height <= slack * slack * dot(offset, offset);
+}
+
+// Removes the faces that see `w` (or hold it in their plane), grown from face `best` across shared edges, leaving the edges the removed
 // faces do not share in the horizon, and those across an edge in line with `w`. PUSH_OK, or PEN_EPA_OVERFLOW.
 fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
     horizon_edges = 0u;
@@ -157,7 +165,7 @@ fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
             if ((corners & FACE_ALIVE) == 0u) {
                 continue;
             }
-            if (!(dot(face_plane[f].xyz, w - poly_w(corner(corners, 0u))) > 0.0)) {
+            if (!sees(face_plane[f].xyz, w - poly_w(corner(corners, 0u)))) {
                 continue;
             }
             var touches = false;
