@@ -2047,6 +2047,7 @@ fn check_gpu_batch(
 fn gpu_answers_to_fuzzed_pairs_match_the_cpu_and_the_exact_answer_after_resolving_failures() {
     // Every backend a correctness test must cover (OpenGL and Vulkan; llvmpipe and lavapipe without a GPU),
     // each batch on each; a missing backend is skipped with a message, or fails the run under CI=true.
+    let _turn = common::gpu::exclusive();
     let backends = common::gpu::backend_contexts();
     if backends.is_empty() {
         eprintln!("SKIPPED: the GPU fuzz test needs an adapter");
@@ -3025,6 +3026,10 @@ fn box_corners(lo: [f32; 3], hi: [f32; 3]) -> Vec<Vec3> {
 ///   at the needle's end took turns forever, |v|^2 wandering by less than its rounding, and every tiny
 ///   decrease reset GJK's stall count (`max_iterations` after the float64 repeat, and on the GPU). Only a
 ///   decrease beyond the rounding allowance is progress now;
+/// - a point 15,319 beside a needle 1.8e9 long and 0.014 thick: the float64 repeat jumped to a sliver
+///   triangle whose projection (let out of the face by rounding) lay 9% below GJK's own lower bound, and the
+///   certificate rightly refused it (`unresolved`). A projection below the lower bound is now treated like
+///   one above the last distance: every face and edge is evaluated, else the previous simplex stands;
 /// - two boxes 1.8e9 and 2.6e5 long touching end to end 32 units apart (inside the touching tolerance of
 ///   1.3e4), 2 units thick: EPA's start faces lie 1.3e5 from the origin, and the answer looked folded
 ///   (`epa_degenerate`). GJK's direction separates the cores, so the depth is the radii's alone (0).
@@ -3103,6 +3108,21 @@ fn first_long_run_cases() -> Vec<Case> {
             ),
         ),
         case(
+            "limit/point/needle-side",
+            Solid::cuboid(DVec3::ZERO, DVec3::new(9e8, 1.0, 0.007128264)),
+            dpose([0.0, 9e8, 9e8], [H, H, 0.0, 0.0]),
+            Solid::ball(0.0),
+            dpose(
+                [15319.8330078125, 9e8, 9e8],
+                [
+                    -0.34902306081082685,
+                    0.6257675547531762,
+                    0.0935704864609385,
+                    0.6912614805585046,
+                ],
+            ),
+        ),
+        case(
             "limit/box/touching-end-to-end",
             Solid::cuboid(DVec3::ZERO, DVec3::new(9e8, 1.0, 9e8)),
             dpose([-858606528.0, 9e8, -9e8], [0.0, 1.0, 0.0, 0.0]),
@@ -3125,6 +3145,7 @@ fn the_first_long_fuzz_run_finds_nothing_on_the_cpu() {
 
 #[test]
 fn the_first_long_fuzz_run_finds_nothing_on_the_gpu() {
+    let _turn = common::gpu::exclusive();
     let backends = common::gpu::backend_contexts();
     if backends.is_empty() {
         eprintln!("SKIPPED: needs an adapter");

@@ -615,6 +615,7 @@ fn gpu_answers(narrow: &mut NarrowPhase, cases: &[Case]) -> (Vec<Answer>, Vec<An
 #[test]
 fn every_reproducer_is_answered_correctly_on_the_gpu_on_every_backend() {
     let cases = all_cases();
+    let _turn = common::gpu::exclusive();
     for (backend, ctx) in backend_contexts() {
         let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
         let (raw, answers, resolved) = gpu_answers(&mut narrow, &cases);
@@ -699,6 +700,7 @@ fn the_gpu_never_answers_big_hulls_wrongly_without_saying_so() {
         gpu_gjk::batch::Threads::All,
     )
     .unwrap();
+    let _turn = common::gpu::exclusive();
     for (backend, ctx) in backend_contexts() {
         let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
         narrow.upload_hulls(&shapes).unwrap();

@@ -137,12 +137,14 @@ fn gjk_search_step(
     simplex_push(simplex, a, b);
     let noise = NOISE_ULPS * EPSILON * sqrt(vv) * simplex_max_vertex_norm(simplex);
     var projection = simplex_reduce(simplex, false);
-    if (!(projection.dist2 <= vv + noise)) {
+    // Never above the last |v|^2 nor below the lower bound, up to the rounding allowance.
+    let floor = (*s).lower2 - LOWER_BOUND_NOISE_FACTOR * noise;
+    if (!(projection.dist2 <= vv + noise) || projection.dist2 < floor) {
         *simplex = previous;
         simplex_push(simplex, a, b);
         projection = simplex_reduce(simplex, true);
     }
-    if (!(projection.dist2 <= vv + noise)) {
+    if (!(projection.dist2 <= vv + noise) || projection.dist2 < floor) {
         *simplex = previous;
         return STOP_CONVERGED;
     }
@@ -151,7 +153,7 @@ fn gjk_search_step(
         (*s).stalls = 0u;
     } else {
         if (!(projection.dist2 < vv)) {
-            let kept = gjk_search_keep_sliver_triangle(simplex, previous, a, b, w, vv + noise);
+            let kept = gjk_search_keep_sliver_triangle(simplex, previous, a, b, w, floor, vv + noise);
             if (kept.found) {
                 projection = kept.projection;
             }
@@ -175,6 +177,7 @@ fn gjk_search_keep_sliver_triangle(
     a: vec3<f32>,
     b: vec3<f32>,
     w: vec3<f32>,
+    floor: f32,
     allowed: f32,
 ) -> PlaneProjection {
     var none: PlaneProjection;
@@ -185,7 +188,7 @@ fn gjk_search_keep_sliver_triangle(
     var triangle = previous;
     simplex_push(&triangle, a, b);
     let plane = s2d_plane(triangle.w);
-    if (!plane.found || !(plane.projection.dist2 <= allowed)) {
+    if (!plane.found || !(plane.projection.dist2 <= allowed) || plane.projection.dist2 < floor) {
         return none;
     }
     triangle.lambda = plane.projection.lambda;

@@ -23,6 +23,11 @@ pub const MAX_STALLS: u32 = 3;
 /// Units of roundoff in the allowance on |v|^2 when judging whether a step made progress.
 pub const NOISE_ULPS: f64 = 8.0;
 
+/// How far below GJK's lower bound (in units of [`NOISE_ULPS`]' allowance) a new |v|^2 may fall before it counts
+/// as impossible: the projection and the bound each carry their own rounding, seen 1.2 allowances apart where
+/// the bounds meet beside a thin slab; a sliver projection let out of its face falls 10% below.
+pub const LOWER_BOUND_NOISE_FACTOR: f64 = 16.0;
+
 /// Units of roundoff, of the pair's scale plus the distance, that the certified lower and upper bounds on the
 /// core distance may differ by when GJK reports a separation. The convergence test allows 16
 /// ([`CONVERGENCE_ULPS`]) between the current bounds; twice that leaves room for the rounding of the

@@ -11,8 +11,8 @@
 
 use super::config::{
     GjkStatus, QueryKind, BOUND_ROUNDING_ULPS, CERTIFICATE_ULPS, CONVERGENCE_ULPS,
-    DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS, MAX_STALLS,
-    NOISE_ULPS,
+    DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS,
+    LOWER_BOUND_NOISE_FACTOR, MAX_STALLS, NOISE_ULPS,
 };
 use super::pair::PairQuery;
 use super::signed_volumes::{s2d_plane, Projection};
@@ -179,17 +179,21 @@ impl<R: Real> GjkSearch<R> {
         let noise =
             R::from_f64(NOISE_ULPS) * R::EPSILON * vv.sqrt() * self.simplex.max_vertex_norm();
         let mut projection = self.simplex.reduce(false);
-        // GJK's distance decreases strictly in exact arithmetic. A clear increase means a sign test was
-        // flipped by rounding (a near-zero sub-volume) and skipped the region that holds the closest point:
+        // GJK's distance decreases strictly in exact arithmetic, and never below the lower bound. A clear
+        // increase means a sign test was flipped by rounding (a near-zero sub-volume) and skipped the region
+        // that holds the closest point; a point clearly below the lower bound is a projection that rounding
+        // let out of its face (a sliver triangle beside a needle 1e11 times longer than wide). Either way,
         // evaluate every face and edge of the same simplex before concluding.
-        if !(projection.dist2 <= vv + noise) {
+        let floor = self.lower2 - R::from_f64(LOWER_BOUND_NOISE_FACTOR) * noise;
+        let impossible = |dist2: R| !(dist2 <= vv + noise) || dist2 < floor;
+        if impossible(projection.dist2) {
             self.simplex = previous;
             self.simplex.push(a, b);
             projection = self.simplex.reduce(true);
         }
-        // Still clearly worse (or a non-number): the previous simplex is the best answer float arithmetic
-        // can give.
-        if !(projection.dist2 <= vv + noise) {
+        // Still impossible (or a non-number): the previous simplex is the best answer float arithmetic can
+        // give.
+        if impossible(projection.dist2) {
             self.simplex = previous;
             return Some(Stop::Converged);
         }
@@ -204,7 +208,9 @@ impl<R: Real> GjkSearch<R> {
             self.stalls = 0;
         } else {
             if !(projection.dist2 < vv) {
-                if let Some(kept) = self.keep_sliver_triangle(&previous, a, b, w, vv + noise) {
+                if let Some(kept) =
+                    self.keep_sliver_triangle(&previous, a, b, w, (floor, vv + noise))
+                {
                     projection = kept;
                 }
             }
@@ -221,14 +227,15 @@ impl<R: Real> GjkSearch<R> {
 
     /// A segment plus a new point that the sign tests dropped again: keep the whole triangle when the origin
     /// projects into it up to rounding (see `s2d_plane`), so the next support point can close the tetrahedron
-    /// around the origin (a point inside a thin slab seen edge-on).
+    /// around the origin (a point inside a thin slab seen edge-on). Its squared distance must lie between
+    /// `floor` (the lower bound, less the rounding allowance) and `allowed`.
     fn keep_sliver_triangle(
         &mut self,
         previous: &Simplex<R>,
         a: R::V,
         b: R::V,
         w: R::V,
-        allowed: R,
+        (floor, allowed): (R, R),
     ) -> Option<Projection<R>> {
         if previous.len != 2 || self.simplex.contains(w) {
             return None;
@@ -236,7 +243,7 @@ impl<R: Real> GjkSearch<R> {
         let mut triangle = *previous;
         triangle.push(a, b);
         let plane = s2d_plane::<R>(&triangle.w)?;
-        if !(plane.dist2 <= allowed) {
+        if !(plane.dist2 <= allowed) || plane.dist2 < floor {
             return None;
         }
         triangle.lambda = plane.lambda;

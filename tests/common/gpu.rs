@@ -3,7 +3,7 @@
 //! `CI=true`, where a missing adapter fails the run.
 
 use gpu_gjk::gpu::{BackendChoice, ChunkLimits, GpuContext, NarrowPhase};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 pub fn context() -> Option<&'static GpuContext> {
     static CONTEXT: OnceLock<Option<GpuContext>> = OnceLock::new();
@@ -24,11 +24,18 @@ pub fn context() -> Option<&'static GpuContext> {
         .as_ref()
 }
 
+/// The GPU tests of one binary take turns: wgpu's OpenGL backend panics ("Could not lock adapter context")
+/// when a thread waits more than 6 s for the context that another thread's long llvmpipe dispatch holds, which
+/// happens on a loaded 2-core machine. Hold the guard for the whole test.
+pub fn exclusive() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// One narrow phase per test binary: tests take turns on it.
 pub fn with_narrow_phase(limits: Option<ChunkLimits>, f: impl FnOnce(&mut NarrowPhase)) {
-    static LOCK: Mutex<()> = Mutex::new(());
     let Some(ctx) = context() else { return };
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let _guard = exclusive();
     let mut np = match limits {
         Some(l) => NarrowPhase::with_limits(&ctx.device, &ctx.queue, l),
         None => NarrowPhase::new(&ctx.device, &ctx.queue),
