@@ -87,6 +87,18 @@ pub trait Real:
             v
         }
     }
+    /// `v` scaled to unit length through [`Real::balanced`] (zero stays zero): `v / |v|` computed directly
+    /// loses digits when `|v|²` is subnormal (a tiny shape against a huge one left a GJK normal of length
+    /// 1.0001).
+    fn unit_or_zero(v: Self::V) -> Self::V {
+        let b = Self::balanced(v);
+        let length = Self::length_squared(b).sqrt();
+        if length > Self::ZERO {
+            b * (Self::ONE / length)
+        } else {
+            b
+        }
+    }
     fn vec_from_f64(v: DVec3) -> Self::V;
     fn vec_to_f64(v: Self::V) -> DVec3;
 

@@ -36,6 +36,17 @@ fn balanced(v: vec3<f32>) -> vec3<f32> {
     return v;
 }
 
+// `v` scaled to unit length through `balanced` (Real::unit_or_zero): `v / |v|` loses digits when |v|² is
+// subnormal.
+fn unit_or_zero(v: vec3<f32>) -> vec3<f32> {
+    let b = balanced(v);
+    let length = sqrt(dot(b, b));
+    if (length > 0.0) {
+        return b * (1.0 / length);
+    }
+    return b;
+}
+
 fn same_sign(a: f32, b: f32) -> bool {
     return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0);
 }

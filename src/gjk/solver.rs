@@ -257,7 +257,7 @@ impl<R: Real> GjkSearch<R> {
         let core_distance = self.vv.sqrt();
         let (core_a, core_b) = self.simplex.witnesses();
         let normal = if self.vv > R::ZERO {
-            -self.v * (R::ONE / core_distance)
+            -R::unit_or_zero(self.v)
         } else {
             R::vzero()
         };
