@@ -48,9 +48,13 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
     Ok(summary.disagreements == 0)
 }
 
-/// Traces one pair.
+/// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen.
 fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
-    run_inspect(args)?;
+    let inspected = run_inspect(args)?;
+    if let Some(path) = &args.screenshot {
+        gpu_gjk::app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
+        eprintln!("inspector view saved to {}", path.display());
+    }
     Ok(true)
 }
 

@@ -29,6 +29,10 @@ pub struct InspectArgs {
     /// Write the per-iteration trace as JSON to this file.
     #[arg(long, value_name = "out.json")]
     pub trace: Option<PathBuf>,
+    /// Draw the inspector (Minkowski difference, simplex, bounds chart, GPU beside CPU) into this PNG,
+    /// offscreen (needs a GPU adapter; a software one is fine).
+    #[arg(long, value_name = "out.png")]
+    pub screenshot: Option<PathBuf>,
 }
 
 /// The pair inspected, its trace and the answer line `query` prints for it.
