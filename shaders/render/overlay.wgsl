@@ -19,6 +19,8 @@ struct View {
 const STYLE_SEGMENT: u32 = 0u;
 const STYLE_DISC: u32 = 1u;
 const STYLE_RING: u32 = 2u;
+// Added to a style: drawn at full alpha where it is hidden too (markers that must never be lost).
+const STYLE_ON_TOP: u32 = 4u;
 
 struct Prim {
     // End a (xyz) and the width or diameter in pixels (w).
@@ -34,6 +36,8 @@ struct PrimOut {
     // Position across the primitive: (-1..1, -1..1) for discs and rings, (0, -1..1) for segments.
     @location(1) local: vec2<f32>,
     @location(2) @interpolate(flat) style: u32,
+    // Alpha factor where the primitive is hidden behind the scene.
+    @location(3) @interpolate(flat) hidden_alpha: f32,
 }
 
 fn pulled(p: vec3<f32>) -> vec4<f32> {
@@ -56,18 +60,21 @@ fn hidden_vertex() -> PrimOut {
     out.colour = vec4<f32>(0.0);
     out.local = vec2<f32>(0.0);
     out.style = STYLE_SEGMENT;
+    out.hidden_alpha = 0.0;
     return out;
 }
 
 @vertex
 fn vs_prim(@builtin(vertex_index) index: u32, prim: Prim) -> PrimOut {
     let k = corner(index % 6u);
-    let style = u32(prim.b.w);
+    let flags = u32(prim.b.w);
+    let style = flags % STYLE_ON_TOP;
     let half_width = 0.5 * prim.a.w;
     let to_ndc = 2.0 / view.viewport.xy;
     var out: PrimOut;
     out.colour = prim.colour;
     out.style = style;
+    out.hidden_alpha = select(view.viewport.w, 1.0, flags >= STYLE_ON_TOP);
     if style != STYLE_SEGMENT {
         let c = pulled(prim.a.xyz);
         if c.w <= 0.0 {
@@ -130,7 +137,7 @@ fn fs_prim(in: PrimOut) -> @location(0) vec4<f32> {
 // What lies behind the scene's surfaces, drawn faintly (the depth test is inverted for this pass).
 @fragment
 fn fs_prim_hidden(in: PrimOut) -> @location(0) vec4<f32> {
-    let a = coverage(in) * in.colour.a * view.viewport.w;
+    let a = coverage(in) * in.colour.a * in.hidden_alpha;
     if a <= 0.0 {
         discard;
     }

@@ -7,7 +7,7 @@ use super::camera::Camera;
 use super::draw_list::highlight_instances;
 use super::inspector::{GpuVerdict, InspectedPair, Inspector};
 use super::overlays::{contacts, scene_overlays, Contact, Overlay, OverlayInputs, OverlayToggles};
-use super::picking::{cursor_ray, pick};
+use super::picking::{clearest_direction, cursor_ray, pick};
 use super::render::{BodyInstance, OverlayBatch};
 use super::selection::{pair_query_line, pair_rows, PairRow};
 use super::sim::Simulation;
@@ -217,40 +217,53 @@ impl DebugView {
             self.note = Some("no disagreement in the latest check".into());
             return;
         }
-        let pair = disputed[self.next_disagreement % disputed.len()];
+        let k = self.next_disagreement % disputed.len();
+        let pair = disputed[k];
         self.next_disagreement += 1;
         self.set_picked(Some(pair[0]));
         self.selected_pair = Some(pair);
-        self.rows_key = None;
-        let centres = pair.map(|k| sim.data.instances[k as usize].pose.position);
-        let sizes = pair.map(|k| sim.scene.shapes[k as usize].bounding_radius());
+        let centres = pair.map(|b| sim.data.instances[b as usize].pose.position);
+        let sizes = pair.map(|b| sim.scene.shapes[b as usize].bounding_radius());
         let centre = 0.5 * (centres[0] + centres[1]);
         let radius = 0.5 * centres[0].distance(centres[1]) + sizes[0].max(sizes[1]);
-        self.fly_to(camera, centre, 2.5 * radius, aspect, instant);
-        self.note = Some(format!(
-            "disagreement {} of {}",
-            (self.next_disagreement - 1) % disputed.len() + 1,
-            disputed.len()
-        ));
+        self.fly_to(sim, camera, (centre, 1.5 * radius), aspect, instant, &pair);
+        self.note = Some(format!("disagreement {} of {}", k + 1, disputed.len()));
     }
 
     /// Flies to see the picked body and its neighbours.
     pub fn focus_picked(&mut self, sim: &Simulation, camera: &Camera, aspect: f32, instant: bool) {
         if let Some(body) = self.picked {
-            let centre = sim.scene.bodies[body as usize].pose.position;
+            let centre = sim.data.instances[body as usize].pose.position;
             let radius = 3.0 * sim.scene.shapes[body as usize].bounding_radius();
-            self.fly_to(camera, centre, radius, aspect, instant);
+            self.fly_to(sim, camera, (centre, radius), aspect, instant, &[body]);
         }
     }
 
     /// Flies to see the whole box.
     pub fn frame_all(&mut self, sim: &Simulation, camera: &Camera, aspect: f32, instant: bool) {
         let radius = sim.scene.half_extent * 3f32.sqrt();
-        self.fly_to(camera, Vec3::ZERO, radius, aspect, instant);
+        let to = (camera.framing(Vec3::ZERO, radius, aspect), Vec3::ZERO);
+        self.start_flight(camera, to, radius, instant);
     }
 
-    fn fly_to(&mut self, camera: &Camera, centre: Vec3, radius: f32, aspect: f32, instant: bool) {
-        let to = (camera.framing(centre, radius, aspect), centre);
+    /// Flies to see the sphere `(centre, radius)` from the side where the fewest other bodies stand in the
+    /// way (`bodies` are the ones looked at).
+    fn fly_to(
+        &mut self,
+        sim: &Simulation,
+        camera: &Camera,
+        (centre, radius): (Vec3, f32),
+        aspect: f32,
+        instant: bool,
+        bodies: &[u32],
+    ) {
+        let distance = camera.framing(centre, radius, aspect).distance(centre);
+        let current = camera.position - centre;
+        let dir = clearest_direction(&sim.data, centre, distance, current, bodies);
+        self.start_flight(camera, (centre + dir * distance, centre), radius, instant);
+    }
+
+    fn start_flight(&mut self, camera: &Camera, to: (Vec3, Vec3), radius: f32, instant: bool) {
         let from = (camera.position, camera.position + camera.forward() * radius);
         self.flight = Some(Flight {
             from,

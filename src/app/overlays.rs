@@ -79,8 +79,8 @@ impl Overlay {
         match self {
             Overlay::Contacts => CONTACT_COLOUR,
             Overlay::Closest => CLOSEST_NEAR,
-            Overlay::Aabbs => [1.0, 0.33, 0.0, 0.5],
-            Overlay::Pairs => [0.28, 0.28, 1.0, 0.6],
+            Overlay::Aabbs => [1.0, 0.33, 0.0, 0.85],
+            Overlay::Pairs => [0.28, 0.28, 1.0, 0.85],
             Overlay::Disagreements => [1.0, 0.0, 1.0, 1.0],
         }
     }
@@ -192,8 +192,8 @@ pub struct OverlayInputs<'a> {
 }
 
 /// Pixel sizes: thin lines for what is everywhere (pairs, boxes), thicker ones for what is rare and matters.
-const PAIR_WIDTH: f32 = 1.2;
-const BOX_WIDTH: f32 = 1.2;
+const PAIR_WIDTH: f32 = 1.0;
+const BOX_WIDTH: f32 = 1.0;
 const CLOSEST_WIDTH: f32 = 2.5;
 const CONTACT_WIDTH: f32 = 2.5;
 const CONTACT_POINT: f32 = 8.0;
@@ -233,17 +233,14 @@ pub fn scene_overlays(inputs: &OverlayInputs) -> OverlayBatch {
     if toggles.is_on(Overlay::Disagreements) {
         let colour = Overlay::Disagreements.colour();
         for &[i, j] in &data.disputed_pairs {
+            // Never hidden: a disagreement is a bug to be found.
             let (a, b) = (centre(i), centre(j));
-            batch.prims.push(OverlayPrim::segment(a, b, 3.0, colour));
-            batch
-                .prims
-                .push(OverlayPrim::ring(a, DISAGREEMENT_RING, colour));
-            batch
-                .prims
-                .push(OverlayPrim::ring(b, DISAGREEMENT_RING, colour));
-            batch
-                .prims
-                .push(OverlayPrim::disc(0.5 * (a + b), 9.0, [1.0; 4]));
+            batch.prims.extend([
+                OverlayPrim::segment(a, b, 3.0, colour).on_top(),
+                OverlayPrim::ring(a, DISAGREEMENT_RING, colour).on_top(),
+                OverlayPrim::ring(b, DISAGREEMENT_RING, colour).on_top(),
+                OverlayPrim::disc(0.5 * (a + b), 9.0, [1.0; 4]).on_top(),
+            ]);
         }
     }
     batch

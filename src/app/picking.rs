@@ -110,6 +110,48 @@ pub fn pick(shapes: &[ConvexShape], data: &FrameData, ray: &Ray) -> Option<(u32,
     best
 }
 
+/// Of the 26 directions around `centre` (and `current`), the one along which a camera `distance` away sees
+/// `centre` past the fewest boxes of `data` (those of `exclude`, the bodies looked at, do not count); ties go
+/// to the direction nearest `current`, so the view turns no more than it must.
+pub fn clearest_direction(
+    data: &FrameData,
+    centre: Vec3,
+    distance: f32,
+    current: Vec3,
+    exclude: &[u32],
+) -> Vec3 {
+    let mut candidates = vec![current.normalize_or(Vec3::Z)];
+    for x in -1..=1 {
+        for y in -1..=1 {
+            for z in -1..=1 {
+                if let Some(d) = Vec3::new(x as f32, y as f32, z as f32).try_normalize() {
+                    candidates.push(d);
+                }
+            }
+        }
+    }
+    let blocking = |dir: Vec3| {
+        let ray = Ray {
+            origin: centre,
+            dir,
+        };
+        data.boxes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !exclude.contains(&(*i as u32)))
+            .filter(|(_, b)| enter_box(&ray, b.min, b.max).is_some_and(|(t0, _)| t0 <= distance))
+            .count()
+    };
+    let scored: Vec<(usize, f32, Vec3)> = candidates
+        .into_iter()
+        .map(|d| (blocking(d), -d.dot(current), d))
+        .collect();
+    scored
+        .into_iter()
+        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
+        .map_or(current, |(_, _, d)| d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +216,28 @@ mod tests {
             dir: Vec3::NEG_Z,
         };
         assert_eq!(pick(&shapes, &data, &miss), None);
+    }
+
+    #[test]
+    fn the_clearest_direction_avoids_the_bodies_in_the_way() {
+        let shapes = vec![ConvexShape::sphere(1.0).unwrap(); 3];
+        // The target at the origin, a sphere above it and one in front along +z.
+        let poses = [
+            Pose::from_position(Vec3::ZERO),
+            Pose::from_position(Vec3::new(0.0, 4.0, 0.0)),
+            Pose::from_position(Vec3::new(0.0, 0.0, 4.0)),
+        ];
+        let data = frame(&shapes, &poses);
+        let current = Vec3::Z;
+        let dir = clearest_direction(&data, Vec3::ZERO, 10.0, current, &[0]);
+        assert!(
+            dir.dot(Vec3::Z) < 0.9 && dir.dot(Vec3::Y) < 0.9,
+            "{dir} looks through a sphere"
+        );
+        assert!(dir.dot(current) > 0.0, "{dir} turned further than needed");
+        // Nothing in the way: the current direction stays.
+        let open = clearest_direction(&data, Vec3::new(0.0, -10.0, 0.0), 5.0, current, &[]);
+        assert_eq!(open, current);
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub enum PrimStyle {
     Ring = 2,
 }
 
+/// `STYLE_ON_TOP` in `overlay.wgsl`.
+const ON_TOP: f32 = 4.0;
+
 /// One overlay primitive. Must match `Prim` in `shaders/render/overlay.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -57,6 +60,14 @@ impl OverlayPrim {
             b: centre.extend(PrimStyle::Ring as u32 as f32).to_array(),
             colour,
         }
+    }
+
+    /// The same primitive, drawn at full alpha where the scene hides it too (`STYLE_ON_TOP`).
+    pub fn on_top(mut self) -> Self {
+        if self.b[3] < ON_TOP {
+            self.b[3] += ON_TOP;
+        }
+        self
     }
 
     const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
