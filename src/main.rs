@@ -2,7 +2,10 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use gpu_gjk::app::{display_available, run_demo, DemoArgs};
-use gpu_gjk::cli::{run_adapters, run_bench, run_query, AdaptersArgs, BenchArgs, QueryArgs};
+use gpu_gjk::cli::{
+    run_adapters, run_bench, run_inspect, run_query, AdaptersArgs, BenchArgs, InspectArgs,
+    QueryArgs,
+};
 use std::process::ExitCode;
 
 /// Exit code for bad input lines, I/O errors and usage errors (clap uses 2 for the latter too).
@@ -23,6 +26,8 @@ enum Command {
     Adapters(AdaptersArgs),
     /// Benchmark GPU against CPU on a seeded scene.
     Bench(BenchArgs),
+    /// One pair of a `query` file, traced: GJK's iterations and EPA's expansions, then `query`'s answer.
+    Inspect(InspectArgs),
     /// Desktop stress test: thousands of moving bodies coloured by collision state, GPU narrow phase checked
     /// live against the CPU (the default when a display is available).
     Demo(DemoArgs),
@@ -43,6 +48,16 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
     Ok(summary.disagreements == 0)
 }
 
+/// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen.
+fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
+    let inspected = run_inspect(args)?;
+    if let Some(path) = &args.screenshot {
+        gpu_gjk::app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
+        eprintln!("inspector view saved to {}", path.display());
+    }
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
@@ -53,6 +68,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Demo(args)) => demo(&args),
+        Some(Command::Inspect(args)) => inspect(&args),
         None if display_available() => demo(&DemoArgs::interactive_default()),
         None => {
             let _ = Cli::command().print_help();

@@ -25,9 +25,10 @@ const LAYERS: [(&str, u32); 21] = [
     ("bench", 9),
     ("stress", 9),
     ("cli", 10),
-    ("app", 10),
-    ("lib", 11),
-    ("main", 11),
+    // The demo replays and writes the command line's pair format (inspect, copy pair).
+    ("app", 11),
+    ("lib", 12),
+    ("main", 12),
 ];
 
 fn layer(module: &str) -> u32 {

@@ -1,13 +1,16 @@
-// Instanced bodies with simple directional lighting, plus line drawing for hull wireframes and the
-// bounding cube. Instance matrices have uniform scale, so the model's upper 3x3 rotates normals correctly
-// once renormalised.
+// Instanced bodies with a directional light and darkened silhouettes, plus their edges: crease outlines
+// (always, in a dark shade of the body's colour), hull wireframes (V) that fade where the edges crowd on
+// screen, highlight edges (the picked body and the player's), and the bounding cube. Instance matrices have
+// uniform scale, so the model's upper 3x3 rotates normals correctly once renormalised.
+// The Rust twin of `Frame` is `FrameUniforms` in `src/app/render/pipelines.rs`.
 
 struct Frame {
     view_proj: mat4x4<f32>,
     camera_position: vec4<f32>,
     // Unit vector towards the light.
     light_direction: vec4<f32>,
-    wire_colour: vec4<f32>,
+    // Target width and height in pixels, and pixels per world unit at clip w = 1 (x: unused).
+    viewport: vec4<f32>,
     bounds_colour: vec4<f32>,
 }
 
@@ -54,30 +57,74 @@ fn fs_mesh(in: MeshOut) -> @location(0) vec4<f32> {
     let to_light = frame.light_direction.xyz;
     let to_eye = normalize(frame.camera_position.xyz - in.world_position);
     let diffuse = 0.7 * max(dot(n, to_light), 0.0);
-    // A weak light from the opposite side and a rim term keep faces turned away from the light readable.
+    // A weak light from the opposite side keeps faces turned away from the light readable.
     let back = 0.12 * max(-dot(n, to_light), 0.0);
-    let rim = 0.2 * pow(1.0 - max(dot(n, to_eye), 0.0), 3.0);
-    let light = 0.25 + diffuse + back + rim;
-    return vec4<f32>(in.colour.rgb * light, in.colour.a);
+    let light = 0.3 + diffuse + back;
+    // Edge shading: surfaces seen edge-on darken, so two touching round bodies of one colour keep an
+    // outline between them.
+    let facing = max(dot(n, to_eye), 0.0);
+    let silhouette = mix(0.35, 1.0, smoothstep(0.0, 0.45, facing));
+    return vec4<f32>(in.colour.rgb * light * silhouette, in.colour.a);
 }
 
 // Lines move this fraction of the way towards the camera: the same pixels, slightly nearer, so edges win
 // the depth test against the faces they lie on. (Depth bias is not allowed for line topologies.)
 const LINE_PULL: f32 = 0.001;
 
+struct EdgeOut {
+    @builtin(position) clip_position: vec4<f32>,
+    @location(0) colour: vec4<f32>,
+    // How long the edge is on screen, in pixels.
+    @location(1) pixels: f32,
+}
+
+// Each edge is two vertices of its own carrying the edge's length in the mesh's units.
 @vertex
-fn vs_line(@location(0) position: vec3<f32>, instance: Instance) -> @builtin(position) vec4<f32> {
-    let world = (model_matrix(instance) * vec4<f32>(position, 1.0)).xyz;
+fn vs_edge(
+    @location(0) position: vec3<f32>,
+    @location(1) edge_length: f32,
+    instance: Instance,
+) -> EdgeOut {
+    let model = model_matrix(instance);
+    let world = (model * vec4<f32>(position, 1.0)).xyz;
     let pulled = mix(world, frame.camera_position.xyz, LINE_PULL);
-    return frame.view_proj * vec4<f32>(pulled, 1.0);
+    var out: EdgeOut;
+    out.clip_position = frame.view_proj * vec4<f32>(pulled, 1.0);
+    out.colour = instance.colour;
+    let scale = length(instance.model_0.xyz);
+    out.pixels = edge_length * scale * frame.viewport.z / max(out.clip_position.w, 1e-6);
+    return out;
+}
+
+// Opacity of a wireframe edge: edges a few pixels long (a finely tessellated sphere far away) fade, so the
+// body under them stays readable; long edges are opaque.
+fn crowding(pixels: f32) -> f32 {
+    return clamp((pixels - 1.5) / 12.0, 0.12, 0.85);
 }
 
 @fragment
-fn fs_wire() -> @location(0) vec4<f32> {
-    return frame.wire_colour;
+fn fs_wire(in: EdgeOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(mix(in.colour.rgb, vec3<f32>(1.0), 0.6), crowding(in.pixels));
 }
 
 @fragment
-fn fs_bounds() -> @location(0) vec4<f32> {
+fn fs_outline(in: EdgeOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(in.colour.rgb * 0.22, 1.0);
+}
+
+@fragment
+fn fs_highlight(in: EdgeOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(in.colour.rgb, max(crowding(in.pixels), 0.6) * in.colour.a);
+}
+
+// The highlighted edges hidden behind other bodies (the depth test is inverted for this pass), faintly, so
+// the picked body can be found through the crowd.
+@fragment
+fn fs_highlight_hidden(in: EdgeOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(in.colour.rgb, 0.3 * in.colour.a);
+}
+
+@fragment
+fn fs_bounds(in: EdgeOut) -> @location(0) vec4<f32> {
     return frame.bounds_colour;
 }

@@ -5,6 +5,8 @@ use glam::{Mat4, Vec3};
 
 /// Radians turned per pixel of mouse motion.
 const TURN_PER_PIXEL: f32 = 0.003;
+/// Each mouse-wheel step towards the target leaves this fraction of the distance.
+const ZOOM_PER_STEP: f32 = 0.85;
 const MAX_PITCH: f32 = 89.0 * std::f32::consts::PI / 180.0;
 
 /// Yaw 0 looks along -Z; positive yaw turns towards +X. Pitch is positive looking up.
@@ -61,6 +63,50 @@ impl Camera {
         self.yaw =
             (yaw + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
         self.pitch = (self.pitch - dy_pixels * TURN_PER_PIXEL).clamp(-MAX_PITCH, MAX_PITCH);
+    }
+
+    /// Turns the camera about `target`, keeping its distance: mouse right moves the camera left around it
+    /// (the scene turns with the mouse), mouse down moves it up.
+    pub fn orbit(&mut self, target: Vec3, dx_pixels: f32, dy_pixels: f32) {
+        let distance = self.position.distance(target);
+        self.turn(dx_pixels, dy_pixels);
+        self.position = target - self.forward() * distance;
+    }
+
+    /// Moves towards (positive `steps`) or away from `target` by a fraction of the distance per step, never
+    /// closer than `min_distance`. Without a target, moves along the view by `fallback_step` per step.
+    pub fn zoom(
+        &mut self,
+        steps: f32,
+        target: Option<Vec3>,
+        min_distance: f32,
+        fallback_step: f32,
+    ) {
+        match target {
+            Some(target) => {
+                let distance = self.position.distance(target);
+                let wanted = (distance * ZOOM_PER_STEP.powf(steps)).max(min_distance);
+                let dir = (target - self.position)
+                    .try_normalize()
+                    .unwrap_or(self.forward());
+                self.position = target - dir * wanted;
+            }
+            None => self.position += self.forward() * steps * fallback_step,
+        }
+        self.fit_clip_planes(target.map_or(fallback_step * 10.0, |t| self.position.distance(t)));
+    }
+
+    /// Where the camera must stand, keeping its direction, to see a sphere of `radius` about `centre`.
+    pub fn framing(&self, centre: Vec3, radius: f32, aspect: f32) -> Vec3 {
+        let half = 0.5 * self.fov_y.min(self.fov_y * aspect.min(1.0));
+        let distance = radius.max(1e-3) / half.sin().max(1e-3);
+        centre - self.forward() * distance
+    }
+
+    /// Clip planes that suit looking at things `distance` away.
+    pub fn fit_clip_planes(&mut self, distance: f32) {
+        self.near = (distance * 0.002).clamp(1e-4, 0.5);
+        self.far = (distance * 20.0).max(1000.0);
     }
 
     pub fn view(&self) -> Mat4 {
@@ -120,6 +166,57 @@ mod tests {
         assert!(camera.forward().y < 0.0, "mouse down looks down");
         camera.turn(1e5, 0.0);
         assert!(camera.yaw.abs() <= std::f32::consts::PI);
+    }
+
+    #[test]
+    fn orbit_keeps_the_target_in_view_at_the_same_distance() {
+        let target = Vec3::new(1.0, 2.0, 3.0);
+        let mut camera = Camera::looking_at(Vec3::new(1.0, 2.0, 13.0), target);
+        camera.orbit(target, 200.0, -80.0);
+        assert!((camera.position.distance(target) - 10.0).abs() < 1e-4);
+        assert!(close(
+            camera.forward(),
+            (target - camera.position).normalize()
+        ));
+        assert!(
+            camera.position.x < 1.0,
+            "the camera went left as the mouse went right"
+        );
+    }
+
+    #[test]
+    fn zoom_approaches_the_target_and_framing_fits_the_sphere() {
+        let target = Vec3::ZERO;
+        let mut camera = Camera::looking_at(Vec3::new(0.0, 0.0, 10.0), target);
+        camera.zoom(1.0, Some(target), 0.1, 1.0);
+        assert!((camera.position.length() - 8.5).abs() < 1e-4);
+        camera.zoom(100.0, Some(target), 0.1, 1.0);
+        assert!(
+            (camera.position.length() - 0.1).abs() < 1e-5,
+            "not closer than the minimum"
+        );
+        camera.zoom(-2.0, None, 0.1, 1.0);
+        assert!(
+            (camera.position.z - 2.1).abs() < 1e-4,
+            "no target: along the view"
+        );
+        let eye = camera.framing(Vec3::new(5.0, 0.0, 0.0), 2.0, 16.0 / 9.0);
+        let framed = Camera {
+            position: eye,
+            ..camera
+        };
+        let vp = framed.view_proj(16.0 / 9.0);
+        for p in [
+            Vec3::new(7.0, 0.0, 0.0),
+            Vec3::new(5.0, 2.0, 0.0),
+            Vec3::new(3.0, -2.0, 0.0),
+        ] {
+            let clip = vp * p.extend(1.0);
+            assert!(
+                (clip.truncate() / clip.w).abs().max_element() <= 1.0,
+                "{p} outside the view"
+            );
+        }
     }
 
     #[test]

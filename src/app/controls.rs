@@ -1,7 +1,11 @@
 //! Keyboard and mouse controls, from the seed demo: W/A/S/D move the camera, the mouse turns it (right
 //! button held), arrows move the player's shape along X and Y, Q/E along Z, 1-4 switch its shape. Also
-//! Space pause, +/- body count, G GPU/CPU, V wireframes, R collision response, H HUD, F12 screenshot.
+//! Space pause, +/- body count, G GPU/CPU, V wireframes, R collision response, H HUD, F12 screenshot; and the
+//! debug renderer's: 5-9 overlays, N single step (paused), M next disagreement, [ / ] the picked body's
+//! pairs, C copy pair, I inspect pair, comma / period / P step and play the inspector, F frame all,
+//! Backspace drop the selection.
 
+use super::overlays::Overlay;
 use glam::Vec3;
 use std::collections::HashSet;
 use winit::keyboard::KeyCode;
@@ -19,6 +23,32 @@ pub enum Action {
     Screenshot,
     /// Switch the player's shape to template 0-3 (cube, sphere, cone, cylinder).
     PlayerShape(usize),
+    ToggleOverlay(Overlay),
+    /// One frame forward while paused.
+    Step,
+    /// Fly the camera to the next pair the GPU and the CPU disagree on.
+    NextDisagreement,
+    /// The picked body's previous or next pair in its panel.
+    PreviousPair,
+    NextPair,
+    /// Write the selected pair as a `query` line.
+    CopyPair,
+    /// Open the GJK/EPA inspector on the selected pair.
+    Inspect,
+    /// The inspector one step back or forward, or playing.
+    InspectorBack,
+    InspectorForward,
+    InspectorPlay,
+    /// Camera to see the whole box.
+    FrameAll,
+    /// Drop the picked body (and close the inspector).
+    ClearSelection,
+    /// Select one of the picked body's pairs (a click in its panel).
+    SelectPair([u32; 2]),
+    /// Show this step of the inspector (its slider).
+    InspectorSeek(usize),
+    /// Close the inspector.
+    CloseInspector,
     Quit,
 }
 
@@ -54,6 +84,22 @@ impl Controls {
             KeyCode::Digit2 => Action::PlayerShape(1),
             KeyCode::Digit3 => Action::PlayerShape(2),
             KeyCode::Digit4 => Action::PlayerShape(3),
+            KeyCode::Digit5 => Action::ToggleOverlay(Overlay::Contacts),
+            KeyCode::Digit6 => Action::ToggleOverlay(Overlay::Closest),
+            KeyCode::Digit7 => Action::ToggleOverlay(Overlay::Aabbs),
+            KeyCode::Digit8 => Action::ToggleOverlay(Overlay::Pairs),
+            KeyCode::Digit9 => Action::ToggleOverlay(Overlay::Disagreements),
+            KeyCode::KeyN => Action::Step,
+            KeyCode::KeyM => Action::NextDisagreement,
+            KeyCode::BracketLeft => Action::PreviousPair,
+            KeyCode::BracketRight => Action::NextPair,
+            KeyCode::KeyC => Action::CopyPair,
+            KeyCode::KeyI => Action::Inspect,
+            KeyCode::Comma => Action::InspectorBack,
+            KeyCode::Period => Action::InspectorForward,
+            KeyCode::KeyP => Action::InspectorPlay,
+            KeyCode::KeyF => Action::FrameAll,
+            KeyCode::Backspace => Action::ClearSelection,
             KeyCode::Escape => Action::Quit,
             _ => return None,
         })
@@ -128,6 +174,27 @@ mod tests {
         assert_eq!(c.player_motion(), Vec3::Y);
         c.release_all();
         assert_eq!(c.camera_motion(), (0.0, 0.0));
+        // The debug renderer's keys: every overlay has its digit, and the inspector its keys.
+        for (i, overlay) in Overlay::ALL.iter().enumerate() {
+            let code = [
+                KeyCode::Digit5,
+                KeyCode::Digit6,
+                KeyCode::Digit7,
+                KeyCode::Digit8,
+                KeyCode::Digit9,
+            ][i];
+            assert_eq!(
+                c.key(code, true, false),
+                Some(Action::ToggleOverlay(*overlay))
+            );
+            assert_eq!(overlay.key(), char::from(b'5' + i as u8));
+        }
+        assert_eq!(c.key(KeyCode::KeyN, true, false), Some(Action::Step));
+        assert_eq!(c.key(KeyCode::KeyI, true, false), Some(Action::Inspect));
+        assert_eq!(
+            c.key(KeyCode::Period, true, false),
+            Some(Action::InspectorForward)
+        );
     }
 
     #[test]

@@ -13,6 +13,36 @@ pub fn state_colour(state: BodyState) -> [f32; 4] {
     }
 }
 
+/// Edges of the picked body, and of the player's body (linear RGB).
+pub const PICKED_EDGES: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
+pub const PLAYER_EDGES: [f32; 4] = [0.3, 0.85, 1.0, 1.0];
+
+/// The picked body and the player's body as highlight instances (their every edge drawn in their colour),
+/// per template mesh like [`body_instances`].
+pub fn highlight_instances(
+    scene: &StressScene,
+    picked: Option<u32>,
+    mesh_count: usize,
+) -> Vec<Vec<BodyInstance>> {
+    let mut lists = vec![Vec::new(); mesh_count];
+    let player = scene.has_player().then_some(0u32);
+    for (body, colour) in [(player, PLAYER_EDGES), (picked, PICKED_EDGES)] {
+        let Some(i) = body.map(|b| b as usize).filter(|&i| i < scene.bodies.len()) else {
+            continue;
+        };
+        if let Some(list) = lists.get_mut(scene.templates[i]) {
+            let pose = scene.bodies[i].pose;
+            list.push(BodyInstance::new(
+                pose.position,
+                pose.rotation,
+                scene.scales[i],
+                colour,
+            ));
+        }
+    }
+    lists
+}
+
 /// One instance list per template mesh, each body drawn with its template's mesh at its scale.
 pub fn body_instances(
     scene: &StressScene,

@@ -3,8 +3,8 @@
 //! this, so what the picture shows is what the tests check.
 
 use super::check::{answer_on_cpu, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
-use crate::broad_phase::{sweep_and_prune, world_aabb};
-use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::broad_phase::{sweep_and_prune, world_aabb, Aabb};
+use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 use crate::gpu::NarrowPhase;
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
@@ -68,6 +68,27 @@ pub struct CheckTotals {
     pub gpu_failures: u64,
 }
 
+/// What the latest narrow phase saw and answered, kept for the overlays, picking and the pair panel (the
+/// narrow phase does not run again while paused, so these stay what the picture shows).
+#[derive(Clone, Debug, Default)]
+pub struct FrameData {
+    /// The frame's number (1 for the first step).
+    pub frame: u64,
+    pub instances: Arc<Vec<Instance>>,
+    /// World AABBs of the bodies, from the broad phase.
+    pub boxes: Vec<Aabb>,
+    /// Broad-phase candidate pairs (body indices).
+    pub pairs: Arc<Vec<[u32; 2]>>,
+    /// The answer that coloured each pair (the GPU's, with its named failures answered on the CPU; or the
+    /// CPU's in CPU mode).
+    pub answers: Vec<GjkResult<f32>>,
+    /// The GPU's raw answers, when the GPU ran (before failures were answered on the CPU).
+    pub gpu_answers: Option<Vec<GjkResult<f32>>>,
+    /// Pairs (body indices) on which the latest check found the GPU and the CPU disagreeing; the check may
+    /// belong to an earlier frame.
+    pub disputed_pairs: Vec<[u32; 2]>,
+}
+
 /// A frame's GPU answers waiting for their CPU check.
 struct Pending {
     job: CheckJob,
@@ -91,9 +112,15 @@ pub struct Simulation {
     shapes_dirty: bool,
     worker: CpuWorker,
     pending: Option<Pending>,
-    /// Bodies of the pairs the latest check disputed.
+    /// Bodies of the pairs the latest check disputed, and the pairs.
     disputed: Vec<u32>,
+    disputed_pairs: Vec<[u32; 2]>,
     frame: u64,
+    /// The latest frame's pairs and answers.
+    pub data: FrameData,
+    /// A self-test of the disagreement display (`--flip-gpu-answers`): the intersecting flag of this many
+    /// pairs per frame is flipped in the GPU's answers before the check, which must then report them.
+    pub flip_gpu_answers: usize,
 }
 
 impl Simulation {
@@ -115,7 +142,10 @@ impl Simulation {
             worker: CpuWorker::new(kind, config),
             pending: None,
             disputed: Vec::new(),
+            disputed_pairs: Vec::new(),
             frame: 0,
+            data: FrameData::default(),
+            flip_gpu_answers: 0,
         }
     }
 
@@ -167,6 +197,8 @@ impl Simulation {
                     .run(&job.instances, &job.pairs, self.kind, &self.config)
                     .context("GPU narrow phase")?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
+                flip_answers(&mut batch.results, self.flip_gpu_answers);
+                let raw = batch.results.clone();
                 // The check compares what the GPU answered; the colours need an answer for every pair, so
                 // the pairs the GPU could not answer (named failure statuses) are answered on the CPU.
                 self.check(&job, &batch.results, &mut stats)?;
@@ -178,15 +210,16 @@ impl Simulation {
                     &self.config,
                 );
                 self.totals.gpu_failures += stats.gpu_failures as u64;
-                batch.results
+                (batch.results, Some(raw))
             }
             NarrowMode::Cpu => {
                 // The CPU is the narrow phase now, so there is nothing to check it against.
                 let cpu = answer_on_cpu(&job, self.kind, &self.config)?;
                 stats.cpu_narrow_ms = Some(cpu.seconds * 1e3);
-                cpu.results
+                (cpu.results, None)
             }
         };
+        let (answers, gpu_answers) = answers;
         let frame = classify_bodies(
             self.scene.bodies.len(),
             &job.pairs,
@@ -207,7 +240,34 @@ impl Simulation {
         }
         self.totals.frames += 1;
         self.last = stats;
+        self.data = FrameData {
+            frame: self.frame,
+            instances: job.instances,
+            boxes,
+            pairs: job.pairs,
+            answers,
+            gpu_answers,
+            disputed_pairs: self.disputed_pairs.clone(),
+        };
         Ok(&self.last)
+    }
+
+    /// The GPU's answer for one pair of the latest frame, with EPA (for the inspector beside the CPU's trace).
+    pub fn gpu_penetration(
+        &mut self,
+        pair: [u32; 2],
+    ) -> Result<(GjkResult<f32>, crate::epa::Penetration<f32>)> {
+        let batch = self
+            .gpu
+            .run_penetration(&self.data.instances, &[pair], &self.config)
+            .context("GPU penetration query for the inspected pair")?;
+        let answer = batch
+            .results
+            .first()
+            .copied()
+            .zip(batch.penetrations.first().copied())
+            .context("the GPU answered no pair")?;
+        Ok(answer)
     }
 
     fn last_disagreements(&self, stats: &FrameStats) -> usize {
@@ -262,11 +322,12 @@ impl Simulation {
             &cpu.results,
             self.kind,
         );
-        self.disputed = report
+        self.disputed_pairs = report
             .disagreeing_pairs
             .iter()
-            .flat_map(|&i| job.pairs[i])
+            .map(|&i| job.pairs[i])
             .collect();
+        self.disputed = self.disputed_pairs.iter().flatten().copied().collect();
         let disagreements = report.disagreeing_pairs.len();
         self.totals.frames_checked += 1;
         self.totals.pairs_checked += report.pairs as u64;
@@ -317,6 +378,78 @@ impl Simulation {
     }
 }
 
+/// How far one frame advances the scene: `Some(dt)` runs the broad and narrow phases (`Some(0.0)` when the
+/// scene was only edited while paused, for instance the player moved), `None` keeps the last frame's answers:
+/// while paused the narrow phase does not run again, except for a single step (N), which advances by
+/// `step_dt`.
+pub fn frame_step(
+    paused: bool,
+    step_requested: bool,
+    scene_edited: bool,
+    dt: f32,
+    step_dt: f32,
+) -> Option<f32> {
+    match (paused, step_requested, scene_edited) {
+        (false, _, _) => Some(dt),
+        (true, true, _) => Some(step_dt),
+        (true, false, true) => Some(0.0),
+        (true, false, false) => None,
+    }
+}
+
+/// Flips the intersecting flag (and the status with it) of `count` pairs spread over the batch.
+fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
+    if count == 0 || answers.is_empty() {
+        return;
+    }
+    let stride = (answers.len() / count.min(answers.len())).max(1);
+    for answer in answers.iter_mut().step_by(stride).take(count) {
+        answer.intersecting = !answer.intersecting;
+        answer.status = if answer.intersecting {
+            GjkStatus::Intersecting
+        } else {
+            GjkStatus::Separated
+        };
+        answer.distance = if answer.intersecting { 0.0 } else { 1.0 };
+    }
+}
+
 fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paused_frames_do_not_run_the_narrow_phase_unless_stepped_or_edited() {
+        let dt = 0.02;
+        assert_eq!(frame_step(false, false, false, dt, 0.5), Some(dt));
+        assert_eq!(frame_step(true, false, false, dt, 0.5), None);
+        assert_eq!(frame_step(true, true, false, dt, 0.5), Some(0.5));
+        assert_eq!(frame_step(true, false, true, dt, 0.5), Some(0.0));
+    }
+
+    #[test]
+    fn flipped_answers_change_their_flags_and_statuses() {
+        let answer = GjkResult {
+            status: GjkStatus::Separated,
+            intersecting: false,
+            distance: 0.5,
+            witness_a: glam::Vec3::ZERO,
+            witness_b: glam::Vec3::X,
+            normal: glam::Vec3::X,
+            iterations: 2,
+        };
+        let mut answers = vec![answer; 10];
+        flip_answers(&mut answers, 3);
+        let flipped: Vec<usize> = (0..10).filter(|&i| answers[i].intersecting).collect();
+        assert_eq!(flipped, vec![0, 3, 6]);
+        assert!(flipped
+            .iter()
+            .all(|&i| answers[i].status == GjkStatus::Intersecting));
+        flip_answers(&mut answers, 0);
+        assert_eq!(answers.iter().filter(|a| a.intersecting).count(), 3);
+    }
 }

@@ -6,22 +6,32 @@ use super::assets::{AssetSet, PLAYER_SHAPES};
 use super::camera::Camera;
 use super::check::CheckPolicy;
 use super::controls::{next_body_count, Action, Controls};
+use super::debug_view::DebugView;
 use super::draw_list::body_instances;
-use super::hud::{Hud, HudStats};
-use super::render::{read_rgba, save_png, Blitter, FrameTarget, SceneRenderer};
-use super::sim::{NarrowMode, Simulation};
+use super::hud::picked::{self, PickedView};
+use super::hud::{stats_window, Hud, HudControls, HudStats};
+use super::inspector::panel::{self as inspector_panel, Placement};
+use super::inspector::view::InspectorView;
+use super::plane::PlaneMode;
+use super::render::{
+    msaa_samples, read_rgba, save_png, Blitter, FrameTarget, SceneFrame, SceneRenderer,
+};
+use super::sim::{frame_step, NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gjk::QueryKind;
 use crate::gpu::{GpuContext, NarrowPhase};
-use crate::stress::{StressScene, StressSpec};
+use crate::stress::{BodyState, StressScene, StressSpec};
 use anyhow::{anyhow, Context, Result};
+use glam::Vec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{DeviceEvent, DeviceId, ElementState, MouseButton, WindowEvent};
+use winit::event::{
+    DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
+};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Window, WindowId};
@@ -90,6 +100,24 @@ struct Running {
     fps: f64,
     frame_ms: f64,
     screenshots: u32,
+    /// Overlays, picking, the pair panel, the inspector.
+    debug: DebugView,
+    inspector_view: Option<InspectorView>,
+    /// The inspector's 3D view size the HUD asked for in the last frame.
+    inspector_px: (u32, u32),
+    samples: u32,
+    /// Cursor position in physical pixels, and where the left button went down.
+    cursor: Vec2,
+    left_down: Option<Vec2>,
+    /// A single step (N) waits for the next frame; the player moved while paused.
+    step_requested: bool,
+    scene_edited: bool,
+    /// The start options (`--pick`, `--inspect`) wait for the first frame's answers.
+    started: bool,
+    /// Actions from the HUD's buttons, carried out after the frame.
+    hud_actions: Vec<Action>,
+    /// The 2D mode (`--2d`), which replaces the stress scene.
+    plane: Option<PlaneMode>,
 }
 
 impl ApplicationHandler for DemoApp {
@@ -118,6 +146,26 @@ impl ApplicationHandler for DemoApp {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => state.resize(size),
             WindowEvent::Focused(false) => state.controls.release_all(),
+            WindowEvent::CursorMoved { position, .. } => {
+                state.cursor = Vec2::new(position.x as f32, position.y as f32);
+                if let Some(plane) = &mut state.plane {
+                    plane.drag_to(state.cursor, &state.camera, state.target.size());
+                }
+            }
+            WindowEvent::MouseInput {
+                button: MouseButton::Left,
+                state: button,
+                ..
+            } if !consumed || button == ElementState::Released => {
+                state.left_button(button == ElementState::Pressed);
+            }
+            WindowEvent::MouseWheel { delta, .. } if !consumed => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                state.wheel(steps);
+            }
             WindowEvent::KeyboardInput { event, .. } if !consumed => {
                 if let PhysicalKey::Code(code) = event.physical_key {
                     let pressed = event.state == ElementState::Pressed;
@@ -134,25 +182,37 @@ impl ApplicationHandler for DemoApp {
                 state: button,
                 ..
             } => state.controls.looking = button == ElementState::Pressed,
-            WindowEvent::RedrawRequested => match state.frame(&self.args) {
-                Ok(Some(summary)) => {
-                    self.summary = Some(summary);
-                    event_loop.exit();
+            WindowEvent::RedrawRequested => {
+                let outcome = state.frame(&self.args).and_then(|summary| {
+                    for action in std::mem::take(&mut state.hud_actions) {
+                        state.act(action, &self.args, event_loop)?;
+                    }
+                    Ok(summary)
+                });
+                match outcome {
+                    Ok(Some(summary)) => {
+                        self.summary = Some(summary);
+                        event_loop.exit();
+                    }
+                    Ok(None) => {}
+                    Err(error) => {
+                        self.error = Some(error);
+                        event_loop.exit();
+                    }
                 }
-                Ok(None) => {}
-                Err(error) => {
-                    self.error = Some(error);
-                    event_loop.exit();
-                }
-            },
+            }
             _ => {}
         }
     }
 
     fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
         if let (Some(state), DeviceEvent::MouseMotion { delta }) = (self.state.as_mut(), event) {
-            if state.controls.looking {
-                state.camera.turn(delta.0 as f32, delta.1 as f32);
+            if state.controls.looking && state.plane.is_none() {
+                let (dx, dy) = (delta.0 as f32, delta.1 as f32);
+                match state.debug.orbit_target(&state.sim) {
+                    Some(target) => state.camera.orbit(target, dx, dy),
+                    None => state.camera.turn(dx, dy),
+                }
             }
         }
     }
@@ -237,16 +297,24 @@ impl Running {
         };
         surface.configure(&gpu.device, &surface_config);
 
-        let target = FrameTarget::new(&gpu.device, surface_config.width, surface_config.height);
-        let scene_renderer = SceneRenderer::new(&gpu.device, &assets.meshes);
+        let samples = args.msaa.unwrap_or(4).min(msaa_samples(&gpu.adapter));
+        let target = FrameTarget::new(
+            &gpu.device,
+            surface_config.width,
+            surface_config.height,
+            samples,
+        );
+        let scene_renderer = SceneRenderer::new(&gpu.device, &assets.meshes, samples);
         let blitter = Blitter::new(&gpu.device, format);
         let hud = Hud::new(&gpu.device, super::render::TARGET_FORMAT, &window);
 
+        // The 2D mode has its own polygons; the stress scene stays, as one still body.
+        let bodies = if args.two_d { 1 } else { args.bodies.max(1) };
         let mut scene = StressScene::new(
             assets.shapes.clone(),
             StressSpec {
                 seed: args.seed,
-                bodies: args.bodies.max(1),
+                bodies,
                 ..StressSpec::default()
             },
         );
@@ -267,10 +335,21 @@ impl Running {
             sim.mode = NarrowMode::Cpu;
         }
         sim.response = args.response;
+        sim.flip_gpu_answers = args.flip_gpu_answers;
         let h = sim.scene.half_extent;
-        let camera = Camera::looking_at(
-            glam::Vec3::new(0.7 * h, 0.8 * h, 2.9 * h),
-            glam::Vec3::new(-0.35 * h, 0.0, 0.0),
+        let plane = args.two_d.then(PlaneMode::new);
+        let camera = match &plane {
+            Some(plane) => plane.camera(),
+            None => Camera::looking_at(
+                glam::Vec3::new(0.7 * h, 0.8 * h, 2.9 * h),
+                glam::Vec3::new(-0.35 * h, 0.0, 0.0),
+            ),
+        };
+        let largest = sim.scene.spec().size.1;
+        let debug = DebugView::new(
+            args.overlay_toggles(),
+            args.closest_range.unwrap_or(0.25 * largest),
+            args.pairs_out.clone(),
         );
         Ok(Self {
             window,
@@ -294,7 +373,92 @@ impl Running {
             fps: 0.0,
             frame_ms: 0.0,
             screenshots: 0,
+            debug,
+            inspector_view: None,
+            inspector_px: (480, 360),
+            samples,
+            cursor: Vec2::ZERO,
+            left_down: None,
+            step_requested: false,
+            scene_edited: false,
+            started: false,
+            hud_actions: Vec::new(),
+            plane,
         })
+    }
+
+    /// A left click (press and release within a few pixels) picks the body under the cursor; in the 2D mode
+    /// the button drags polygons.
+    fn left_button(&mut self, pressed: bool) {
+        let size = self.target.size();
+        if let Some(plane) = &mut self.plane {
+            plane.press(pressed, self.cursor, &self.camera, size);
+            return;
+        }
+        if pressed {
+            self.left_down = Some(self.cursor);
+        } else if let Some(down) = self.left_down.take() {
+            if down.distance(self.cursor) <= 4.0 {
+                self.debug
+                    .pick_at(&self.sim, &self.camera, size, self.cursor);
+            }
+        }
+    }
+
+    /// Mouse wheel: zoom, towards the picked body when there is one.
+    fn wheel(&mut self, steps: f32) {
+        if let Some(plane) = &mut self.plane {
+            plane.wheel(steps, self.cursor, &self.camera, self.target.size());
+            return;
+        }
+        let target = self.debug.orbit_target(&self.sim);
+        let near = 0.05 * self.sim.scene.spec().size.1;
+        let step = 0.1 * self.sim.scene.half_extent;
+        self.camera.zoom(steps, target, near, step);
+    }
+
+    fn aspect(&self) -> f32 {
+        let (w, h) = self.target.size();
+        w as f32 / h.max(1) as f32
+    }
+
+    /// `--pick`, `--inspect` and `--inspect-step`, once the first frame has answers.
+    fn apply_start_options(&mut self, args: &DemoArgs) {
+        self.started = true;
+        let headless = args.frames.is_some();
+        if let Some(body) = args
+            .pick
+            .filter(|&b| (b as usize) < self.sim.scene.bodies.len())
+        {
+            self.debug.set_picked(Some(body));
+            let aspect = self.aspect();
+            self.debug
+                .focus_picked(&self.sim, &self.camera, aspect, headless);
+            self.debug.rows(&self.sim);
+            if args.inspect {
+                self.debug.open_inspector(&mut self.sim);
+                if let (Some(step), Some(inspector)) =
+                    (args.inspect_step, &mut self.debug.inspector)
+                {
+                    inspector.seek(step);
+                }
+            }
+        }
+    }
+
+    /// `--next-disagreement` and `--copy-pair`, at the last frame of a `--frames` run.
+    fn apply_end_options(&mut self, args: &DemoArgs) -> Result<()> {
+        if args.next_disagreement {
+            let aspect = self.aspect();
+            self.debug
+                .next_disagreement(&self.sim, &self.camera, aspect, true);
+            self.debug.update_flight(&mut self.camera, 0.0);
+        }
+        if args.copy_pair {
+            self.debug.rows(&self.sim);
+            self.debug.copy_pair(&self.sim)?;
+        }
+        Ok(())
     }
 
     fn resize(&mut self, size: PhysicalSize<u32>) {
@@ -307,6 +471,47 @@ impl Running {
             .configure(&self.gpu.device, &self.surface_config);
         self.target
             .resize(&self.gpu.device, size.width, size.height);
+    }
+
+    /// The debug renderer's actions (keys and HUD buttons).
+    fn act_debug(&mut self, action: Action) -> Result<()> {
+        let aspect = self.aspect();
+        if let Some(plane) = &mut self.plane {
+            plane.act(action);
+            return Ok(());
+        }
+        match action {
+            Action::ToggleOverlay(overlay) => self.debug.overlays.toggle(overlay),
+            Action::Step => self.step_requested = true,
+            Action::NextDisagreement => {
+                self.debug
+                    .next_disagreement(&self.sim, &self.camera, aspect, false)
+            }
+            Action::PreviousPair => self.debug.cycle_pair(&self.sim, -1),
+            Action::NextPair => self.debug.cycle_pair(&self.sim, 1),
+            Action::SelectPair(pair) => self.debug.selected_pair = Some(pair),
+            Action::CopyPair => self.debug.copy_pair(&self.sim)?,
+            Action::Inspect => self.debug.open_inspector(&mut self.sim),
+            Action::CloseInspector => self.debug.inspector = None,
+            Action::InspectorBack
+            | Action::InspectorForward
+            | Action::InspectorPlay
+            | Action::InspectorSeek(_) => {
+                if let Some(inspector) = &mut self.debug.inspector {
+                    match action {
+                        Action::InspectorBack => inspector.back(),
+                        Action::InspectorForward => inspector.forward(),
+                        Action::InspectorPlay => inspector.toggle_play(),
+                        Action::InspectorSeek(step) => inspector.seek(step),
+                        _ => {}
+                    }
+                }
+            }
+            Action::FrameAll => self.debug.frame_all(&self.sim, &self.camera, aspect, false),
+            Action::ClearSelection => self.debug.clear(),
+            _ => {}
+        }
+        Ok(())
     }
 
     fn act(&mut self, action: Action, args: &DemoArgs, event_loop: &ActiveEventLoop) -> Result<()> {
@@ -337,9 +542,11 @@ impl Running {
             Action::PlayerShape(template) if template < PLAYER_SHAPES => {
                 self.sim.scene.set_player_template(template);
                 self.sim.shapes_changed();
+                self.scene_edited = true;
             }
             Action::PlayerShape(_) => {}
             Action::Quit => event_loop.exit(),
+            debug => self.act_debug(debug)?,
         }
         Ok(())
     }
@@ -360,12 +567,39 @@ impl Running {
             elapsed.min(MAX_DT)
         };
         self.apply_held_controls(dt);
-        let stats = self.sim.step(if self.paused { 0.0 } else { dt })?.clone();
+        self.debug.update_flight(&mut self.camera, dt);
+        if let Some(plane) = &mut self.plane {
+            plane.advance(dt);
+        }
+        let step = frame_step(
+            self.paused || self.plane.is_some(),
+            std::mem::take(&mut self.step_requested),
+            std::mem::take(&mut self.scene_edited),
+            dt,
+            HEADLESS_DT,
+        );
+        let stats = match step {
+            Some(dt) => self.sim.step(dt)?.clone(),
+            // Paused: the narrow phase keeps the answers the picture shows.
+            None if self.sim.totals.frames > 0 => self.sim.last.clone(),
+            None => self.sim.step(0.0)?.clone(),
+        };
+        if !self.started {
+            self.apply_start_options(args);
+        }
+        if let Some(inspector) = &mut self.debug.inspector {
+            inspector.advance(dt);
+        }
 
         let render_start = Instant::now();
-        let last_frame = args.frames.is_some_and(|n| self.sim.totals.frames >= n);
+        let frames_done = match &self.plane {
+            Some(plane) => plane.frames(),
+            None => self.sim.totals.frames,
+        };
+        let last_frame = args.frames.is_some_and(|n| frames_done >= n);
         if last_frame {
             self.sim.finish_checks()?;
+            self.apply_end_options(args)?;
         }
         self.history.push_back((
             stats.gpu_narrow_ms.unwrap_or(f64::NAN),
@@ -415,77 +649,24 @@ impl Running {
         self.camera
             .move_local(forward * camera_speed * dt, right * camera_speed * dt, 0.0);
         let player = self.controls.player_motion();
-        if player != glam::Vec3::ZERO {
+        if player != glam::Vec3::ZERO && self.plane.is_none() {
             self.sim.scene.move_player(player * 0.4 * h * dt);
+            self.scene_edited = true;
         }
     }
 
     fn draw(&mut self, stats: &super::sim::FrameStats) -> Result<()> {
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("demo frame"),
+            });
+        self.draw_scene(&mut encoder);
+        self.draw_hud(&mut encoder, stats);
+
         let device = &self.gpu.device;
         let queue = &self.gpu.queue;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("demo frame"),
-        });
-        let (width, height) = self.target.size();
-        let aspect = width as f32 / height.max(1) as f32;
-        let instances = body_instances(&self.sim.scene, &self.sim.states, self.mesh_count);
-        self.scene_renderer.draw(
-            device,
-            queue,
-            &mut encoder,
-            &self.target,
-            self.camera.view_proj(aspect),
-            self.camera.position,
-            &instances,
-            self.wireframe,
-            self.sim.scene.half_extent,
-        );
-        let history: Vec<(f64, f64)> = self.history.iter().copied().collect();
-        let info = self.gpu.adapter.get_info();
-        let backend = format!("{:?}", info.backend);
-        let check = self.sim.check_description();
-        let player = self
-            .shape_names
-            .get(self.sim.scene.templates.first().copied().unwrap_or(0))
-            .cloned()
-            .unwrap_or_default();
-        let response = match (self.sim.response, stats.response) {
-            (false, _) => "off (R)".to_string(),
-            (true, Some(r)) => format!("on, {} pairs pushed", r.pushed),
-            (true, None) => "on".to_string(),
-        };
-        let hud_stats = HudStats {
-            bodies: self.sim.scene.bodies.len(),
-            candidate_pairs: stats.candidate_pairs,
-            colliding_pairs: stats.colliding_pairs,
-            broad_phase_ms: stats.broad_phase_ms,
-            gpu_narrow_ms: stats.gpu_narrow_ms,
-            cpu_narrow_ms: stats.cpu_narrow_ms.or(self.last_cpu_ms()),
-            disagreements_frame: stats.disagreements,
-            disagreements_total: self.sim.totals.disagreements,
-            gpu_failures_total: self.sim.totals.gpu_failures,
-            fps: self.fps,
-            frame_ms: self.frame_ms,
-            adapter: &info.name,
-            backend: &backend,
-            narrow_phase: self.sim.mode.label(),
-            check_mode: &check,
-            paused: self.paused,
-            wireframe: self.wireframe,
-            player_shape: &player,
-            response: &response,
-            history: &history,
-        };
-        self.hud.draw(
-            device,
-            queue,
-            &mut encoder,
-            self.target.colour_view(),
-            (width, height),
-            &self.window,
-            &hud_stats,
-        );
-
         let surface_texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
             | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
@@ -508,6 +689,166 @@ impl Running {
             queue.present(surface_texture);
         }
         Ok(())
+    }
+
+    /// The bodies (or the 2D mode's polygons) and the overlays, and the inspector's view when it is open.
+    fn draw_scene(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        let device = &self.gpu.device;
+        let queue = &self.gpu.queue;
+        let aspect = self.aspect();
+        let (instances, highlights, overlays, bounds) = match &self.plane {
+            Some(plane) => (Vec::new(), Vec::new(), plane.overlays(), 0.0),
+            None => (
+                body_instances(&self.sim.scene, &self.sim.states, self.mesh_count),
+                self.debug.highlights(&self.sim, self.mesh_count),
+                self.debug.overlay_batch(&self.sim),
+                self.sim.scene.half_extent,
+            ),
+        };
+        self.scene_renderer.draw(
+            device,
+            queue,
+            encoder,
+            &self.target,
+            &SceneFrame {
+                view_proj: self.camera.view_proj(aspect),
+                camera_position: self.camera.position,
+                fov_y: self.camera.fov_y,
+                bodies: &instances,
+                highlights: &highlights,
+                wireframe: self.wireframe,
+                bounds_half_extent: bounds,
+                overlays: &overlays,
+            },
+        );
+        let inspector = match &self.plane {
+            Some(plane) => plane.inspector(),
+            None => self.debug.inspector.as_ref(),
+        };
+        match inspector {
+            Some(inspector) if self.plane.is_none() => {
+                let samples = self.samples;
+                let view = self
+                    .inspector_view
+                    .get_or_insert_with(|| InspectorView::new(device, self.inspector_px, samples));
+                view.render(device, queue, encoder, inspector, self.inspector_px);
+            }
+            _ => {}
+        }
+    }
+
+    /// The HUD: the stats window, the picked body's pairs, the inspector; their buttons' actions are kept
+    /// for after the frame.
+    fn draw_hud(&mut self, encoder: &mut wgpu::CommandEncoder, stats: &super::sim::FrameStats) {
+        let history: Vec<(f64, f64)> = self.history.iter().copied().collect();
+        let info = self.gpu.adapter.get_info();
+        let backend = format!("{:?}", info.backend);
+        let check = self.sim.check_description();
+        let player = self
+            .shape_names
+            .get(self.sim.scene.templates.first().copied().unwrap_or(0))
+            .cloned()
+            .unwrap_or_default();
+        let response = match (self.sim.response, stats.response) {
+            (false, _) => "off (R)".to_string(),
+            (true, Some(r)) => format!("on, {} pairs pushed", r.pushed),
+            (true, None) => "on".to_string(),
+        };
+        let query_mode = match self.sim.kind {
+            QueryKind::Distance => "distance (GJK)",
+            QueryKind::Intersection => "intersection (GJK, early exit)",
+        };
+        let hud_stats = HudStats {
+            bodies: self.sim.scene.bodies.len(),
+            candidate_pairs: stats.candidate_pairs,
+            colliding_pairs: stats.colliding_pairs,
+            broad_phase_ms: stats.broad_phase_ms,
+            gpu_narrow_ms: stats.gpu_narrow_ms,
+            cpu_narrow_ms: stats.cpu_narrow_ms.or(self.last_cpu_ms()),
+            disagreements_frame: stats.disagreements,
+            disagreements_total: self.sim.totals.disagreements,
+            gpu_failures_total: self.sim.totals.gpu_failures,
+            fps: self.fps,
+            frame_ms: self.frame_ms,
+            adapter: &info.name,
+            backend: &backend,
+            narrow_phase: self.sim.mode.label(),
+            check_mode: &check,
+            paused: self.paused,
+            wireframe: self.wireframe,
+            player_shape: &player,
+            response: &response,
+            history: &history,
+            query_mode,
+            disagreement_pairs: self.sim.data.disputed_pairs.len(),
+        };
+        let device = &self.gpu.device;
+        let texture = match (&mut self.inspector_view, &self.debug.inspector) {
+            (Some(view), Some(_)) => Some(view.texture_id(device, self.hud.painter())),
+            _ => None,
+        };
+        let picked = self.debug.picked;
+        let rows = self.debug.rows(&self.sim).to_vec();
+        let note = self.debug.note.clone();
+        let picked_view = picked.map(|body| {
+            let i = body as usize;
+            PickedView {
+                body,
+                shape: self
+                    .shape_names
+                    .get(self.sim.scene.templates[i])
+                    .map_or("", String::as_str),
+                size: self.sim.scene.shapes[i].bounding_radius(),
+                state: self.sim.states.get(i).copied().unwrap_or(BodyState::Free),
+                player: i == 0 && self.sim.scene.has_player(),
+                rows: &rows,
+                selected: self.debug.selected_pair,
+                note: note.as_deref(),
+            }
+        });
+        let max_threshold = 2.0 * self.sim.scene.spec().size.1;
+        let mut actions = Vec::new();
+        let mut inspector_px = self.inspector_px;
+        let debug = &mut self.debug;
+        let plane = &mut self.plane;
+        let (width, height) = self.target.size();
+        self.hud.draw(
+            device,
+            &self.gpu.queue,
+            encoder,
+            self.target.colour_view(),
+            (width, height),
+            &self.window,
+            |ctx| {
+                if let Some(plane) = plane.as_mut() {
+                    plane.hud(ctx, &mut actions);
+                    return;
+                }
+                let mut controls = HudControls {
+                    overlays: &mut debug.overlays,
+                    closest_threshold: &mut debug.closest_threshold,
+                    max_threshold,
+                    window_height_px: height as f32,
+                    actions: &mut actions,
+                };
+                stats_window(ctx, &hud_stats, &mut controls);
+                if let Some(view) = &picked_view {
+                    picked::show(ctx, view, &mut actions);
+                }
+                if let Some(inspector) = &mut debug.inspector {
+                    inspector_px = inspector_panel::show(
+                        ctx,
+                        inspector,
+                        texture,
+                        Placement::Docked,
+                        &mut actions,
+                    )
+                    .view_px;
+                }
+            },
+        );
+        self.inspector_px = inspector_px;
+        self.hud_actions.extend(actions);
     }
 
     /// The most recent CPU time in the history, so the HUD keeps showing it between sampled checks.

@@ -13,7 +13,8 @@ use super::answer::{EpaLimits, Penetration, PenetrationStatus, EPA_TOLERANCE};
 use super::blow_up::{blow_up, towards_b, Start};
 use super::contact::{contact, finish};
 use super::polytope::{Face, Polytope};
-use crate::gjk::{PairQuery, Simplex};
+use super::trace::{EpaStep, EpaTracer};
+use crate::gjk::{NoTrace, PairQuery, Simplex};
 use crate::real::Real;
 
 /// The start tetrahedron's faces, outward for the orientation `blow_up` leaves.
@@ -25,6 +26,16 @@ pub fn expand<R: Real>(
     q: &PairQuery<R>,
     simplex: &Simplex<R>,
     limits: EpaLimits,
+) -> Penetration<R> {
+    expand_traced(q, simplex, limits, &mut NoTrace)
+}
+
+/// [`expand`], showing `tracer` every expansion (see [`super::trace`]).
+pub fn expand_traced<R: Real, T: EpaTracer<R>>(
+    q: &PairQuery<R>,
+    simplex: &Simplex<R>,
+    limits: EpaLimits,
+    tracer: &mut T,
 ) -> Penetration<R> {
     let eps = R::from_f64(EPA_TOLERANCE) * q.scale;
     let (core_a, core_b) = simplex.witnesses();
@@ -59,17 +70,18 @@ pub fn expand<R: Real>(
             };
         }
     }
-    let (status, face, iterations) = expansion_loop(q, &mut poly, eps);
+    let (status, face, iterations) = expansion_loop(q, &mut poly, eps, tracer);
     contact(q, &poly, face, status, iterations)
 }
 
 /// Expands until the closest face is on the boundary of A - B (`Penetrating`) or a bound or a fold stops it.
 /// Returns the status, the last closest face (a copy: an expansion frees its slot and may reuse it) and the
 /// number of expansions.
-fn expansion_loop<R: Real>(
+fn expansion_loop<R: Real, T: EpaTracer<R>>(
     q: &PairQuery<R>,
     poly: &mut Polytope<R>,
     eps: R,
+    tracer: &mut T,
 ) -> (PenetrationStatus, Face<R>, u32) {
     let mut iterations = 0u32;
     let mut face = poly.faces[poly
@@ -85,6 +97,15 @@ fn expansion_loop<R: Real>(
         let a = q.support.support_a(face.normal);
         let b = q.support.support_b(-face.normal);
         let w = a - b;
+        tracer.epa_step(&EpaStep {
+            query: q,
+            iteration: iterations,
+            limits: poly.limits,
+            polytope: poly,
+            closest: &face,
+            support_a: a,
+            support_b: b,
+        });
         // The support point barely beyond the closest face: that face is on the boundary of A - B and its
         // distance is the depth.
         if !(R::dot(w, face.normal) - face.dist > eps) {

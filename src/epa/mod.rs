@@ -13,15 +13,17 @@ pub mod blow_up;
 pub mod contact;
 pub mod expand;
 pub mod polytope;
+pub mod trace;
 
 pub use answer::{
     EpaLimits, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_COPLANAR_COSINE_SLACK,
     EPA_COPLANAR_ULPS, EPA_MAX_FACES, EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES,
     EPA_TOLERANCE, EPA_TOUCH_SLACK, EPA_UNIT_NORMAL_SLACK,
 };
-pub use expand::expand;
+pub use expand::{expand, expand_traced};
+pub use trace::{EpaStep, EpaTracer, PairTracer};
 
-use crate::gjk::{PairQuery, Simplex};
+use crate::gjk::{NoTrace, PairQuery, Simplex};
 use crate::real::Real;
 
 /// Whether GJK's direction `n` (A to B) separates the cores: B's extent along it starts where A's ends or
@@ -46,6 +48,16 @@ pub fn penetrate<R: Real>(
     simplex: &Simplex<R>,
     gjk_normal: R::V,
 ) -> Penetration<R> {
+    penetrate_traced(q, simplex, gjk_normal, &mut NoTrace)
+}
+
+/// [`penetrate`], showing `tracer` every expansion of each try (see [`trace`]).
+pub fn penetrate_traced<R: Real, T: EpaTracer<R>>(
+    q: &PairQuery<R>,
+    simplex: &Simplex<R>,
+    gjk_normal: R::V,
+    tracer: &mut T,
+) -> Penetration<R> {
     let (core_a, core_b) = simplex.witnesses();
     let gap = core_b - core_a;
     let core_distance = R::length_squared(gap).sqrt();
@@ -65,7 +77,7 @@ pub fn penetrate<R: Real>(
             0,
         );
     }
-    let first = expand(q, simplex, EpaLimits::FIRST);
+    let first = expand_traced(q, simplex, EpaLimits::FIRST, tracer);
     if !matches!(
         first.status,
         PenetrationStatus::Overflow | PenetrationStatus::MaxIterations
@@ -73,7 +85,7 @@ pub fn penetrate<R: Real>(
         return first;
     }
     let limits = EpaLimits::grown(q.support.points_a.len(), q.support.points_b.len());
-    let second = expand(q, simplex, limits);
+    let second = expand_traced(q, simplex, limits, tracer);
     Penetration {
         iterations: first.iterations + second.iterations,
         ..second

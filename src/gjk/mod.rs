@@ -9,6 +9,7 @@ mod pair;
 mod signed_volumes;
 mod simplex;
 mod solver;
+pub mod trace;
 
 pub use config::{
     pair_scale, GjkConfig, GjkStatus, QueryKind, BOUND_ROUNDING_ULPS, CERTIFICATE_ULPS,
@@ -19,4 +20,5 @@ pub use config::{
 pub use pair::{PairQuery, PairSupport};
 pub use signed_volumes::{s1d, s2d, s2d_plane, s3d, Projection};
 pub use simplex::Simplex;
-pub use solver::{gjk, gjk_with_simplex, GjkResult};
+pub use solver::{gjk, gjk_with_simplex, gjk_with_simplex_traced, GjkResult};
+pub use trace::{GjkStep, GjkTracer, NoTrace};

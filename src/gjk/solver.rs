@@ -17,6 +17,7 @@ use super::config::{
 use super::pair::PairQuery;
 use super::signed_volumes::{s2d_plane, Projection};
 use super::simplex::Simplex;
+use super::trace::{GjkStep, GjkTracer, NoTrace};
 use crate::real::Real;
 
 /// The answer for one pair, in the pair-local frame (A's local frame).
@@ -82,12 +83,22 @@ struct GjkSearch<R: Real> {
 /// [`gjk`], also returning the final simplex (1 to 4 points of A - B with their support points), where EPA
 /// starts when the cores overlap.
 pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResult<R>, Simplex<R>) {
+    gjk_with_simplex_traced(q, kind, &mut NoTrace)
+}
+
+/// [`gjk_with_simplex`], showing `tracer` the start and every iteration (see [`super::trace`]).
+pub fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
+    q: &PairQuery<R>,
+    kind: QueryKind,
+    tracer: &mut T,
+) -> (GjkResult<R>, Simplex<R>) {
     let touch = q.touch_tolerance();
     let tolerances = Tolerances {
         touch,
         margin_touch2: (q.margin() + touch) * (q.margin() + touch),
     };
     let mut search = GjkSearch::start(q);
+    tracer.gjk_step(&search.traced(q, None));
     // Two single-point cores (spheres, points): A - B is one point, already the answer.
     let single_points = q.support.points_a.len() == 1 && q.support.points_b.len() == 1;
     let stop = loop {
@@ -97,7 +108,10 @@ pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResul
         if search.iterations >= q.config.max_iterations {
             break Stop::Capped;
         }
-        if let Some(stop) = search.step(q, kind, &tolerances) {
+        let direction = -search.v;
+        let stop = search.step(q, kind, &tolerances);
+        tracer.gjk_step(&search.traced(q, Some(direction)));
+        if let Some(stop) = stop {
             break stop;
         }
     };
@@ -112,7 +126,9 @@ pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResul
     if !exact && !gjk_certified(&search, status, &tolerances, q.scale) {
         status = GjkStatus::Unresolved;
     }
-    (search.answer(q, status), search.simplex)
+    let answer = search.answer(q, status);
+    tracer.gjk_answer(answer.status, answer.distance, answer.iterations);
+    (answer, search.simplex)
 }
 
 impl<R: Real> GjkSearch<R> {
@@ -133,6 +149,24 @@ impl<R: Real> GjkSearch<R> {
             stalls: 0,
             lower2: R::ZERO,
             separated_by_lower_bound: false,
+        }
+    }
+
+    /// What a tracer sees after the start (`direction` `None`) or an iteration searching `direction`.
+    #[inline(always)]
+    fn traced<'a, 'q>(
+        &'a self,
+        q: &'a PairQuery<'q, R>,
+        direction: Option<R::V>,
+    ) -> GjkStep<'a, 'q, R> {
+        GjkStep {
+            query: q,
+            iteration: self.iterations,
+            direction,
+            simplex: &self.simplex,
+            closest: self.v,
+            closest2: self.vv,
+            lower2: self.lower2,
         }
     }
 

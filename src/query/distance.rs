@@ -3,7 +3,10 @@
 
 use super::frame::{narrow_result, Prepared, Wide};
 use super::world::WorldResult;
-use crate::gjk::{gjk, GjkConfig, GjkResult, GjkStatus, QueryKind};
+use crate::epa::PairTracer;
+use crate::gjk::{
+    gjk, gjk_with_simplex_traced, GjkConfig, GjkResult, GjkStatus, NoTrace, QueryKind,
+};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::shape::ConvexShape;
 
@@ -34,8 +37,20 @@ pub fn query_relative(
     kind: QueryKind,
     config: &GjkConfig,
 ) -> GjkResult<f32> {
+    query_relative_traced(a, b, relative, kind, config, &mut NoTrace)
+}
+
+/// [`query_relative`], showing `tracer` the float32 run and the float64 repeat when there is one.
+pub fn query_relative_traced<T: PairTracer>(
+    a: &ConvexShape,
+    b: &ConvexShape,
+    relative: &RelativePose<f32>,
+    kind: QueryKind,
+    config: &GjkConfig,
+    tracer: &mut T,
+) -> GjkResult<f32> {
     let pair = Prepared::new(a, b, relative);
-    let result = gjk(&pair.query(config), kind);
+    let (result, _) = gjk_with_simplex_traced(&pair.query(config), kind, tracer);
     if !matches!(
         result.status,
         GjkStatus::Unresolved | GjkStatus::MaxIterations
@@ -43,7 +58,8 @@ pub fn query_relative(
         return pair.gjk_to_local(result);
     }
     let wide = pair.widened();
-    narrow_result(wide.gjk_to_local(gjk(&wide.query(config), kind)))
+    let (wide_result, _) = gjk_with_simplex_traced(&wide.query(config), kind, tracer);
+    narrow_result(wide.gjk_to_local(wide_result))
 }
 
 /// The same algorithm in float64 from float64 poses, a referee for the float32 path in tests.

@@ -8,15 +8,17 @@
 mod distance;
 mod frame;
 mod penetration;
+pub mod trace;
 mod units;
 mod world;
 
-pub use distance::{distance, query, query_f64, query_relative};
+pub use distance::{distance, query, query_f64, query_relative, query_relative_traced};
 pub use frame::{narrow_penetration, narrow_result, Prepared, Wide};
 pub use penetration::{
     penetration, penetration_certified, penetration_f64, penetration_query, penetration_relative,
-    penetration_relative_float32,
+    penetration_relative_float32, penetration_relative_traced, penetration_traced,
 };
+pub use trace::{trace_penetration, trace_query, PairRecorder, PairTrace};
 pub use units::{
     pair_unit, F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };

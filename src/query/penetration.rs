@@ -3,9 +3,13 @@
 
 use super::frame::{narrow_penetration, narrow_result, Prepared, Wide};
 use crate::epa::{
-    penetrate, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_UNIT_NORMAL_SLACK,
+    penetrate_traced, EpaTracer, PairTracer, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK,
+    EPA_UNIT_NORMAL_SLACK,
 };
-use crate::gjk::{gjk_with_simplex, GjkConfig, GjkResult, GjkStatus, PairQuery, QueryKind};
+use crate::gjk::{
+    gjk_with_simplex_traced, GjkConfig, GjkResult, GjkStatus, GjkTracer, NoTrace, PairQuery,
+    QueryKind,
+};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::real::Real;
 use crate::shape::ConvexShape;
@@ -14,13 +18,23 @@ use crate::shape::ConvexShape;
 /// too (the same as `gjk` in distance mode). The GPU twin is the pair of kernels `penetration_gjk` and
 /// `penetration_epa`.
 pub fn penetration<R: Real>(q: &PairQuery<R>) -> (GjkResult<R>, Penetration<R>) {
-    let (result, simplex) = gjk_with_simplex(q, QueryKind::Distance);
+    penetration_traced(q, &mut NoTrace)
+}
+
+/// [`penetration`], showing `tracer` GJK's iterations and EPA's expansions.
+pub fn penetration_traced<R: Real, T: GjkTracer<R> + EpaTracer<R>>(
+    q: &PairQuery<R>,
+    tracer: &mut T,
+) -> (GjkResult<R>, Penetration<R>) {
+    let (result, simplex) = gjk_with_simplex_traced(q, QueryKind::Distance, tracer);
     let answer = match result.status {
         GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
         GjkStatus::Unresolved => Penetration::none(PenetrationStatus::GjkUnresolved),
         GjkStatus::GpuLoopLimit => Penetration::none(PenetrationStatus::GpuLoopLimit),
-        GjkStatus::Intersecting => penetration_certified(q, penetrate(q, &simplex, result.normal)),
+        GjkStatus::Intersecting => {
+            penetration_certified(q, penetrate_traced(q, &simplex, result.normal, tracer))
+        }
     };
     (result, answer)
 }
@@ -78,15 +92,27 @@ pub fn penetration_relative(
     relative: &RelativePose<f32>,
     config: &GjkConfig,
 ) -> (GjkResult<f32>, Penetration<f32>) {
+    penetration_relative_traced(a, b, relative, config, &mut NoTrace)
+}
+
+/// [`penetration_relative`], showing `tracer` every run: the float32 one, and the float64 repeat when there is
+/// one (see [`super::trace`] for a tracer that records them).
+pub fn penetration_relative_traced<T: PairTracer>(
+    a: &ConvexShape,
+    b: &ConvexShape,
+    relative: &RelativePose<f32>,
+    config: &GjkConfig,
+    tracer: &mut T,
+) -> (GjkResult<f32>, Penetration<f32>) {
     let pair = Prepared::new(a, b, relative);
-    let (result, hit) = penetration(&pair.query(config));
+    let (result, hit) = penetration_traced(&pair.query(config), tracer);
     if !needs_float64(&result, &hit) {
         return (pair.gjk_to_local(result), pair.penetration_to_local(hit));
     }
     // Both answers come from the float64 run, so they agree with each other (near the touching tolerance a
     // float32 "intersecting" next to a float64 "separated" would contradict itself).
     let wide = pair.widened();
-    let (result64, hit64) = penetration(&wide.query(config));
+    let (result64, hit64) = penetration_traced(&wide.query(config), tracer);
     (
         narrow_result(wide.gjk_to_local(result64)),
         narrow_penetration(

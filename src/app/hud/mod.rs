@@ -4,12 +4,15 @@
 //! [`Hud`] ties egui to the winit window (input, cursor, clipboard); the painting itself lives in
 //! `painter` and needs no window, so the drawing path is tested headless.
 
-mod layout;
-mod painter;
+pub(crate) mod layout;
+pub(crate) mod painter;
+pub mod picked;
 #[cfg(test)]
 mod tests;
 
-use painter::HudPainter;
+use super::controls::Action;
+use super::overlays::OverlayToggles;
+pub(crate) use painter::HudPainter;
 
 /// Everything the HUD shows for one frame.
 pub struct HudStats<'a> {
@@ -45,6 +48,27 @@ pub struct HudStats<'a> {
     pub response: &'a str,
     /// Rolling (gpu_ms, cpu_ms), oldest first; NaN where not measured.
     pub history: &'a [(f64, f64)],
+    /// The narrow phase's query, e.g. "distance".
+    pub query_mode: &'a str,
+    /// Pairs the latest check disputed (the "next disagreement" button shows when there are some).
+    pub disagreement_pairs: usize,
+}
+
+/// What the HUD's widgets change: the overlay toggles and the closest-point range directly, everything
+/// else as actions the app carries out after the frame (the same actions as the keys).
+pub struct HudControls<'a> {
+    pub overlays: &'a mut OverlayToggles,
+    pub closest_threshold: &'a mut f32,
+    /// The slider's upper end.
+    pub max_threshold: f32,
+    /// The window's height in physical pixels: low windows start with the chart and controls folded.
+    pub window_height_px: f32,
+    pub actions: &'a mut Vec<Action>,
+}
+
+/// The main HUD window, for [`Hud::draw`].
+pub fn stats_window(ctx: &egui::Context, stats: &HudStats, controls: &mut HudControls) {
+    layout::show(ctx, stats, controls);
 }
 
 /// The HUD of one window: egui's context and painter, egui-winit's input state, and whether it is shown.
@@ -96,8 +120,8 @@ impl Hud {
         self.visible = visible;
     }
 
-    /// Draws the HUD over what `target` already holds, in its own render pass recorded into `encoder`.
-    /// `size_px` is the target's size. Does nothing while hidden.
+    /// Draws the HUD laid out by `layout` over what `target` already holds, in its own render pass recorded
+    /// into `encoder`. `size_px` is the target's size. Does nothing while hidden.
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &mut self,
@@ -107,7 +131,7 @@ impl Hud {
         target: &wgpu::TextureView,
         size_px: (u32, u32),
         window: &winit::window::Window,
-        stats: &HudStats,
+        layout: impl FnMut(&egui::Context),
     ) {
         if !self.visible {
             return;
@@ -120,8 +144,13 @@ impl Hud {
         };
         let output = self
             .painter
-            .paint(device, queue, encoder, &frame, input, stats);
+            .paint(device, queue, encoder, &frame, input, layout);
         self.state.handle_platform_output(window, output);
+    }
+
+    /// The painter, to register textures for egui images.
+    pub(crate) fn painter(&mut self) -> &mut HudPainter {
+        &mut self.painter
     }
 }
 

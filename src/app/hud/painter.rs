@@ -1,6 +1,20 @@
 //! egui to wgpu without a window: runs the HUD layout on given input and records its render pass.
 
-use super::{layout, HudStats};
+/// The HUD's scale against the window: 1 at 1280x760 logical pixels, smaller in a smaller window (so the
+/// panels leave the scene visible at 800x600) and larger in a big one, within these bounds.
+const MIN_UI_SCALE: f32 = 0.65;
+const MAX_UI_SCALE: f32 = 1.4;
+
+/// The egui zoom factor for a target of `size_px` physical pixels at `native_ppp` pixels per point.
+pub fn ui_scale(size_px: (u32, u32), native_ppp: f32) -> f32 {
+    let (w, h) = (
+        size_px.0 as f32 / native_ppp.max(1e-3),
+        size_px.1 as f32 / native_ppp.max(1e-3),
+    );
+    (w / 1280.0)
+        .min(h / 760.0)
+        .clamp(MIN_UI_SCALE, MAX_UI_SCALE)
+}
 
 /// Where one frame of the HUD goes.
 pub(crate) struct Frame<'a> {
@@ -54,7 +68,33 @@ impl HudPainter {
         &self.ctx
     }
 
-    /// Lays out the HUD for `stats` on `input` and records a render pass that draws it over what
+    /// A wgpu texture for egui images (the inspector's 3D view). Its bytes are read as sRGB-encoded, as
+    /// egui reads every texture, so it must hold encoded values in a linear format (`Rgba8Unorm`).
+    pub(crate) fn register_texture(
+        &mut self,
+        device: &wgpu::Device,
+        view: &wgpu::TextureView,
+    ) -> egui::TextureId {
+        self.renderer
+            .register_native_texture(device, view, wgpu::FilterMode::Linear)
+    }
+
+    /// Points `id` at another texture view (the same texture, reallocated at a new size).
+    pub(crate) fn update_texture(
+        &mut self,
+        device: &wgpu::Device,
+        view: &wgpu::TextureView,
+        id: egui::TextureId,
+    ) {
+        self.renderer.update_egui_texture_from_wgpu_texture(
+            device,
+            view,
+            wgpu::FilterMode::Linear,
+            id,
+        );
+    }
+
+    /// Lays out the HUD with `layout` on `input` and records a render pass that draws it over what
     /// `frame.target` holds. Returns what egui wants from the platform (cursor shape, clipboard).
     pub(crate) fn paint(
         &mut self,
@@ -63,15 +103,19 @@ impl HudPainter {
         encoder: &mut wgpu::CommandEncoder,
         frame: &Frame,
         mut input: egui::RawInput,
-        stats: &HudStats,
+        layout: impl FnMut(&egui::Context),
     ) -> egui::PlatformOutput {
         let (width, height) = frame.size_px;
         if width == 0 || height == 0 || frame.pixels_per_point <= 0.0 {
             return egui::PlatformOutput::default();
         }
         // The screen is the target, not whatever egui-winit measured: the two can differ for a frame
-        // during a resize, and the render pass must match the target.
-        let ppp = frame.pixels_per_point;
+        // during a resize, and the render pass must match the target. The zoom scales the HUD with the
+        // window; egui-winit reads it back to place the pointer.
+        let zoom = ui_scale(frame.size_px, frame.pixels_per_point);
+        self.ctx.set_zoom_factor(zoom);
+        let native = frame.pixels_per_point;
+        let ppp = native * zoom;
         input.screen_rect = Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
             egui::vec2(width as f32, height as f32) / ppp,
@@ -80,7 +124,7 @@ impl HudPainter {
             .viewports
             .entry(input.viewport_id)
             .or_default()
-            .native_pixels_per_point = Some(ppp);
+            .native_pixels_per_point = Some(native);
 
         let egui::FullOutput {
             platform_output,
@@ -88,7 +132,7 @@ impl HudPainter {
             shapes,
             pixels_per_point,
             ..
-        } = self.ctx.run_pass(input, |ctx| layout::show(ctx, stats));
+        } = self.ctx.run_pass(input, layout);
         // Tab gives an egui widget keyboard focus, and egui-winit then reports every key as consumed. The
         // HUD takes no typing, so focus would only steal the app's keys: drop it.
         self.ctx.memory_mut(|m| {

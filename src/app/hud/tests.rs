@@ -1,7 +1,8 @@
 //! The HUD drawn headless into an offscreen texture and read back.
 
 use super::painter::{Frame, HudPainter};
-use super::HudStats;
+use super::{HudControls, HudStats};
+use crate::app::overlays::{Overlay, OverlayToggles};
 use crate::gpu::{BackendChoice, GpuContext};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -41,6 +42,8 @@ fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
         player_shape: "cube",
         response: "off",
         history,
+        query_mode: "distance (GJK)",
+        disagreement_pairs: 1,
     }
 }
 
@@ -71,6 +74,8 @@ fn paint_frames(gpu: &GpuContext, width: u32, height: u32, frames: usize) -> Vec
         .collect();
     let stats = stats(&history);
     let mut painter = HudPainter::new(device, FORMAT);
+    let mut overlays = OverlayToggles::from_list(&[Overlay::Contacts, Overlay::Closest]);
+    let mut threshold = 0.25;
 
     for frame in 0..frames {
         let mut encoder = device.create_command_encoder(&Default::default());
@@ -104,7 +109,17 @@ fn paint_frames(gpu: &GpuContext, width: u32, height: u32, frames: usize) -> Vec
             time: Some(frame as f64),
             ..Default::default()
         };
-        let _ = painter.paint(device, queue, &mut encoder, &target, input, &stats);
+        let mut actions = Vec::new();
+        let _ = painter.paint(device, queue, &mut encoder, &target, input, |ctx| {
+            let mut controls = HudControls {
+                overlays: &mut overlays,
+                closest_threshold: &mut threshold,
+                max_threshold: 2.0,
+                window_height_px: height as f32,
+                actions: &mut actions,
+            };
+            super::stats_window(ctx, &stats, &mut controls);
+        });
         queue.submit([encoder.finish()]);
     }
     crate::app::render::screenshot::read_texture_rgba(&gpu.device, &gpu.queue, &texture)
@@ -149,4 +164,27 @@ fn hud_paints_over_what_the_target_holds() {
         .filter(|p| p[0] > 150 && p[1] > 150)
         .count();
     assert!(bright > 200, "only {bright} bright (text) pixels");
+}
+
+/// At 800x600 the HUD shrinks with the window and folds its chart and controls: most of the window, and its
+/// middle, stay the scene's.
+#[test]
+fn hud_leaves_the_scene_visible_at_800x600() {
+    let Some(gpu) = gpu() else { return };
+    let (width, height) = (800, 600);
+    let pixels = paint_frames(&gpu, width, height, 2);
+    let painted = pixels.chunks_exact(4).filter(|p| *p != CLEAR).count();
+    let total = (width * height) as usize;
+    eprintln!("the HUD covers {painted} of {total} pixels at 800x600");
+    assert!(
+        painted * 100 < total * 30,
+        "the HUD covers {painted} of {total} pixels"
+    );
+    assert!(painted > total / 20, "no HUD drawn: {painted} pixels");
+    let centre = ((height / 2 * width + width / 2) * 4) as usize;
+    assert_eq!(
+        &pixels[centre..centre + 4],
+        &CLEAR,
+        "the middle of the window is the scene's"
+    );
 }

@@ -8,9 +8,21 @@ use std::collections::HashMap;
 /// Normals closer than this (cosine) count as the same plane.
 const COPLANAR_COS: f32 = 1.0 - 1e-4;
 
+/// Faces bent by more than this (cosine of the angle between their normals) meet at a crease: the edges
+/// drawn around every body so that touching bodies of one colour stay apart. 25 degrees keeps a cube's,
+/// an icosahedron's and a cylinder's rims, and drops the facets of round meshes (15 degrees apart on the
+/// sphere asset), whose outline the shading draws instead.
+pub const CREASE_COS: f32 = 0.906;
+
 /// Unique undirected edges as index pairs into `mesh.positions`. Vertices split by normals (a cube with
 /// 24 vertices) are merged by position first, so an edge shared by two faces is found once.
 pub fn edges(mesh: &MeshData) -> Vec<[u32; 2]> {
+    bent_edges(mesh).into_iter().map(|(e, _)| e).collect()
+}
+
+/// [`edges`] with the cosine of the angle between the normals of the faces meeting there (-1 for an
+/// edge of a single face).
+pub fn bent_edges(mesh: &MeshData) -> Vec<([u32; 2], f32)> {
     let canonical = canonical_indices(mesh);
     let mut faces_of_edge: HashMap<[u32; 2], Vec<Vec3>> = HashMap::new();
     let mut order = Vec::new();
@@ -31,9 +43,17 @@ pub fn edges(mesh: &MeshData) -> Vec<[u32; 2]> {
     }
     order
         .into_iter()
-        .filter(|key| {
-            let normals = &faces_of_edge[key];
-            normals.len() < 2 || normals.iter().any(|n| n.dot(normals[0]) < COPLANAR_COS)
+        .filter_map(|key| {
+            let normals = &faces_of_edge[&key];
+            let bend = if normals.len() < 2 {
+                -1.0
+            } else {
+                normals
+                    .iter()
+                    .map(|n| n.dot(normals[0]))
+                    .fold(1.0, f32::min)
+            };
+            (bend < COPLANAR_COS).then_some((key, bend))
         })
         .collect()
 }
@@ -87,6 +107,21 @@ mod tests {
             12,
             "split vertices merge"
         );
+    }
+
+    #[test]
+    fn creases_are_the_rims_of_flat_faces_not_the_facets_of_round_ones() {
+        let creases = |name: &str| {
+            bent_edges(&asset(name))
+                .iter()
+                .filter(|(_, bend)| *bend < CREASE_COS)
+                .count()
+        };
+        assert_eq!(creases("cube.obj"), 12);
+        assert_eq!(creases("icosahedron.obj"), 30);
+        assert_eq!(creases("sphere.obj"), 0);
+        // Two rims of 32 segments each.
+        assert_eq!(creases("cylinder.obj"), 64);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Meshes uploaded for drawing, with their wireframe edges and a growable instance buffer each.
 
-use super::edges::edges;
+use super::edges::{bent_edges, CREASE_COS};
 use super::instance::BodyInstance;
 use super::mesh::MeshData;
-use super::pipelines::Vertex;
+use super::pipelines::{EdgeVertex, Vertex};
+use glam::Vec3;
 use wgpu::util::DeviceExt;
 
 const INSTANCE_SIZE: u64 = std::mem::size_of::<BodyInstance>() as u64;
@@ -59,14 +60,20 @@ impl InstanceBuffer {
     }
 }
 
-/// Vertex, triangle-index and edge-index buffers of one mesh, and its instances for the current frame.
+/// Vertex and triangle-index buffers of one mesh, its edges (creases first, then the other feature edges,
+/// two vertices each), and its instances for the current frame: the bodies, and the bodies whose edges are
+/// highlighted.
 pub struct GpuMesh {
     pub vertices: wgpu::Buffer,
     pub triangles: wgpu::Buffer,
     pub triangle_indices: u32,
     pub edges: wgpu::Buffer,
-    pub edge_indices: u32,
+    /// Vertices of the crease edges (the first ones in `edges`).
+    pub crease_vertices: u32,
+    /// Vertices of every feature edge.
+    pub edge_vertices: u32,
     pub instances: InstanceBuffer,
+    pub highlights: InstanceBuffer,
 }
 
 impl GpuMesh {
@@ -77,25 +84,48 @@ impl GpuMesh {
             .zip(mesh.normals.iter().chain(std::iter::repeat(&[0.0; 3])))
             .map(|(&position, &normal)| Vertex { position, normal })
             .collect();
-        let edge_indices: Vec<u32> = edges(mesh).into_iter().flatten().collect();
-        Self::from_parts(device, label, &vertices, &mesh.indices, &edge_indices)
+        let mut edges = bent_edges(mesh);
+        // Creases first, so the outline draws a prefix of the wireframe's edges.
+        edges.sort_by_key(|(_, bend)| *bend >= CREASE_COS);
+        let creases = edges.iter().filter(|(_, bend)| *bend < CREASE_COS).count();
+        let position = |i: u32| Vec3::from(mesh.positions[i as usize]);
+        let edge_vertices: Vec<EdgeVertex> = edges
+            .iter()
+            .flat_map(|([a, b], _)| {
+                let length = position(*a).distance(position(*b));
+                [*a, *b].map(|i| EdgeVertex {
+                    position: position(i).to_array(),
+                    length,
+                })
+            })
+            .collect();
+        Self::from_parts(
+            device,
+            label,
+            &vertices,
+            &mesh.indices,
+            &edge_vertices,
+            2 * creases as u32,
+        )
     }
 
     /// The cube [-1, 1]^3 as lines only, scaled per frame to the bounds.
     pub fn unit_cube_outline(device: &wgpu::Device) -> Self {
-        let vertices: Vec<Vertex> = (0..8)
-            .map(|i| Vertex {
-                position: [0, 1, 2].map(|axis| if i >> axis & 1 == 1 { 1.0 } else { -1.0 }),
-                normal: [0.0; 3],
-            })
-            .collect();
+        let corner =
+            |i: u32| Vec3::from([0, 1, 2].map(|axis| if i >> axis & 1 == 1 { 1.0 } else { -1.0 }));
         // Corners that differ in exactly one coordinate.
-        let edges: Vec<u32> = (0..8u32)
+        let edges: Vec<EdgeVertex> = (0..8u32)
             .flat_map(|i| [1, 2, 4].map(|bit| (i, i ^ bit)))
             .filter(|(a, b)| a < b)
-            .flat_map(|(a, b)| [a, b])
+            .flat_map(|(a, b)| {
+                [a, b].map(|i| EdgeVertex {
+                    position: corner(i).to_array(),
+                    length: 2.0,
+                })
+            })
             .collect();
-        Self::from_parts(device, "bounds", &vertices, &[], &edges)
+        let count = edges.len() as u32;
+        Self::from_parts(device, "bounds", &[], &[], &edges, count)
     }
 
     fn from_parts(
@@ -103,12 +133,15 @@ impl GpuMesh {
         label: &str,
         vertices: &[Vertex],
         triangles: &[u32],
-        edges: &[u32],
+        edges: &[EdgeVertex],
+        crease_vertices: u32,
     ) -> Self {
+        // wgpu refuses empty buffers from `create_buffer_init` on some backends; one zeroed element is enough.
         let buffer = |what: &str, contents: &[u8], usage| {
+            let zero = [0u8; 16];
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(&format!("{label} {what}")),
-                contents,
+                contents: if contents.is_empty() { &zero } else { contents },
                 usage,
             })
         };
@@ -127,21 +160,38 @@ impl GpuMesh {
             edges: buffer(
                 "edges",
                 bytemuck::cast_slice(edges),
-                wgpu::BufferUsages::INDEX,
+                wgpu::BufferUsages::VERTEX,
             ),
-            edge_indices: edges.len() as u32,
+            crease_vertices,
+            edge_vertices: edges.len() as u32,
             instances: InstanceBuffer::new(device, 64),
+            highlights: InstanceBuffer::new(device, 4),
         }
     }
 
-    /// One instanced draw of `indices` (triangles or edges) with the pipeline already set.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, indices: &wgpu::Buffer, count: u32) {
-        if count == 0 || self.instances.count() == 0 {
+    /// One instanced draw of the triangles with the mesh pipeline already set.
+    pub fn draw_triangles(&self, pass: &mut wgpu::RenderPass<'_>) {
+        if self.triangle_indices == 0 || self.instances.count() == 0 {
             return;
         }
         pass.set_vertex_buffer(0, self.vertices.slice(..));
         pass.set_vertex_buffer(1, self.instances.slice());
-        pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..count, 0, 0..self.instances.count());
+        pass.set_index_buffer(self.triangles.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..self.triangle_indices, 0, 0..self.instances.count());
+    }
+
+    /// One instanced draw of the first `vertices` edge vertices for `instances`, with an edge pipeline set.
+    pub fn draw_edges(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        vertices: u32,
+        instances: &InstanceBuffer,
+    ) {
+        if vertices == 0 || instances.count() == 0 {
+            return;
+        }
+        pass.set_vertex_buffer(0, self.edges.slice(..));
+        pass.set_vertex_buffer(1, instances.slice());
+        pass.draw(0..vertices, 0..instances.count());
     }
 }

@@ -9,6 +9,7 @@ mod edges;
 mod gpu_mesh;
 mod instance;
 mod mesh;
+pub mod overlay;
 mod pipelines;
 mod scene_pass;
 pub(crate) mod screenshot;
@@ -17,12 +18,13 @@ mod target;
 mod tests;
 
 pub use blit::Blitter;
-pub use edges::edges;
+pub use edges::{bent_edges, edges, CREASE_COS};
 pub use instance::BodyInstance;
 pub use mesh::{flat_shaded, load_render_mesh, MeshData};
-pub use scene_pass::{SceneRenderer, BACKGROUND};
+pub use overlay::{OverlayBatch, OverlayPrim, OverlayRenderer, OverlayVertex, OverlayView};
+pub use scene_pass::{SceneFrame, SceneRenderer, BACKGROUND};
 pub use screenshot::{read_rgba, save_png};
-pub use target::{FrameTarget, DEPTH_FORMAT};
+pub use target::{msaa_samples, FrameTarget, DEPTH_FORMAT};
 
 /// Colour format of the offscreen frame (and so of every pipeline drawing into it, the HUD included).
 pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -31,6 +33,7 @@ pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 pub fn render_shaders() -> Vec<(&'static str, &'static str)> {
     vec![
         ("render.wgsl", pipelines::shader_source()),
+        ("overlay.wgsl", overlay::shader_source()),
         (
             "blit.wgsl",
             include_str!("../../../shaders/render/blit.wgsl"),

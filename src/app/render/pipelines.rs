@@ -17,7 +17,8 @@ pub struct FrameUniforms {
     pub view_proj: [[f32; 4]; 4],
     pub camera_position: [f32; 4],
     pub light_direction: [f32; 4],
-    pub wire_colour: [f32; 4],
+    /// Width and height in pixels, and pixels per world unit at clip w = 1.
+    pub viewport: [f32; 4],
     pub bounds_colour: [f32; 4],
 }
 
@@ -29,30 +30,43 @@ pub struct Vertex {
     pub normal: [f32; 3],
 }
 
-const VERTEX_STRIDE: wgpu::BufferAddress = std::mem::size_of::<Vertex>() as wgpu::BufferAddress;
+/// One end of an edge, with the edge's length (each edge has two vertices of its own, drawn as a line
+/// list), so the shader can fade edges that are short on screen.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct EdgeVertex {
+    pub position: [f32; 3],
+    pub length: f32,
+}
 
 const MESH_VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: VERTEX_STRIDE,
+    array_stride: std::mem::size_of::<Vertex>() as wgpu::BufferAddress,
     step_mode: wgpu::VertexStepMode::Vertex,
     attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
 };
 
-/// Lines read only the position from the same vertex buffers.
-const LINE_VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
-    array_stride: VERTEX_STRIDE,
+const EDGE_VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: std::mem::size_of::<EdgeVertex>() as wgpu::BufferAddress,
     step_mode: wgpu::VertexStepMode::Vertex,
-    attributes: &wgpu::vertex_attr_array![0 => Float32x3],
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32],
 };
 
 pub struct Pipelines {
     pub frame_layout: wgpu::BindGroupLayout,
     pub mesh: wgpu::RenderPipeline,
+    /// Hull wireframes (V), translucent where edges crowd.
     pub wire: wgpu::RenderPipeline,
+    /// Crease edges of every body in a dark shade of its colour.
+    pub outline: wgpu::RenderPipeline,
+    /// Every edge of the picked body and the player's, in the instance's colour.
+    pub highlight: wgpu::RenderPipeline,
+    /// The same edges where bodies hide them, faintly.
+    pub highlight_hidden: wgpu::RenderPipeline,
     pub bounds: wgpu::RenderPipeline,
 }
 
 impl Pipelines {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &wgpu::Device, sample_count: u32) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("render.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
@@ -95,19 +109,22 @@ impl Pipelines {
                 },
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(true),
+                    depth_write_enabled: Some(spec.blend.is_none()),
                     depth_compare: Some(spec.depth_compare),
                     stencil: wgpu::StencilState::default(),
                     bias: wgpu::DepthBiasState::default(),
                 }),
-                multisample: wgpu::MultisampleState::default(),
+                multisample: wgpu::MultisampleState {
+                    count: sample_count,
+                    ..Default::default()
+                },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
                     entry_point: Some(spec.fragment),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: TARGET_FORMAT,
-                        blend: None,
+                        blend: spec.blend,
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
                 }),
@@ -115,16 +132,18 @@ impl Pipelines {
                 cache: None,
             })
         };
-        let line = |label, fragment| Spec {
+        let edge = |label, fragment, blend| Spec {
             label,
-            vertex: "vs_line",
+            vertex: "vs_edge",
             fragment,
-            vertex_layout: LINE_VERTEX,
+            vertex_layout: EDGE_VERTEX,
             topology: wgpu::PrimitiveTopology::LineList,
             cull: None,
             // Lines pulled onto a face's own depth still pass.
             depth_compare: wgpu::CompareFunction::LessEqual,
+            blend,
         };
+        let alpha = Some(wgpu::BlendState::ALPHA_BLENDING);
         Self {
             mesh: build(Spec {
                 label: "mesh pipeline",
@@ -134,9 +153,16 @@ impl Pipelines {
                 topology: wgpu::PrimitiveTopology::TriangleList,
                 cull: Some(wgpu::Face::Back),
                 depth_compare: wgpu::CompareFunction::Less,
+                blend: None,
             }),
-            wire: build(line("wireframe pipeline", "fs_wire")),
-            bounds: build(line("bounds pipeline", "fs_bounds")),
+            wire: build(edge("wireframe pipeline", "fs_wire", alpha)),
+            outline: build(edge("outline pipeline", "fs_outline", None)),
+            highlight: build(edge("highlight pipeline", "fs_highlight", alpha)),
+            highlight_hidden: build(Spec {
+                depth_compare: wgpu::CompareFunction::Greater,
+                ..edge("hidden highlight pipeline", "fs_highlight_hidden", alpha)
+            }),
+            bounds: build(edge("bounds pipeline", "fs_bounds", None)),
             frame_layout,
         }
     }
@@ -150,4 +176,6 @@ struct Spec {
     topology: wgpu::PrimitiveTopology,
     cull: Option<wgpu::Face>,
     depth_compare: wgpu::CompareFunction,
+    /// Blended pipelines do not write depth.
+    blend: Option<wgpu::BlendState>,
 }

@@ -1,9 +1,10 @@
-//! The scene pass: instanced bodies, optional hull wireframes and the bounding cube, into a
-//! [`FrameTarget`].
+//! The scene pass: instanced bodies with their crease outlines, optional hull wireframes, highlighted
+//! bodies, the bounding cube and the debug overlays, into a [`FrameTarget`].
 
 use super::gpu_mesh::GpuMesh;
 use super::instance::BodyInstance;
 use super::mesh::MeshData;
+use super::overlay::{OverlayBatch, OverlayRenderer, OverlayView};
 use super::pipelines::{FrameUniforms, Pipelines};
 use super::FrameTarget;
 use glam::{Mat4, Quat, Vec3};
@@ -15,22 +16,44 @@ pub const BACKGROUND: wgpu::Color = wgpu::Color {
     b: 0.034,
     a: 1.0,
 };
-const WIRE_COLOUR: [f32; 4] = [0.85, 0.88, 0.92, 1.0];
 const BOUNDS_COLOUR: [f32; 4] = [0.09, 0.09, 0.10, 1.0];
+/// Overlay points move this fraction of the way towards the camera before the depth test: enough for a
+/// contact point on a surface to win against it, not enough to show through a body in front.
+const OVERLAY_DEPTH_PULL: f32 = 0.002;
+/// Overlays hidden behind bodies are drawn at this fraction of their alpha.
+const OVERLAY_HIDDEN_ALPHA: f32 = 0.3;
 
-/// Draws bodies as instances of uploaded meshes: one draw call per mesh and pass kind.
+/// What one frame of the scene draws.
+pub struct SceneFrame<'a> {
+    pub view_proj: Mat4,
+    pub camera_position: Vec3,
+    /// Vertical field of view in radians: how many pixels a unit covers, which fades crowded wireframes.
+    pub fov_y: f32,
+    /// `bodies[i]`: the bodies drawn with mesh `i` (extra lists are ignored).
+    pub bodies: &'a [Vec<BodyInstance>],
+    /// `highlights[i]`: bodies of mesh `i` whose every edge is drawn in the instance's colour.
+    pub highlights: &'a [Vec<BodyInstance>],
+    pub wireframe: bool,
+    /// Half extent of the cube outline around the origin (0 or less: none).
+    pub bounds_half_extent: f32,
+    pub overlays: &'a OverlayBatch,
+}
+
+/// Draws bodies as instances of uploaded meshes (one draw call per mesh and pass kind), then the overlays.
 pub struct SceneRenderer {
     pipelines: Pipelines,
     uniforms: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
     meshes: Vec<GpuMesh>,
     bounds: GpuMesh,
+    overlay: OverlayRenderer,
 }
 
 impl SceneRenderer {
-    /// Uploads `meshes`; the instance lists given to [`SceneRenderer::draw`] are indexed the same way.
-    pub fn new(device: &wgpu::Device, meshes: &[MeshData]) -> Self {
-        let pipelines = Pipelines::new(device);
+    /// Uploads `meshes`; the instance lists of [`SceneFrame`] are indexed the same way. `sample_count` must
+    /// be the target's ([`FrameTarget::samples`]).
+    pub fn new(device: &wgpu::Device, meshes: &[MeshData], sample_count: u32) -> Self {
+        let pipelines = Pipelines::new(device, sample_count);
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render frame uniforms"),
             size: std::mem::size_of::<FrameUniforms>() as u64,
@@ -52,69 +75,70 @@ impl SceneRenderer {
                 .map(|(i, mesh)| GpuMesh::new(device, mesh, &format!("mesh {i}")))
                 .collect(),
             bounds: GpuMesh::unit_cube_outline(device),
+            overlay: OverlayRenderer::new(device, sample_count),
             pipelines,
             uniforms,
             bind_group,
         }
     }
 
-    /// Records one render pass that clears `target` and draws it. `instances[i]` are the bodies drawn
-    /// with mesh `i` (extra lists are ignored); `bounds_half_extent` sizes the cube outline around the
-    /// origin.
-    #[allow(clippy::too_many_arguments)]
+    fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        target: &FrameTarget,
+        frame: &SceneFrame,
+    ) {
+        let (width, height) = target.size();
+        let pixels_per_unit = 0.5 * height as f32 / (0.5 * frame.fov_y).tan().max(1e-6);
+        let uniforms = FrameUniforms {
+            view_proj: frame.view_proj.to_cols_array_2d(),
+            camera_position: frame.camera_position.extend(1.0).to_array(),
+            light_direction: Vec3::new(0.4, 1.0, 0.3).normalize().extend(0.0).to_array(),
+            viewport: [width as f32, height as f32, pixels_per_unit, 0.0],
+            bounds_colour: BOUNDS_COLOUR,
+        };
+        queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&uniforms));
+        for (i, mesh) in self.meshes.iter_mut().enumerate() {
+            mesh.instances.write(device, queue, list(frame.bodies, i));
+            mesh.highlights
+                .write(device, queue, list(frame.highlights, i));
+        }
+        let h = frame.bounds_half_extent;
+        let bounds: &[BodyInstance] = if h.is_finite() && h > 0.0 {
+            &[BodyInstance::new(Vec3::ZERO, Quat::IDENTITY, h, [0.0; 4])]
+        } else {
+            &[]
+        };
+        self.bounds.instances.write(device, queue, bounds);
+        let view = OverlayView {
+            view_proj: frame.view_proj,
+            camera_position: frame.camera_position,
+            size_px: (width, height),
+            depth_pull: OVERLAY_DEPTH_PULL,
+            hidden_alpha: OVERLAY_HIDDEN_ALPHA,
+        };
+        self.overlay.prepare(device, queue, &view, frame.overlays);
+    }
+
+    /// Records one render pass that clears `target` and draws the frame into it.
     pub fn draw(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         target: &FrameTarget,
-        view_proj: Mat4,
-        camera_position: Vec3,
-        instances: &[Vec<BodyInstance>],
-        wireframe: bool,
-        bounds_half_extent: f32,
+        frame: &SceneFrame,
     ) {
-        let uniforms = FrameUniforms {
-            view_proj: view_proj.to_cols_array_2d(),
-            camera_position: camera_position.extend(1.0).to_array(),
-            light_direction: Vec3::new(0.4, 1.0, 0.3).normalize().extend(0.0).to_array(),
-            wire_colour: WIRE_COLOUR,
-            bounds_colour: BOUNDS_COLOUR,
-        };
-        queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&uniforms));
-        for (i, mesh) in self.meshes.iter_mut().enumerate() {
-            let list = instances.get(i).map(Vec::as_slice).unwrap_or_default();
-            mesh.instances.write(device, queue, list);
-        }
-        let bounds: &[BodyInstance] = if bounds_half_extent.is_finite() && bounds_half_extent > 0.0
-        {
-            &[BodyInstance::new(
-                Vec3::ZERO,
-                Quat::IDENTITY,
-                bounds_half_extent,
-                [0.0; 4],
-            )]
-        } else {
-            &[]
-        };
-        self.bounds.instances.write(device, queue, bounds);
-
+        self.upload(device, queue, target, frame);
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("scene"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.colour_view(),
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(BACKGROUND),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(target.scene_attachment(BACKGROUND))],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: target.depth_view(),
                 depth_ops: Some(wgpu::Operations {
                     load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
+                    store: wgpu::StoreOp::Discard,
                 }),
                 stencil_ops: None,
             }),
@@ -125,16 +149,35 @@ impl SceneRenderer {
         pass.set_bind_group(0, &self.bind_group, &[]);
         pass.set_pipeline(&self.pipelines.mesh);
         for mesh in &self.meshes {
-            mesh.draw(&mut pass, &mesh.triangles, mesh.triangle_indices);
+            mesh.draw_triangles(&mut pass);
         }
-        if wireframe {
-            pass.set_pipeline(&self.pipelines.wire);
-            for mesh in &self.meshes {
-                mesh.draw(&mut pass, &mesh.edges, mesh.edge_indices);
-            }
+        pass.set_pipeline(&self.pipelines.outline);
+        for mesh in &self.meshes {
+            mesh.draw_edges(&mut pass, mesh.crease_vertices, &mesh.instances);
         }
         pass.set_pipeline(&self.pipelines.bounds);
         self.bounds
-            .draw(&mut pass, &self.bounds.edges, self.bounds.edge_indices);
+            .draw_edges(&mut pass, self.bounds.edge_vertices, &self.bounds.instances);
+        // Blended edges last, over everything opaque.
+        if frame.wireframe {
+            pass.set_pipeline(&self.pipelines.wire);
+            for mesh in &self.meshes {
+                mesh.draw_edges(&mut pass, mesh.edge_vertices, &mesh.instances);
+            }
+        }
+        for pipeline in [&self.pipelines.highlight_hidden, &self.pipelines.highlight] {
+            pass.set_pipeline(pipeline);
+            for mesh in &self.meshes {
+                mesh.draw_edges(&mut pass, mesh.edge_vertices, &mesh.highlights);
+            }
+        }
+        if !frame.overlays.is_empty() {
+            self.overlay.draw(&mut pass, true);
+        }
     }
+}
+
+/// The instances of mesh `i`, none when the frame has no list for it.
+fn list(lists: &[Vec<BodyInstance>], i: usize) -> &[BodyInstance] {
+    lists.get(i).map(Vec::as_slice).unwrap_or_default()
 }

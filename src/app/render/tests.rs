@@ -57,8 +57,9 @@ fn a_red_cube_renders_red_on_the_background() {
     let cube =
         load_render_mesh(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cube.obj"))
             .unwrap();
-    let target = FrameTarget::new(device, 64, 64);
-    let mut renderer = SceneRenderer::new(device, &[cube]);
+    let samples = msaa_samples(&gpu.adapter);
+    let target = FrameTarget::new(device, 64, 64, samples);
+    let mut renderer = SceneRenderer::new(device, &[cube], samples);
     let camera = crate::app::camera::Camera::looking_at(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO);
     let red = [0.9, 0.05, 0.04, 1.0];
     let instances = vec![vec![BodyInstance::new(
@@ -74,11 +75,16 @@ fn a_red_cube_renders_red_on_the_background() {
         queue,
         &mut encoder,
         &target,
-        camera.view_proj(1.0),
-        camera.position,
-        &instances,
-        true,
-        1.2,
+        &SceneFrame {
+            view_proj: camera.view_proj(1.0),
+            camera_position: camera.position,
+            fov_y: camera.fov_y,
+            bodies: &instances,
+            highlights: &[],
+            wireframe: true,
+            bounds_half_extent: 1.2,
+            overlays: &OverlayBatch::default(),
+        },
     );
     queue.submit([encoder.finish()]);
     let (width, height, rgba) = read_rgba(device, queue, &target).unwrap();

@@ -1,0 +1,116 @@
+//! `gpu-gjk inspect --screenshot`: the inspector filling a 1280x720 picture, drawn offscreen (no window or
+//! display needed), with the GPU's answer for the pair beside the CPU's when an adapter is found.
+
+use super::panel::{self, Placement};
+use super::view::InspectorView;
+use super::{GpuVerdict, InspectedPair, Inspector};
+use crate::app::hud::HudPainter;
+use crate::app::render::{msaa_samples, read_rgba, save_png, FrameTarget, TARGET_FORMAT};
+use crate::cli::Inspected;
+use crate::gjk::GjkConfig;
+use crate::gpu::{BackendChoice, GpuContext, NarrowPhase};
+use crate::instance::Instance;
+use crate::pose::{Pose, RelativePose};
+use anyhow::{Context, Result};
+use std::path::Path;
+
+const SIZE: (u32, u32) = (1280, 720);
+const BACKGROUND: wgpu::Color = wgpu::Color {
+    r: 0.018,
+    g: 0.022,
+    b: 0.034,
+    a: 1.0,
+};
+
+/// The GPU's answer for the pair: A at the origin and B at its pose relative to A, formed in float64, as
+/// `query --backend gpu` runs it (but without answering a failure again on the CPU: the inspector shows what
+/// the GPU said).
+pub fn gpu_verdict(gpu: &GpuContext, inspected: &Inspected) -> GpuVerdict {
+    let pair = &inspected.pair;
+    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
+    let instances = [
+        Instance {
+            shape: 0,
+            pose: Pose::IDENTITY,
+        },
+        Instance {
+            shape: 1,
+            pose: Pose::new(relative.position, relative.rotation),
+        },
+    ];
+    let mut narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
+    let answer = narrow
+        .upload_hulls(&[pair.a.shape.clone(), pair.b.shape.clone()])
+        .and_then(|()| narrow.run_penetration(&instances, &[[0, 1]], &GjkConfig::default()));
+    match answer {
+        Ok(batch) => match (batch.results.first(), batch.penetrations.first()) {
+            (Some(result), Some(penetration)) => GpuVerdict::Answer {
+                result: *result,
+                penetration: *penetration,
+            },
+            _ => GpuVerdict::Unavailable("the GPU answered no pair".into()),
+        },
+        Err(e) => GpuVerdict::Unavailable(format!("GPU run failed: {e}")),
+    }
+}
+
+/// Draws the inspector on the inspected pair's last step into a PNG at `path`.
+pub fn inspect_screenshot(inspected: &Inspected, path: &Path) -> Result<()> {
+    let gpu = GpuContext::new(BackendChoice::Auto)
+        .context("the inspector's picture needs a GPU adapter (a software one is fine)")?;
+    let pair = &inspected.pair;
+    let mut inspector = Inspector::new(InspectedPair {
+        label: format!("line {}", inspected.line),
+        a: pair.a.shape.clone(),
+        b: pair.b.shape.clone(),
+        relative: RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose),
+        trace: inspected.trace.clone(),
+        epa_trace: None,
+        gpu: gpu_verdict(&gpu, inspected),
+        flat: false,
+    });
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let samples = msaa_samples(&gpu.adapter);
+    let target = FrameTarget::new(device, SIZE.0, SIZE.1, samples);
+    let mut painter = HudPainter::new(device, TARGET_FORMAT);
+    let mut view = InspectorView::new(device, (640, 480), samples);
+    let mut view_px = (640, 480);
+    // egui sizes a new window on its first pass without showing it; the later passes draw it, the last one
+    // with the view at the size the window gave it.
+    for pass in 0..3 {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        view.render(device, queue, &mut encoder, &inspector, view_px);
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("inspector screenshot background"),
+            color_attachments: &[Some(target.scene_attachment(BACKGROUND))],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        let texture = view.texture_id(device, &mut painter);
+        let frame = crate::app::hud::painter::Frame {
+            target: target.colour_view(),
+            size_px: SIZE,
+            pixels_per_point: 1.0,
+        };
+        let input = egui::RawInput {
+            time: Some(pass as f64),
+            ..Default::default()
+        };
+        let mut actions = Vec::new();
+        let _ = painter.paint(device, queue, &mut encoder, &frame, input, |ctx| {
+            view_px = panel::show(
+                ctx,
+                &mut inspector,
+                Some(texture),
+                Placement::Full,
+                &mut actions,
+            )
+            .view_px;
+        });
+        queue.submit([encoder.finish()]);
+    }
+    let (width, height, rgba) = read_rgba(device, queue, &target)?;
+    save_png(path, width, height, &rgba)
+}

@@ -1,0 +1,77 @@
+//! The picked body and its pairs: for each broad-phase pair of the body, the GPU's answer from the frame
+//! and the CPU reference's answer for the same pair (computed when asked, on the frame's poses), with EPA's
+//! depth on colliding pairs, for the HUD's panel, "copy pair" and the inspector.
+
+use super::overlays::{contact, Contact};
+use super::sim::FrameData;
+use crate::batch;
+use crate::cli::pair_line;
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::stress::StressScene;
+
+/// One pair of the picked body, as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairRow {
+    pub pair: [u32; 2],
+    /// The other body.
+    pub other: u32,
+    /// The GPU's raw answer (`None` in CPU mode).
+    pub gpu: Option<GjkResult<f32>>,
+    /// The CPU reference's answer.
+    pub cpu: GjkResult<f32>,
+    /// EPA on the CPU, when the CPU found the pair intersecting.
+    pub contact: Option<Contact>,
+    /// The latest check disputed this pair.
+    pub disputed: bool,
+}
+
+/// The rows of `body`'s pairs: disputed ones first, then colliding ones, then by distance.
+pub fn pair_rows(
+    scene: &StressScene,
+    data: &FrameData,
+    body: u32,
+    kind: QueryKind,
+    config: &GjkConfig,
+) -> Vec<PairRow> {
+    let mut rows: Vec<PairRow> = data
+        .pairs
+        .iter()
+        .enumerate()
+        .filter(|(_, pair)| pair.contains(&body))
+        .map(|(k, &pair)| {
+            let cpu = batch::query_pair(&scene.shapes, &data.instances, pair, kind, config);
+            let contact = cpu
+                .intersecting
+                .then(|| contact(scene, data, pair, config))
+                .flatten();
+            PairRow {
+                pair,
+                other: if pair[0] == body { pair[1] } else { pair[0] },
+                gpu: data.gpu_answers.as_ref().and_then(|g| g.get(k)).copied(),
+                cpu,
+                contact,
+                disputed: data.disputed_pairs.contains(&pair),
+            }
+        })
+        .collect();
+    rows.sort_by(|x, y| {
+        y.disputed
+            .cmp(&x.disputed)
+            .then(y.cpu.intersecting.cmp(&x.cpu.intersecting))
+            .then(x.cpu.distance.total_cmp(&y.cpu.distance))
+    });
+    rows
+}
+
+/// `pair` as a `query` input line (world poses of the frame, shapes as the narrow phase saw them), or
+/// `None` when an index is out of range.
+pub fn pair_query_line(scene: &StressScene, data: &FrameData, pair: [u32; 2]) -> Option<String> {
+    let [i, j] = pair.map(|k| k as usize);
+    let (a, b) = (data.instances.get(i)?, data.instances.get(j)?);
+    Some(pair_line(
+        scene.shapes.get(a.shape as usize)?,
+        &a.pose.to_f64(),
+        scene.shapes.get(b.shape as usize)?,
+        &b.pose.to_f64(),
+    ))
+}

@@ -1,0 +1,304 @@
+//! `gpu-gjk inspect`: one pair of a `query` input file, answered with its trace: every GJK iteration (the
+//! simplex as points of A, points of B and their differences, the search direction, the distance bounds) and
+//! every EPA expansion (face count, closest face, support point), ending with the line `query` prints for it.
+//!
+//! The trace comes from the CPU reference's own loop (see [`crate::query::trace`]), so the answer at its end
+//! is the one `query` gives, bit for bit. The picture (`--screenshot`) is drawn by the demo's inspector; the
+//! command line hands it the parsed pair (see `src/main.rs`).
+
+use super::input::{read_input, split_lines};
+use super::output::write_result;
+use super::parse::{parse_line, PairInput};
+use crate::gjk::GjkConfig;
+use crate::pose::{DPose, RelativePose};
+use crate::query::trace::{EpaIterationTrace, GjkIterationTrace, RunTrace, TracePoint};
+use crate::query::{trace_penetration, PairTrace, WorldPenetration, WorldResult};
+use anyhow::{anyhow, Context, Result};
+use glam::DVec3;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct InspectArgs {
+    /// JSON Lines input in the `query` format; `-` reads stdin.
+    #[arg(value_name = "FILE.jsonl")]
+    pub input: PathBuf,
+    /// Which line to inspect (the first is 1).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub line: usize,
+    /// Write the per-iteration trace as JSON to this file.
+    #[arg(long, value_name = "out.json")]
+    pub trace: Option<PathBuf>,
+    /// Draw the inspector (Minkowski difference, simplex, bounds chart, GPU beside CPU) into this PNG,
+    /// offscreen (needs a GPU adapter; a software one is fine).
+    #[arg(long, value_name = "out.png")]
+    pub screenshot: Option<PathBuf>,
+}
+
+/// The pair inspected, its trace and the answer line `query` prints for it.
+pub struct Inspected {
+    pub line: usize,
+    pub pair: PairInput,
+    pub trace: PairTrace,
+    /// The `query` output line for this pair, without its newline.
+    pub answer_line: String,
+}
+
+/// Reads the line, traces the pair, writes `--trace`, and prints a table of the iterations followed by the
+/// answer line. A bad line is an error naming the line and the field, as `query` names it.
+pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
+    let text = read_input(&args.input)?;
+    let lines = split_lines(&text);
+    if args.line == 0 || args.line > lines.len() {
+        return Err(anyhow!(
+            "--line {}: {} has {} line{}",
+            args.line,
+            args.input.display(),
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let pair = parse_line(lines[args.line - 1])
+        .map_err(|message| anyhow!("{}: line {}: {message}", args.input.display(), args.line))?;
+    let inspected = inspect_pair(args.line, pair);
+    if let Some(path) = &args.trace {
+        let json = serde_json::to_string_pretty(&trace_json(&inspected)?)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write the trace to {}", path.display()))?;
+    }
+    print!("{}", table(&inspected));
+    println!("{}", inspected.answer_line);
+    Ok(inspected)
+}
+
+/// Traces one parsed pair the way `query` answers it: the pair-local frame formed in float64 from the world
+/// poses, then GJK and EPA in float32 (and float64 where float32 cannot finish).
+pub fn inspect_pair(line: usize, pair: PairInput) -> Inspected {
+    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
+    let trace = trace_penetration(
+        &pair.a.shape,
+        &pair.b.shape,
+        &relative,
+        &GjkConfig::default(),
+    );
+    let world = WorldResult::from_local(&trace.result, &pair.a.pose);
+    let hit = trace
+        .penetration
+        .as_ref()
+        .expect("a penetration trace has a penetration answer");
+    let world_hit = WorldPenetration::from_local(hit, &pair.a.pose);
+    let mut out = Vec::new();
+    write_result(&mut out, &world, &world_hit).expect("writing to memory");
+    let answer_line = String::from_utf8(out)
+        .expect("JSON is UTF-8")
+        .trim_end()
+        .to_owned();
+    Inspected {
+        line,
+        pair,
+        trace,
+        answer_line,
+    }
+}
+
+#[derive(Serialize)]
+struct PointJson {
+    a: [f64; 3],
+    b: [f64; 3],
+    w: [f64; 3],
+}
+
+#[derive(Serialize)]
+struct VertexJson {
+    #[serde(flatten)]
+    point: PointJson,
+    weight: f64,
+}
+
+#[derive(Serialize)]
+struct GjkJson {
+    iteration: u32,
+    /// `searching` until the last iteration, which carries the answer's status.
+    status: &'static str,
+    direction: Option<[f64; 3]>,
+    support: PointJson,
+    simplex: Vec<VertexJson>,
+    closest: [f64; 3],
+    lower_bound: f64,
+    upper_bound: f64,
+    /// The upper bound, and on the last iteration the answer's distance (0 when intersecting).
+    distance: f64,
+}
+
+#[derive(Serialize)]
+struct EpaJson {
+    attempt: u32,
+    iteration: u32,
+    face_count: usize,
+    normal: [f64; 3],
+    /// The closest face's distance from the origin plus the radii: the depth it stands for.
+    distance: f64,
+    support: PointJson,
+}
+
+#[derive(Serialize)]
+struct RunJson {
+    precision: &'static str,
+    gjk: Vec<GjkJson>,
+    epa: Vec<EpaJson>,
+}
+
+#[derive(Serialize)]
+struct TraceJson {
+    line: usize,
+    /// Every run in order: float32, then the float64 repeat when float32 could not finish (its answer counts).
+    runs: Vec<RunJson>,
+    /// The answering run's iterations again, for readers that want one list.
+    gjk: Vec<GjkJson>,
+    epa: Vec<EpaJson>,
+    /// Exactly the object `query` prints for this line.
+    answer: serde_json::Value,
+}
+
+/// The trace in world coordinates, as `--trace` writes it.
+pub fn trace_value(inspected: &Inspected) -> Result<serde_json::Value> {
+    Ok(serde_json::to_value(trace_json(inspected)?)?)
+}
+
+fn trace_json(inspected: &Inspected) -> Result<TraceJson> {
+    let pose = &inspected.pair.a.pose;
+    let runs: Vec<RunJson> = inspected
+        .trace
+        .runs
+        .iter()
+        .map(|run| run_json(run, pose))
+        .collect();
+    let answering = run_json(inspected.trace.answering_run(), pose);
+    Ok(TraceJson {
+        line: inspected.line,
+        runs,
+        gjk: answering.gjk,
+        epa: answering.epa,
+        answer: serde_json::from_str(&inspected.answer_line)?,
+    })
+}
+
+fn run_json(run: &RunTrace, pose: &DPose) -> RunJson {
+    let count = run.gjk.len();
+    RunJson {
+        precision: if run.float64 { "float64" } else { "float32" },
+        gjk: run
+            .gjk
+            .iter()
+            .enumerate()
+            .map(|(i, it)| gjk_json(it, pose, (i + 1 == count).then_some(run)))
+            .collect(),
+        epa: run.epa.iter().map(|it| epa_json(it, pose)).collect(),
+    }
+}
+
+fn gjk_json(it: &GjkIterationTrace, pose: &DPose, last_of: Option<&RunTrace>) -> GjkJson {
+    let answer = last_of.and_then(|run| run.gjk_answer);
+    GjkJson {
+        iteration: it.iteration,
+        status: answer.map_or("searching", |a| a.status.name()),
+        direction: it.direction.map(|d| vector(pose, d)),
+        support: point_json(pose, &it.support),
+        simplex: it
+            .simplex
+            .iter()
+            .map(|(p, weight)| VertexJson {
+                point: point_json(pose, p),
+                weight: *weight,
+            })
+            .collect(),
+        closest: vector(pose, it.closest),
+        lower_bound: it.lower_bound,
+        upper_bound: it.upper_bound,
+        distance: answer.map_or(it.upper_bound, |a| a.distance),
+    }
+}
+
+fn epa_json(it: &EpaIterationTrace, pose: &DPose) -> EpaJson {
+    EpaJson {
+        attempt: it.attempt,
+        iteration: it.iteration,
+        face_count: it.face_count,
+        normal: vector(pose, it.normal),
+        distance: it.depth,
+        support: point_json(pose, &it.support),
+    }
+}
+
+/// A point of A's local frame in world coordinates.
+fn point(pose: &DPose, p: DVec3) -> [f64; 3] {
+    clean(pose.transform_point(p))
+}
+
+/// A direction (or a point of A - B, which moves with A's rotation only) in world coordinates.
+fn vector(pose: &DPose, v: DVec3) -> [f64; 3] {
+    clean(pose.rotation * v)
+}
+
+fn point_json(pose: &DPose, p: &TracePoint) -> PointJson {
+    PointJson {
+        a: point(pose, p.a),
+        b: point(pose, p.b),
+        w: vector(pose, p.w),
+    }
+}
+
+fn clean(v: DVec3) -> [f64; 3] {
+    [v.x + 0.0, v.y + 0.0, v.z + 0.0]
+}
+
+/// The iterations as a table for the terminal.
+fn table(inspected: &Inspected) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for run in &inspected.trace.runs {
+        let precision = if run.float64 { "float64" } else { "float32" };
+        let answer = run.gjk_answer.map_or_else(String::new, |a| {
+            format!(": {} after {} iterations", a.status.name(), a.iterations)
+        });
+        let _ = writeln!(out, "line {} GJK ({precision}){answer}", inspected.line);
+        let _ = writeln!(
+            out,
+            "{:>4} {:>7} {:>13} {:>13}  support w",
+            "it", "simplex", "lower", "upper"
+        );
+        for it in &run.gjk {
+            let w = it.support.w;
+            let _ = writeln!(
+                out,
+                "{:>4} {:>7} {:>13.6e} {:>13.6e}  [{:.4}, {:.4}, {:.4}]",
+                it.iteration,
+                it.simplex.len(),
+                it.lower_bound,
+                it.upper_bound,
+                w.x,
+                w.y,
+                w.z
+            );
+        }
+        if !run.epa.is_empty() {
+            let _ = writeln!(
+                out,
+                "EPA ({precision}): {} expansions in {} tr{}",
+                run.epa.len(),
+                run.epa_tries,
+                if run.epa_tries == 1 { "y" } else { "ies" }
+            );
+            let _ = writeln!(out, "{:>4} {:>5} {:>13}  normal", "it", "faces", "depth");
+            for it in &run.epa {
+                let n = it.normal;
+                let _ = writeln!(
+                    out,
+                    "{:>4} {:>5} {:>13.6e}  [{:.4}, {:.4}, {:.4}]",
+                    it.iteration, it.face_count, it.depth, n.x, n.y, n.z
+                );
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,272 @@
+//! `gpu-gjk inspect --trace` on random pairs: the trace ends on `query`'s answer (distance, status, iteration
+//! count), every simplex point is the difference of a point of A and a point of B, and GJK's upper bound never
+//! grows. In process on thousands of pairs, and through the binary on a sample of lines.
+
+use glam::DVec3;
+use gpu_gjk::cli::{inspect_pair, pair_line, parse_line, query_pair, trace_value, PairInput};
+use gpu_gjk::scenario::{random_scene, MixSpec};
+use serde_json::Value;
+use std::process::Command;
+
+/// Random pairs (every shape kind, hull clouds with interior points, touching to far apart) as `query` lines.
+fn random_lines(seed: u64, count: usize) -> Vec<String> {
+    let scene = random_scene(seed, count, &MixSpec::default());
+    scene
+        .pairs
+        .iter()
+        .map(|&[i, j]| {
+            let (a, b) = (&scene.instances[i as usize], &scene.instances[j as usize]);
+            pair_line(
+                &scene.shapes[a.shape as usize],
+                &a.pose.to_f64(),
+                &scene.shapes[b.shape as usize],
+                &b.pose.to_f64(),
+            )
+        })
+        .collect()
+}
+
+fn vec3(v: &Value) -> DVec3 {
+    let c: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    DVec3::new(c[0], c[1], c[2])
+}
+
+/// World vertices of one placed shape.
+fn vertices(pair: &PairInput, which_a: bool) -> Vec<DVec3> {
+    let placed = if which_a { &pair.a } else { &pair.b };
+    placed
+        .shape
+        .local_points()
+        .map(|p| placed.pose.transform_point(p.as_dvec3()))
+        .collect()
+}
+
+/// The three properties, on one trace; `answer` is `query`'s output object for the same line.
+fn check_trace(pair: &PairInput, trace: &Value, answer: &Value, what: &str) {
+    assert_eq!(
+        &trace["answer"], answer,
+        "{what}: the trace ends on query's answer"
+    );
+    let gjk = trace["gjk"].as_array().unwrap();
+    let last = gjk.last().unwrap();
+    assert_eq!(last["status"], answer["status"], "{what}");
+    assert_eq!(last["iteration"], answer["iterations"], "{what}");
+    assert_eq!(
+        gjk.len() as u64,
+        answer["iterations"].as_u64().unwrap() + 1,
+        "{what}"
+    );
+    let distance = answer["distance"].as_f64().unwrap();
+    let scale = f64::from(
+        pair.a
+            .shape
+            .bounding_radius()
+            .max(pair.b.shape.bounding_radius()),
+    );
+    // Equal bits for float32 answers; a float64 repeat's answer is printed rounded to float32.
+    assert!(
+        (last["distance"].as_f64().unwrap() - distance).abs() <= 1e-6 * scale.max(distance),
+        "{what}: trace distance {} against query's {distance}",
+        last["distance"]
+    );
+
+    let (a_points, b_points) = (vertices(pair, true), vertices(pair, false));
+    let reach = pair
+        .a
+        .pose
+        .position
+        .length()
+        .max(pair.b.pose.position.length())
+        + scale;
+    let near = |p: DVec3, set: &[DVec3]| {
+        set.iter()
+            .map(|v| (*v - p).length())
+            .fold(f64::MAX, f64::min)
+    };
+    let mut upper = f64::INFINITY;
+    for (k, it) in gjk.iter().enumerate() {
+        let support = std::iter::once(&it["support"]);
+        for point in it["simplex"].as_array().unwrap().iter().chain(support) {
+            let (a, b, w) = (vec3(&point["a"]), vec3(&point["b"]), vec3(&point["w"]));
+            // A's points go through A's own pose only (exact); B's through the float32 relative pose.
+            assert!(
+                near(a, &a_points) <= 1e-9 * reach,
+                "{what} it {k}: {a} is no point of A"
+            );
+            assert!(
+                near(b, &b_points) <= 2e-6 * reach,
+                "{what} it {k}: {b} is no point of B"
+            );
+            assert!(
+                (a - b - w).length() <= 1e-6 * reach,
+                "{what} it {k}: {w} is not {a} - {b}"
+            );
+        }
+        let (lower, this_upper) = (
+            it["lower_bound"].as_f64().unwrap(),
+            it["upper_bound"].as_f64().unwrap(),
+        );
+        assert!(
+            this_upper <= upper,
+            "{what} it {k}: the upper bound grew from {upper} to {this_upper}"
+        );
+        assert!(
+            lower <= this_upper + 1e-6 * scale,
+            "{what} it {k}: bounds crossed, {lower} > {this_upper}"
+        );
+        upper = this_upper;
+    }
+}
+
+#[test]
+fn traces_of_random_pairs_end_on_the_query_answer_with_valid_simplices_and_bounds() {
+    let lines = random_lines(41, 3000);
+    let (mut separated, mut intersecting, mut epa, mut repeats) = (0, 0, 0, 0);
+    for (i, line) in lines.iter().enumerate() {
+        let pair = parse_line(line.as_bytes()).unwrap();
+        let (r, hit) = query_pair(&pair);
+        let mut out = Vec::new();
+        gpu_gjk::cli::write_result(&mut out, &r, &hit).unwrap();
+        let answer: Value = serde_json::from_slice(&out).unwrap();
+        let inspected = inspect_pair(i + 1, pair.clone());
+        let trace = trace_value(&inspected).unwrap();
+        check_trace(&pair, &trace, &answer, &format!("line {}", i + 1));
+        separated += usize::from(answer["status"] == "separated");
+        intersecting += usize::from(answer["status"] == "intersecting");
+        epa += usize::from(!trace["epa"].as_array().unwrap().is_empty());
+        repeats += usize::from(trace["runs"].as_array().unwrap().len() > 1);
+    }
+    eprintln!("{separated} separated, {intersecting} intersecting, {epa} through EPA, {repeats} float64 repeats");
+    assert!(
+        separated > 500 && intersecting > 500 && epa > 300,
+        "a mix of answers"
+    );
+}
+
+#[test]
+fn the_inspect_command_prints_the_query_line_and_writes_the_trace() {
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-inspect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("pairs.jsonl");
+    let lines = random_lines(7, 60);
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    let query = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["query", "--backend", "cpu"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(query.status.success());
+    let answers: Vec<String> = String::from_utf8(query.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(answers.len(), 60);
+    for n in (1..=60).step_by(7) {
+        let trace_path = dir.join(format!("trace-{n}.json"));
+        let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+            .args(["inspect", "--line", &n.to_string(), "--trace"])
+            .arg(&trace_path)
+            .arg(&input)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.lines().last().unwrap(), answers[n - 1], "line {n}");
+        assert!(stdout.contains("GJK (float"), "{stdout}");
+        let trace: Value =
+            serde_json::from_str(&std::fs::read_to_string(&trace_path).unwrap()).unwrap();
+        assert_eq!(trace["line"], n);
+        let answer: Value = serde_json::from_str(&answers[n - 1]).unwrap();
+        let pair = parse_line(lines[n - 1].as_bytes()).unwrap();
+        check_trace(&pair, &trace, &answer, &format!("line {n}"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_lines_and_line_numbers_are_named() {
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-inspect-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("pairs.jsonl");
+    std::fs::write(
+        &input,
+        "{\"a\": {\"points\": [[0,0,0]]}, \"b\": {\"points\": []}}\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+            .arg("inspect")
+            .args(args)
+            .arg(&input)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("line 1: b.points: empty point list"),
+        "{stderr}"
+    );
+    let (code, stderr) = run(&["--line", "3"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("--line 3") && stderr.contains("has 1 line"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Points inside needles 1e-4 to 1e-3 of their length thick: float32 cannot certify some of them, and the
+/// trace then holds the float64 repeat, whose answer is the one `query` prints.
+#[test]
+fn float64_repeats_are_traced_and_answer() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+    let mut repeats = 0;
+    for k in 0..400 {
+        let t: f64 = 10f64.powf(rng.random_range(-4.0..-3.0));
+        let (x, y, z) = (
+            rng.random_range(-0.9..0.9),
+            rng.random_range(-0.9..0.9) * t,
+            0.3 * t,
+        );
+        let angle: f64 = rng.random_range(0.0..6.0);
+        let (s, c) = (0.5 * angle).sin_cos();
+        let line = format!(
+            "{{\"a\": {{\"points\": [[{x}, {y}, {z}]]}}, \"b\": {{\"points\": [[-1, {m}, {m}], [1, {m}, {m}], \
+             [-1, {t}, {m}], [1, {t}, {m}], [-1, {m}, {t}], [1, {m}, {t}], [-1, {t}, {t}], [1, {t}, {t}]], \
+             \"rotation\": [{s}, 0, 0, {c}]}}}}",
+            m = -t,
+        );
+        // The point is given in the needle's frame; rotate it with the needle.
+        let mut pair = parse_line(line.as_bytes()).unwrap();
+        pair.a.pose.position = pair.b.pose.rotation * pair.a.pose.position;
+        let (r, hit) = query_pair(&pair);
+        let mut out = Vec::new();
+        gpu_gjk::cli::write_result(&mut out, &r, &hit).unwrap();
+        let answer: Value = serde_json::from_slice(&out).unwrap();
+        let trace = trace_value(&inspect_pair(k + 1, pair.clone())).unwrap();
+        check_trace(&pair, &trace, &answer, &format!("needle {k}"));
+        let runs = trace["runs"].as_array().unwrap();
+        if runs.len() > 1 {
+            repeats += 1;
+            assert_eq!(runs[1]["precision"], "float64");
+        }
+    }
+    eprintln!("{repeats} float64 repeats in 400 needles");
+    assert!(repeats > 0, "no needle needed the float64 repeat");
+}
