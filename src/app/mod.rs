@@ -10,6 +10,7 @@ pub mod camera;
 pub mod check;
 pub mod controls;
 pub mod draw_list;
+pub mod fps;
 pub mod hud;
 pub mod render;
 pub mod sim;

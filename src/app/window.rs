@@ -7,12 +7,15 @@ use super::camera::Camera;
 use super::check::CheckPolicy;
 use super::controls::{next_body_count, Action, Controls};
 use super::draw_list::body_instances;
+use super::fps::FpsMeter;
 use super::hud::{Hud, HudStats};
 use super::render::{read_rgba, save_png, Blitter, FrameTarget, SceneRenderer};
 use super::sim::{NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gjk::QueryKind;
-use crate::gpu::{GpuContext, NarrowPhase};
+use crate::gpu::{
+    check_backend_env, log_instance_creation, BackendChoice, GpuContext, NarrowPhase,
+};
 use crate::stress::{StressScene, StressSpec};
 use anyhow::{anyhow, Context, Result};
 use std::collections::VecDeque;
@@ -86,8 +89,9 @@ struct Running {
     wireframe: bool,
     history: VecDeque<(f64, f64)>,
     log: FrameLog,
+    started: Instant,
     last_frame: Instant,
-    fps: f64,
+    fps: FpsMeter,
     frame_ms: f64,
     screenshots: u32,
 }
@@ -166,19 +170,23 @@ impl ApplicationHandler for DemoApp {
 
 impl Running {
     fn open(event_loop: &ActiveEventLoop, args: &DemoArgs, assets: AssetSet) -> Result<Self> {
+        if args.backend == BackendChoice::Auto {
+            check_backend_env().map_err(anyhow::Error::msg)?;
+        }
+        args.backend
+            .check_built_in()
+            .map_err(|e| anyhow!("--backend {}: {e}", args.backend))?;
         let window = Arc::new(
             event_loop
                 .create_window(
                     Window::default_attributes()
                         .with_title("gpu-gjk stress test")
-                        .with_inner_size(PhysicalSize::new(
-                            args.width.max(64),
-                            args.height.max(64),
-                        )),
+                        .with_inner_size(PhysicalSize::new(args.width, args.height)),
                 )
                 .context("opening the window")?,
         );
         // The GL backend needs the display connection to create a window surface (EGL on X11/Wayland).
+        log_instance_creation(args.backend.backends());
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
             backends: args.backend.backends(),
             flags: wgpu::InstanceFlags::default().with_env(),
@@ -204,8 +212,18 @@ impl Running {
             )
         })?;
         let gpu = GpuContext::from_adapter(instance, adapter)?;
+        let max_side = gpu.device.limits().max_texture_dimension_2d;
+        if args.width > max_side || args.height > max_side {
+            return Err(anyhow!(
+                "--width {} --height {}: the adapter {} draws at most {max_side} x {max_side} pixels",
+                args.width,
+                args.height,
+                gpu.summary
+            ));
+        }
 
-        let size = window.inner_size();
+        // The window system may still hand out a bigger window (a scale factor): draw at most the limit.
+        let size = clamp_size(window.inner_size(), max_side);
         let capabilities = surface.get_capabilities(&gpu.adapter);
         let format = capabilities
             .formats
@@ -246,10 +264,11 @@ impl Running {
             assets.shapes.clone(),
             StressSpec {
                 seed: args.seed,
-                bodies: args.bodies.max(1),
+                bodies: args.bodies,
                 ..StressSpec::default()
             },
-        );
+        )
+        .context("placing the bodies")?;
         scene.make_player(0);
         let kind = match args.query {
             DemoQuery::Distance => QueryKind::Distance,
@@ -290,8 +309,9 @@ impl Running {
             wireframe: args.wireframe,
             history: VecDeque::with_capacity(HISTORY),
             log: FrameLog::default(),
+            started: Instant::now(),
             last_frame: Instant::now(),
-            fps: 0.0,
+            fps: FpsMeter::default(),
             frame_ms: 0.0,
             screenshots: 0,
         })
@@ -301,6 +321,7 @@ impl Running {
         if size.width == 0 || size.height == 0 {
             return;
         }
+        let size = clamp_size(size, self.gpu.device.limits().max_texture_dimension_2d);
         self.surface_config.width = size.width;
         self.surface_config.height = size.height;
         self.surface
@@ -377,10 +398,8 @@ impl Running {
         self.draw(&stats)?;
         let render_ms = render_start.elapsed().as_secs_f64() * 1e3;
 
-        if elapsed > 0.0 {
-            // Smoothed, so the HUD is readable.
-            self.fps = 0.9 * self.fps + 0.1 / f64::from(elapsed);
-        }
+        self.fps
+            .frame(frame_start.duration_since(self.started).as_secs_f64());
         self.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
         self.log.add(&stats, render_ms, self.frame_ms);
 
@@ -464,8 +483,8 @@ impl Running {
             disagreements_frame: stats.disagreements,
             disagreements_total: self.sim.totals.disagreements,
             gpu_failures_total: self.sim.totals.gpu_failures,
-            fps: self.fps,
-            frame_ms: self.frame_ms,
+            fps: self.fps.fps(),
+            frame_ms: self.fps.frame_interval_ms(),
             adapter: &info.name,
             backend: &backend,
             narrow_phase: self.sim.mode.label(),
@@ -518,4 +537,9 @@ impl Running {
             .map(|&(_, cpu)| cpu)
             .find(|cpu| !cpu.is_nan())
     }
+}
+
+/// `size` with each side at most `max_side` (the adapter's largest texture).
+fn clamp_size(size: PhysicalSize<u32>, max_side: u32) -> PhysicalSize<u32> {
+    PhysicalSize::new(size.width.min(max_side), size.height.min(max_side))
 }
