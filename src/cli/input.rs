@@ -5,8 +5,8 @@
 //!
 //! The rules, so that output line N always answers input line N: lines end at `\n` (a `\r` before it is
 //! dropped), and the newline that ends the last line does not start another; a UTF-8 byte order mark at
-//! the start of a line is skipped (files joined with `cat` keep theirs); a blank line (nothing but spaces
-//! and tabs) is answered by a blank line and is not an error; every other line is a pair or an error.
+//! the start of a line is skipped (files joined with `cat` keep theirs); a blank line (nothing but spaces,
+//! tabs and carriage returns) is answered by a blank line and is not an error; every other line is a pair or an error.
 
 use super::exec::Executor;
 use super::parse::{parse_line, PairInput};
@@ -48,7 +48,7 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
 /// What one input line holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParsedLine {
-    /// Nothing but spaces and tabs: answered by a blank line.
+    /// Nothing but spaces, tabs and carriage returns: answered by a blank line.
     Blank,
     Pair(PairInput),
     /// The message, starting with `line N: ` (1-based), as the output line and stderr show it.
@@ -59,7 +59,7 @@ pub enum ParsedLine {
 pub fn parse_input(text: &[u8], exec: &Executor) -> Vec<ParsedLine> {
     let lines: Vec<(usize, &[u8])> = split_lines(text).into_iter().enumerate().collect();
     exec.map(&lines, |&(index, line)| {
-        if line.iter().all(|&b| b == b' ' || b == b'\t') {
+        if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
             return ParsedLine::Blank;
         }
         match parse_line(line) {

@@ -2,6 +2,15 @@
 //! number tokens overflow float64, which token a syntax error sits in, and the object keys on the way to a
 //! byte (to name the field a too-deep nesting is in). Each walk is one linear pass over the line.
 
+/// `text` for a message: at most `max` characters, with `...` when cut (a malformed number can be a
+/// megabyte of digits).
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// The byte just past the string that opens at `start` (a `"`), escapes skipped; the line's end when the
 /// string is not closed.
 pub fn string_end(line: &[u8], start: usize) -> usize {
@@ -133,6 +142,13 @@ mod tests {
         ] {
             assert!(!is_json_number(bad.as_bytes()), "{bad}");
         }
+    }
+
+    #[test]
+    fn long_text_is_cut_for_messages() {
+        assert_eq!(shorten("1e999", 40), "1e999");
+        assert_eq!(shorten(&"9".repeat(100), 4), "9999...");
+        assert_eq!(shorten("ééééé", 2), "éé...");
     }
 
     #[test]

@@ -8,12 +8,17 @@
 //! (`1e999e5`, `1e5e5`) are named as malformed numbers, and a nesting too deep for serde_json's recursion
 //! limit is reported with the object keys that lead to it.
 
-use super::lexical::{is_json_number, is_number_byte, keys_at, number_token_at, string_end};
+use super::lexical::{
+    is_json_number, is_number_byte, keys_at, number_token_at, shorten, string_end,
+};
 use serde_json::Value;
 
 /// Prefix of a marker string. It starts with NUL so that it cannot be mistaken for ordinary text; a user
 /// who writes such a string in a number's place gets an error on that field either way.
 const MARKER: &str = "\u{0}overflow:";
+
+/// The most characters of a number a message repeats.
+pub const MAX_TOKEN_CHARS: usize = 40;
 
 /// Why a line is not a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,7 +90,7 @@ fn explain(
         let token = &line[start..end];
         if !is_json_number(token) {
             return SyntaxError::MalformedNumber {
-                token: String::from_utf8_lossy(token).into_owned(),
+                token: shorten(&String::from_utf8_lossy(token), MAX_TOKEN_CHARS),
                 column: start + 1,
             };
         }
@@ -227,6 +232,16 @@ mod tests {
                 String::from_utf8_lossy(line)
             );
         }
+    }
+
+    #[test]
+    fn long_tokens_are_cut_in_messages() {
+        let line = format!("[1{}e5e5]", "0".repeat(1000));
+        let SyntaxError::MalformedNumber { token, .. } = parse_value(line.as_bytes()).unwrap_err()
+        else {
+            panic!("not a malformed number");
+        };
+        assert_eq!(token, format!("1{}...", "0".repeat(MAX_TOKEN_CHARS - 1)));
     }
 
     #[test]

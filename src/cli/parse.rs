@@ -4,7 +4,8 @@
 //! is about (`b.points[2]: expected 3 numbers, got 2`). All checks that the library would make later are
 //! made here first with the field path; the library's own checks stay behind them as a backstop.
 
-use super::overflow::{self, overflowed, SyntaxError};
+use super::lexical::shorten;
+use super::overflow::{self, overflowed, SyntaxError, MAX_TOKEN_CHARS};
 use crate::error::GjkError;
 use crate::pose::{DPose, COORDINATE_LIMIT};
 use crate::shape::ConvexShape;
@@ -62,9 +63,10 @@ fn syntax_message(error: SyntaxError) -> String {
     if !known(1, &SHAPE_FIELDS) {
         return unknown_field(&keys[..2]);
     }
+    // The field is named by its first two keys (`a.points`); deeper ones are the nesting itself.
     match keys.is_empty() {
         true => format!("not JSON: {error}"),
-        false => format!("{}: {error}", keys.join(".")),
+        false => format!("{}: {error}", keys[..keys.len().min(2)].join(".")),
     }
 }
 
@@ -130,20 +132,15 @@ impl fmt::Display for Path<'_> {
 /// A field name for a message: as written when it is a plain word, else quoted and escaped as JSON (so a
 /// message stays on one line), and cut short when long.
 fn field_name(name: &str) -> String {
-    const MAX_CHARS: usize = 40;
     let plain = !name.is_empty()
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let short: String = name.chars().take(MAX_CHARS).collect();
-    let cut = if short.len() < name.len() { "..." } else { "" };
+    let short = shorten(name, MAX_TOKEN_CHARS);
     if plain {
-        format!("{short}{cut}")
+        short
     } else {
-        format!(
-            "{}{cut}",
-            serde_json::to_string(&short).expect("a string serialises")
-        )
+        serde_json::to_string(&short).expect("a string serialises")
     }
 }
 
@@ -218,16 +215,15 @@ fn points(value: Option<&Value>, path: Path) -> Result<Vec<DVec3>, String> {
 /// One limit for every coordinate, points and positions alike, applied to the number as written (before
 /// points are rounded to float32): `|x| <= COORDINATE_LIMIT`, the range the GJK determinants can afford.
 fn coordinates(value: &Value, path: Path) -> Result<DVec3, String> {
-    let p = numbers::<3>(value, path)?;
-    for (k, &x) in p.iter().enumerate() {
+    let p = numbers::<3>(value, path, |x, at| {
         if x.abs() > COORDINATE_LIMIT {
             return Err(format!(
-                "{}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
-                path.at(k),
+                "{at}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
                 show(x)
             ));
         }
-    }
+        Ok(())
+    })?;
     Ok(DVec3::from_array(p))
 }
 
@@ -250,7 +246,7 @@ fn radius(value: &Value, path: Path) -> Result<f32, String> {
 /// from overflowing (`[1e154, 1e154, 0, 0]`) or underflowing (`[1e-170, 0, 0, 0]`): only all zeros has no
 /// direction.
 fn rotation(value: &Value, path: Path) -> Result<DQuat, String> {
-    let q = DQuat::from_array(numbers::<4>(value, path)?);
+    let q = DQuat::from_array(numbers::<4>(value, path, |_, _| Ok(()))?);
     let largest = q.to_array().into_iter().map(f64::abs).fold(0.0, f64::max);
     if largest == 0.0 {
         return Err(format!(
@@ -260,8 +256,12 @@ fn rotation(value: &Value, path: Path) -> Result<DQuat, String> {
     Ok((q / largest).normalize())
 }
 
-/// An array of exactly `N` finite numbers.
-fn numbers<const N: usize>(value: &Value, path: Path) -> Result<[f64; N], String> {
+/// An array of exactly `N` finite numbers, each passing `check` (in order, so the first bad one is named).
+fn numbers<const N: usize>(
+    value: &Value,
+    path: Path,
+    check: impl Fn(f64, Path) -> Result<(), String>,
+) -> Result<[f64; N], String> {
     let what = if N == 4 { " [x, y, z, w]" } else { "" };
     let list = match value {
         Value::Array(list) if list.len() == N => list,
@@ -281,13 +281,17 @@ fn numbers<const N: usize>(value: &Value, path: Path) -> Result<[f64; N], String
     let mut out = [0.0; N];
     for (i, (v, x)) in list.iter().zip(&mut out).enumerate() {
         *x = number(v, path.at(i))?;
+        check(*x, path.at(i))?;
     }
     Ok(out)
 }
 
 fn number(value: &Value, path: Path) -> Result<f64, String> {
     if let Some(text) = overflowed(value) {
-        return Err(format!("{path}: {text} overflows float64"));
+        return Err(format!(
+            "{path}: {} overflows float64",
+            shorten(text, MAX_TOKEN_CHARS)
+        ));
     }
     match value {
         // Without serde_json's arbitrary-precision feature every number converts to f64, and an
@@ -564,6 +568,11 @@ mod tests {
         assert_eq!(
             a(r#"{"points": [[0,0,2e9]]}"#),
             "a.points[0][2]: 2e9 is beyond the coordinate limit +-1e9"
+        );
+        // The first bad number in reading order is the one named.
+        assert_eq!(
+            a(r#"{"points": [[2e9,1e999,0]]}"#),
+            "a.points[0][0]: 2e9 is beyond the coordinate limit +-1e9"
         );
     }
 }
