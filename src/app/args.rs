@@ -10,6 +10,18 @@ use std::path::{Path, PathBuf};
 pub const MIN_WINDOW_SIZE: u32 = 64;
 pub const MAX_WINDOW_SIZE: u32 = 32_768;
 
+/// A whole number of at least 1 (`--bodies`, `--frames`): 0 is refused, not silently raised.
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    let n: T = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number"))?;
+    if n < T::from(1) {
+        return Err("must be at least 1".into());
+    }
+    Ok(n)
+}
+
 /// The query the narrow phase runs each frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DemoQuery {
@@ -32,7 +44,7 @@ pub enum CheckWhen {
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
     /// Number of moving bodies, at least 1 (the player's shape is one of them).
-    #[arg(long, default_value_t = 2000, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, default_value_t = 2000, value_parser = at_least_one::<usize>)]
     pub bodies: usize,
     /// Scene seed: one seed gives one scene.
     #[arg(long, default_value_t = 1)]
@@ -42,7 +54,7 @@ pub struct DemoArgs {
     pub backend: BackendChoice,
     /// Render this many frames (at least 1), print a JSON summary and exit (headless runs, for instance
     /// under Xvfb).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = at_least_one::<u64>)]
     pub frames: Option<u64>,
     /// PNG file for the last frame of a `--frames` run, and for F12 in a window (`-`: standard output, and
     /// the summary goes to stderr).
@@ -158,4 +170,37 @@ fn backend_names() -> impl clap::builder::TypedValueParser<Value = BackendChoice
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(BackendChoice::NAMES)
         .map(|name| name.parse().expect("a listed backend name"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Demo {
+        #[command(flatten)]
+        args: DemoArgs,
+    }
+
+    fn error(args: &[&str]) -> String {
+        let argv = std::iter::once("demo").chain(args.iter().copied());
+        Demo::try_parse_from(argv)
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.to_string())
+    }
+
+    #[test]
+    fn zero_bodies_or_frames_are_refused_in_words() {
+        for flag in ["--bodies", "--frames"] {
+            let message = error(&[flag, "0"]);
+            assert!(
+                message.contains(&format!("invalid value '0' for '{flag}"))
+                    && message.contains("must be at least 1"),
+                "{message}"
+            );
+        }
+        assert!(error(&["--bodies", "x"]).contains("\"x\" is not a whole number"));
+        assert_eq!(error(&["--bodies", "1", "--frames", "1"]), "");
+    }
 }

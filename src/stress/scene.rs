@@ -114,16 +114,19 @@ pub fn check_template(template: &ConvexShape, spec: &StressSpec) -> Result<(), S
         .map(|p| p.as_dvec3().abs().max_element())
         .fold(0.0, f64::max)
         * largest;
-    let usable =
-        (largest as f32).is_finite() && (smallest as f32) > 0.0 && reach <= COORDINATE_LIMIT;
-    if !usable {
+    let sizes = format!("bodies of size {} to {}", spec.size.0, spec.size.1);
+    // The renderer scales the template's mesh by the factor in float32.
+    if !(largest as f32).is_finite() || (smallest as f32) <= 0.0 {
         return Err(format!(
-            "bounding radius {radius:e} at {:e} from its origin cannot be scaled to bodies of size {} to {} \
-             (the scale factor {largest:e} would put points at {reach:e}, beyond the coordinate limit \
-             {COORDINATE_LIMIT:e})",
+            "bounding radius {radius:e} cannot be scaled to {sizes}: the scale factors {smallest:e} to \
+             {largest:e} are beyond float32"
+        ));
+    }
+    if reach > COORDINATE_LIMIT {
+        return Err(format!(
+            "bounding radius {radius:e} at {:e} from its origin cannot be scaled to {sizes}: the scale factor \
+             {largest:e} would put points at {reach:e}, beyond the coordinate limit {COORDINATE_LIMIT:e}",
             template.centre().length(),
-            spec.size.0,
-            spec.size.1
         ));
     }
     Ok(())
@@ -306,5 +309,81 @@ impl StressScene {
                 pose: b.pose,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tetrahedron(edge: f32) -> ConvexShape {
+        let points = vec![Vec3::ZERO, Vec3::X * edge, Vec3::Y * edge, Vec3::Z * edge];
+        ConvexShape::new(points, 0.0).expect("a valid tetrahedron")
+    }
+
+    #[test]
+    fn tiny_templates_scale_to_the_body_sizes_asked_for() {
+        // 1e-23 edges panicked in `scaled` (PointOutOfRange); at 1e-30 the float32 radius underflowed and
+        // bodies came out about 1e8 units wide. 1e-40 is a subnormal float32.
+        let spec = StressSpec {
+            bodies: 50,
+            ..StressSpec::default()
+        };
+        for edge in [1e-23f32, 1e-30, 1e-36] {
+            let scene = StressScene::new(vec![tetrahedron(edge)], spec.clone())
+                .unwrap_or_else(|e| panic!("edge {edge:e}: {e}"));
+            assert_eq!(scene.shapes.len(), 50);
+            for shape in &scene.shapes {
+                let radius = bounding_radius_f64(shape);
+                assert!(
+                    radius >= f64::from(spec.size.0) * (1.0 - 1e-4)
+                        && radius <= f64::from(spec.size.1) * (1.0 + 1e-4),
+                    "edge {edge:e}: a body of bounding radius {radius:e}, sizes {:?}",
+                    spec.size
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn templates_that_cannot_be_scaled_are_errors_that_say_why() {
+        // A factor of about 1e40 has no float32, which the renderer scales the mesh with.
+        let error = StressScene::new(vec![tetrahedron(1e-40)], StressSpec::default())
+            .expect_err("1e-40 edges need a factor beyond float32");
+        assert!(
+            error
+                .to_string()
+                .starts_with("template 0: bounding radius 8.66")
+                && error.to_string().ends_with("are beyond float32"),
+            "{error}"
+        );
+        // A small mesh far from its origin, scaled to big bodies, would pass the coordinate limit.
+        let far: Vec<Vec3> = tetrahedron(0.1)
+            .local_points()
+            .map(|p| p + Vec3::splat(1e5))
+            .collect();
+        let far = ConvexShape::new(far, 0.0).expect("a valid tetrahedron");
+        let big = StressSpec {
+            size: (1.0, 1000.0),
+            ..StressSpec::default()
+        };
+        let error = StressScene::new(vec![far], big).expect_err("too far");
+        assert!(
+            error
+                .to_string()
+                .contains("beyond the coordinate limit 1e9"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_template_without_size_is_an_error_naming_it() {
+        let point = ConvexShape::new(vec![Vec3::ONE], 0.0).expect("a point is a valid shape");
+        let error = StressScene::new(vec![tetrahedron(1.0), point], StressSpec::default())
+            .expect_err("a point cannot be scaled");
+        assert_eq!(
+            error.to_string(),
+            "template 1: it has no size (all its points coincide and its radius is 0)"
+        );
     }
 }
