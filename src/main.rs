@@ -3,13 +3,17 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use gpu_gjk::app::{display_available, run_demo, DemoArgs};
 use gpu_gjk::cli::{
-    run_adapters, run_bench, run_inspect, run_query, AdaptersArgs, BenchArgs, InspectArgs,
-    QueryArgs,
+    is_broken_pipe, require_stdout, run_adapters, run_bench, run_inspect, run_query, AdaptersArgs,
+    BenchArgs, InspectArgs, QueryArgs,
 };
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Exit code for bad input lines, I/O errors and usage errors (clap uses 2 for the latter too).
 const FAILURE: u8 = 2;
+/// Exit code when the reader of standard output went away (`gpu-gjk bench | head -1`): the command stops
+/// quietly with the status a shell shows for a process ended by SIGPIPE (128 + 13).
+const BROKEN_PIPE: u8 = 141;
 
 #[derive(Parser)]
 #[command(name = "gpu-gjk", version, about)]
@@ -35,17 +39,30 @@ enum Command {
 
 /// Runs the demo; a `--frames` run prints its JSON summary and fails when the GPU and the CPU disagreed.
 fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
+    args.check()?;
+    // The summary goes to stdout, unless the screenshot does.
+    let summary_to_stderr = args.screenshot_to_stdout();
+    if args.frames.is_some() && !summary_to_stderr {
+        require_stdout("the demo's summary")?;
+    }
     let Some(summary) = run_demo(args)? else {
         return Ok(true);
     };
-    println!("{}", serde_json::to_string_pretty(&summary)?);
-    if summary.disagreements > 0 {
-        eprintln!(
-            "error: the GPU and the CPU disagreed on {} pairs (see the summary)",
-            summary.disagreements
+    let text = serde_json::to_string_pretty(&summary)?;
+    if summary_to_stderr {
+        let _ = writeln!(std::io::stderr(), "{text}");
+    } else {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{text}").and_then(|()| out.flush())?;
+    }
+    let disagreements = summary.disagreements.unwrap_or(0);
+    if disagreements > 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: the GPU and the CPU disagreed on {disagreements} pairs (see the summary)"
         );
     }
-    Ok(summary.disagreements == 0)
+    Ok(disagreements == 0)
 }
 
 /// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen.
@@ -62,17 +79,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Query(args)) => run_query(&args).map(|report| report.failed_lines == 0),
-        Some(Command::Adapters(args)) => {
-            run_adapters(&args);
-            Ok(true)
-        }
+        Some(Command::Adapters(args)) => run_adapters(&args).map(|_| true),
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Demo(args)) => demo(&args),
         Some(Command::Inspect(args)) => inspect(&args),
         None if display_available() => demo(&DemoArgs::interactive_default()),
         None => {
             let _ = Cli::command().print_help();
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "\nno display found (DISPLAY / WAYLAND_DISPLAY unset), so no demo window: pick a command \
                  above, or run `gpu-gjk demo` under `xvfb-run -a`"
             );
@@ -82,8 +97,10 @@ fn main() -> ExitCode {
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(FAILURE),
+        Err(err) if is_broken_pipe(&err) => ExitCode::from(BROKEN_PIPE),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // Best effort: a closed stderr must not turn an error into a panic.
+            let _ = writeln!(std::io::stderr(), "error: {err:#}");
             ExitCode::from(FAILURE)
         }
     }

@@ -313,7 +313,6 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
     let cases: Vec<(String, &str)> = vec![
         ("{not json".into(), "not JSON: "),
         (r#"{"a": {"points": [[NaN, 0, 0]]}}"#.into(), "not JSON: "),
-        ("   ".into(), "empty line"),
         ("[1, 2, 3]".into(), "expected a JSON object, got an array"),
         (
             format!(r#"{{"b": {sphere}}}"#),
@@ -338,11 +337,23 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
         ),
         (
             with_a(r#"{"points": [[0,1e999,0]]}"#),
-            "a.points[0][1]: 1e999 is not a finite number",
+            "a.points[0][1]: 1e999 overflows float64",
         ),
         (
             with_a(r#"{"points": [[1e300,0,0]]}"#),
-            "a.points[0][0]: 1e300 overflows float32",
+            "a.points[0][0]: 1e300 is beyond the coordinate limit +-1e9",
+        ),
+        (
+            with_a(r#"{"points": [[1e999e5,0,0]]}"#),
+            "not JSON: malformed number `1e999e5` at column 20",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,0]], "pos": [3,0,0]}"#),
+            "b.pos: unknown field",
+        ),
+        (
+            format!(r#"{{"a": {sphere}, "b": {sphere}, "id": 1}}"#),
+            "id: unknown field",
         ),
         (
             with_a(r#"{"points": [[0,0,0]], "radius": -1}"#),
@@ -350,11 +361,15 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
         ),
         (
             with_a(r#"{"points": [[0,0,0]], "radius": -1e999}"#),
-            "a.radius: -1e999 is not a finite number",
+            "a.radius: -1e999 overflows float64",
         ),
         (
             with_b(r#"{"points": [[0,0,0]], "rotation": [0,0,0,0]}"#),
             "b.rotation: zero quaternion",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,1000000001]]}"#),
+            "b.points[0][2]: 1.000000001e9 is beyond the coordinate limit +-1e9",
         ),
         (
             with_b(r#"{"points": [[0,0,0]], "rotation": [0,0,1]}"#),
@@ -366,7 +381,11 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
         ),
         (
             with_b(r#"{"points": [[0,0,0]], "position": [1,2,1e999]}"#),
-            "b.position[2]: 1e999 is not a finite number",
+            "b.position[2]: 1e999 overflows float64",
+        ),
+        (
+            with_b(r#"{"points": [[0,0,0]], "position": [0,0,1000000000.0001]}"#),
+            "b.position[2]: 1.0000000000001e9 is beyond the coordinate limit +-1e9",
         ),
     ];
     for (bad, want) in &cases {
@@ -396,12 +415,15 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
 
 #[test]
 fn errors_carry_their_own_line_numbers() {
-    let input = format!("{}\n\n{}\n{{\n", boxes(3.0), boxes(1.5));
+    let input = format!("{}\n{{\n{}\n[\n", boxes(3.0), boxes(1.5));
     let out = run(&[], &input);
     assert_eq!(out.code, 2);
     let lines = out.lines();
     assert_eq!(lines.len(), 4);
-    assert_eq!(lines[1]["error"], "line 2: empty line");
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("line 2: not JSON: "));
     assert_eq!(lines[2]["status"], "intersecting");
     assert!(lines[3]["error"]
         .as_str()
@@ -409,7 +431,50 @@ fn errors_carry_their_own_line_numbers() {
         .starts_with("line 4: not JSON: "));
     let stderr: Vec<&str> = out.stderr.lines().collect();
     assert_eq!(stderr.len(), 2, "{}", out.stderr);
-    assert!(stderr[0] == "line 2: empty line" && stderr[1].starts_with("line 4: "));
+    assert!(stderr[0].starts_with("line 2: ") && stderr[1].starts_with("line 4: "));
+}
+
+/// The rule that keeps output line N the answer to input line N: a blank line (spaces and tabs at most)
+/// is answered by a blank line and is no error; a byte order mark at the start of a line is skipped;
+/// `\r\n` ends a line like `\n`.
+#[test]
+fn blank_lines_are_answered_blank_and_byte_order_marks_are_skipped() {
+    let input = format!("\u{feff}{}\r\n\n  \t\r\n{}\n\n", boxes(3.0), boxes(3.0));
+    let out = run(&[], &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.split('\n').collect();
+    assert_eq!(lines.len(), 6, "{:?}", out.stdout);
+    assert_eq!(&lines[1..3], ["", ""]);
+    assert_eq!(lines[4], "");
+    assert_eq!(lines[5], "", "the output ends with a newline");
+    for answer in [lines[0], lines[3]] {
+        assert_boxes_apart_by_one(&serde_json::from_str(answer).unwrap(), 0.0, 1e-5);
+    }
+}
+
+/// The README's example pairs, one line each, so they can be pasted as they are.
+#[test]
+fn the_readme_example_lines_are_answered() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = &readme[readme
+        .find("## `gpu-gjk query`")
+        .expect("the query section")..];
+    let block = section
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the input example");
+    let out = run(&[], block);
+    assert_eq!(out.code, 0, "{block}\n{}", out.stderr);
+    let answers = out.lines();
+    assert_eq!(answers.len(), block.lines().count());
+    assert!(answers.len() >= 2, "{block}");
+    assert!(
+        answers.iter().all(|a| a.get("status").is_some()),
+        "{answers:?}"
+    );
 }
 
 #[test]

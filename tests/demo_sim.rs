@@ -40,7 +40,8 @@ fn simulation(ctx: &GpuContext, bodies: usize, kind: QueryKind) -> Simulation {
             bodies,
             ..StressSpec::default()
         },
-    );
+    )
+    .unwrap();
     scene.make_player(0);
     let narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
     Simulation::new(scene, narrow, kind, CheckPolicy::EveryFrame)

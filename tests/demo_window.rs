@@ -209,3 +209,68 @@ fn demo_with_a_malformed_mesh_names_the_file_and_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A tetrahedron OBJ with edges of length `edge` (as written in the file).
+fn tetrahedron_obj(path: &Path, edge: &str) {
+    let text = format!(
+        "v 0 0 0\nv {edge} 0 0\nv 0 {edge} 0\nv 0 0 {edge}\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n"
+    );
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn tiny_meshes_and_huge_windows_are_one_line_errors_or_work() {
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-demo-tiny-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Checked before any window opens: a factor of 1e40 has no float32.
+    let unscalable = dir.join("tiny40.obj");
+    tetrahedron_obj(&unscalable, "1e-40");
+    let output = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["demo", "--frames", "1", "--mesh"])
+        .arg(&unscalable)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("tiny40.obj") && stderr.contains("beyond float32"),
+        "{stderr}"
+    );
+    let Some(xvfb) = xvfb_run() else { return };
+    let demo = |extra: &[&str]| {
+        Command::new(&xvfb)
+            .args(["-a", "-s", "-screen 0 1280x800x24"])
+            .arg(env!("CARGO_BIN_EXE_gpu-gjk"))
+            .args(["demo", "--bodies", "40", "--frames", "2"])
+            .args(extra)
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("running xvfb-run")
+    };
+    // 1e-23 edges panicked (PointOutOfRange); 1e-30 made bodies 1e8 units wide. Both now scale to the
+    // body sizes, and the run is checked against the CPU.
+    for edge in ["1e-23", "1e-30"] {
+        let mesh = dir.join(format!("tiny{edge}.obj"));
+        tetrahedron_obj(&mesh, edge);
+        let output = demo(&["--mesh", mesh.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{edge}: {}\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(summary["disagreements"], 0, "{summary}");
+    }
+    // Wider than the adapter draws (llvmpipe: 16,384): wgpu panicked here.
+    let output = demo(&["--width", "20000"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--width 20000") && stderr.contains("draws at most"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

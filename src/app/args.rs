@@ -2,8 +2,26 @@
 
 use super::overlays::{Overlay, OverlayToggles};
 use crate::gpu::BackendChoice;
+use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The smallest window the HUD fits in, and the largest winit and the window systems accept (winit
+/// panics from 65,536 on; X11 sizes are 16-bit). The adapter's texture limit is checked once it is known.
+pub const MIN_WINDOW_SIZE: u32 = 64;
+pub const MAX_WINDOW_SIZE: u32 = 32_768;
+
+/// A whole number of at least 1 (`--bodies`, `--frames`): 0 is refused, not silently raised.
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    let n: T = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number"))?;
+    if n < T::from(1) {
+        return Err("must be at least 1".into());
+    }
+    Ok(n)
+}
 
 /// The query the narrow phase runs each frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -26,8 +44,8 @@ pub enum CheckWhen {
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
-    /// Number of moving bodies (the player's shape is one of them).
-    #[arg(long, default_value_t = 2000)]
+    /// Number of moving bodies, at least 1 (the player's shape is one of them).
+    #[arg(long, default_value_t = 2000, value_parser = at_least_one::<usize>)]
     pub bodies: usize,
     /// Scene seed: one seed gives one scene.
     #[arg(long, default_value_t = 1)]
@@ -35,17 +53,19 @@ pub struct DemoArgs {
     /// wgpu backend (`gl` is the debug renderer's baseline); `auto` honours WGPU_BACKEND.
     #[arg(long, default_value_t = BackendChoice::Auto, value_parser = backend_names())]
     pub backend: BackendChoice,
-    /// Render this many frames, print a JSON summary and exit (headless runs, for instance under Xvfb).
-    #[arg(long)]
+    /// Render this many frames (at least 1), print a JSON summary and exit (headless runs, for instance
+    /// under Xvfb).
+    #[arg(long, value_parser = at_least_one::<u64>)]
     pub frames: Option<u64>,
-    /// PNG file for the last frame of a `--frames` run, and for F12 in a window.
-    #[arg(long)]
+    /// PNG file for the last frame of a `--frames` run, and for F12 in a window (`-`: standard output, and
+    /// the summary goes to stderr).
+    #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
-    /// Window width in pixels.
-    #[arg(long, default_value_t = 1280)]
+    /// Window width in pixels (64 to 32768, and at most the adapter's largest texture).
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(MIN_WINDOW_SIZE as i64..=MAX_WINDOW_SIZE as i64))]
     pub width: u32,
-    /// Window height in pixels.
-    #[arg(long, default_value_t = 720)]
+    /// Window height in pixels (64 to 32768, and at most the adapter's largest texture).
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(MIN_WINDOW_SIZE as i64..=MAX_WINDOW_SIZE as i64))]
     pub height: u32,
     /// Folder holding the OBJ assets (default: ./assets, else the checkout's assets folder).
     #[arg(long)]
@@ -172,6 +192,59 @@ impl DemoArgs {
     }
 }
 
+impl DemoArgs {
+    /// Checks what clap cannot, before any window opens: the screenshot path can be written and names a PNG.
+    pub fn check(&self) -> anyhow::Result<()> {
+        match &self.screenshot {
+            Some(path) if !self.screenshot_to_stdout() => check_png_path(path),
+            _ => Ok(()),
+        }
+    }
+
+    /// `--screenshot -`: the PNG goes to standard output.
+    pub fn screenshot_to_stdout(&self) -> bool {
+        self.screenshot.as_deref() == Some(Path::new("-"))
+    }
+}
+
+/// The screenshot is a PNG: a name with another extension is refused rather than given PNG bytes; the
+/// folder must exist and the file must be writable (a file the check creates is removed again).
+fn check_png_path(path: &Path) -> anyhow::Result<()> {
+    let extension = path.extension().map(|e| e.to_string_lossy().to_lowercase());
+    if let Some(extension) = extension.filter(|e| e != "png") {
+        bail!(
+            "--screenshot {}: screenshots are PNG, but the name ends in .{extension}; use a .png name (or - \
+             for standard output)",
+            path.display()
+        );
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!(
+            "--screenshot {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    if path.is_dir() {
+        bail!("--screenshot {}: is a folder, not a file", path.display());
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("--screenshot {}: cannot write there", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// `--backend`'s values: the library's [`BackendChoice`] names, listed in the help.
 fn backend_names() -> impl clap::builder::TypedValueParser<Value = BackendChoice> {
     use clap::builder::TypedValueParser;
@@ -184,4 +257,37 @@ fn msaa_values() -> impl clap::builder::TypedValueParser<Value = u32> {
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(["1", "4"])
         .map(|count| count.parse().expect("a listed sample count"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Demo {
+        #[command(flatten)]
+        args: DemoArgs,
+    }
+
+    fn error(args: &[&str]) -> String {
+        let argv = std::iter::once("demo").chain(args.iter().copied());
+        Demo::try_parse_from(argv)
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.to_string())
+    }
+
+    #[test]
+    fn zero_bodies_or_frames_are_refused_in_words() {
+        for flag in ["--bodies", "--frames"] {
+            let message = error(&[flag, "0"]);
+            assert!(
+                message.contains(&format!("invalid value '0' for '{flag}"))
+                    && message.contains("must be at least 1"),
+                "{message}"
+            );
+        }
+        assert!(error(&["--bodies", "x"]).contains("\"x\" is not a whole number"));
+        assert_eq!(error(&["--bodies", "1", "--frames", "1"]), "");
+    }
 }

@@ -3,6 +3,7 @@
 
 use super::render::{load_render_mesh, MeshData};
 use crate::shape::ConvexShape;
+use crate::stress::{check_template, StressSpec};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -42,7 +43,8 @@ pub fn asset_dir(dir: Option<&Path>) -> PathBuf {
 }
 
 /// Loads every asset of [`ASSET_NAMES`] from `dir`, plus `extra` OBJ files (used as additional body
-/// templates). Errors name the file and, where one can be named, the line.
+/// templates). Errors name the file and, where one can be named, the line; a mesh that cannot be scaled to
+/// the bodies' sizes (one with no size, or a tiny one far from its origin) is refused here, by name.
 pub fn load_assets(dir: &Path, extra: &[PathBuf]) -> Result<AssetSet> {
     let mut set = AssetSet {
         names: Vec::new(),
@@ -52,9 +54,17 @@ pub fn load_assets(dir: &Path, extra: &[PathBuf]) -> Result<AssetSet> {
     let standard = ASSET_NAMES
         .iter()
         .map(|name| dir.join(format!("{name}.obj")));
-    for path in standard.chain(extra.iter().cloned()) {
-        let shape = ConvexShape::from_obj(&path, 0.0)
-            .with_context(|| format!("loading the demo's meshes from {}", dir.display()))?;
+    let count = ASSET_NAMES.len();
+    for (index, path) in standard.chain(extra.iter().cloned()).enumerate() {
+        let what = if index < count {
+            format!("loading the demo's meshes from {}", dir.display())
+        } else {
+            format!("loading --mesh {}", path.display())
+        };
+        let shape = ConvexShape::from_obj(&path, 0.0).with_context(|| what.clone())?;
+        check_template(&shape, &StressSpec::default())
+            .map_err(|reason| anyhow::anyhow!("{}: {reason}", path.display()))
+            .with_context(|| what.clone())?;
         let mesh = load_render_mesh(&path)
             .with_context(|| format!("loading the mesh to draw from {}", path.display()))?;
         let name = path

@@ -81,7 +81,8 @@ mod tests {
                 bodies: 50,
                 ..StressSpec::default()
             },
-        );
+        )
+        .unwrap();
         let mut states = vec![BodyState::Free; 50];
         states[3] = BodyState::Colliding;
         let lists = body_instances(&scene, &states, 2);

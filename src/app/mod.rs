@@ -11,6 +11,7 @@ pub mod check;
 pub mod controls;
 pub mod debug_view;
 pub mod draw_list;
+pub mod fps;
 pub mod hud;
 pub mod inspector;
 pub mod overlays;

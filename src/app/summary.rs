@@ -61,6 +61,8 @@ impl FrameLog {
     }
 
     pub fn summary(&self, context: SummaryContext, totals: &CheckTotals) -> DemoSummary {
+        // Without a checked frame there is no count of disagreements to report, not a count of 0.
+        let checked = totals.frames_checked > 0;
         DemoSummary {
             frames: self.frames,
             bodies: context.bodies,
@@ -77,7 +79,7 @@ impl FrameLog {
                 render: self.render_ms.mean().unwrap_or(0.0),
                 response: self.response_ms.mean(),
             },
-            speedup_cpu_over_gpu: match (self.cpu_narrow_ms.mean(), self.gpu_narrow_ms.mean()) {
+            gpu_speedup_vs_cpu: match (self.cpu_narrow_ms.mean(), self.gpu_narrow_ms.mean()) {
                 (Some(cpu), Some(gpu)) if gpu > 0.0 => Some(cpu / gpu),
                 _ => None,
             },
@@ -90,9 +92,9 @@ impl FrameLog {
             check: context.check,
             frames_checked: totals.frames_checked,
             pairs_checked: totals.pairs_checked,
-            disagreements: totals.disagreements,
-            near_contact_differences: totals.near_contact_differences,
-            max_distance_error: totals.max_distance_error,
+            disagreements: checked.then_some(totals.disagreements),
+            near_contact_differences: checked.then_some(totals.near_contact_differences),
+            max_distance_error: checked.then_some(totals.max_distance_error),
             gpu_failures_answered_on_cpu: totals.gpu_failures,
             screenshot: context.screenshot,
         }
@@ -137,7 +139,9 @@ pub struct DemoSummary {
     pub backend: String,
     pub adapter: String,
     pub mean_ms: PhaseMillis,
-    pub speedup_cpu_over_gpu: Option<f64>,
+    /// How many times faster the GPU narrow phase ran than the CPU reference on all threads (mean CPU
+    /// milliseconds over mean GPU milliseconds); `null` unless both ran.
+    pub gpu_speedup_vs_cpu: Option<f64>,
     pub candidate_pairs_mean: f64,
     pub candidate_pairs_last: usize,
     pub colliding_pairs_mean: f64,
@@ -149,12 +153,15 @@ pub struct DemoSummary {
     pub check: String,
     pub frames_checked: u64,
     pub pairs_checked: u64,
-    /// GPU-vs-CPU disagreements outside the tolerance band, over every checked frame.
-    pub disagreements: u64,
-    /// Flag differences on pairs touching within the tolerance band (allowed, counted for the record).
-    pub near_contact_differences: u64,
-    /// Largest GPU-vs-CPU distance error relative to the pair's size (distance queries).
-    pub max_distance_error: f64,
+    /// GPU-vs-CPU disagreements outside the tolerance band, over every checked frame; `null` when no frame
+    /// was checked (the CPU narrow phase, which has nothing to be checked against).
+    pub disagreements: Option<u64>,
+    /// Flag differences on pairs touching within the tolerance band (allowed, counted for the record);
+    /// `null` when no frame was checked.
+    pub near_contact_differences: Option<u64>,
+    /// Largest GPU-vs-CPU distance error relative to the pair's size (distance queries); `null` when no
+    /// frame was checked.
+    pub max_distance_error: Option<f64>,
     /// Pairs the GPU answered with a named failure status, answered again on the CPU.
     pub gpu_failures_answered_on_cpu: u64,
     pub screenshot: Option<String>,
@@ -197,10 +204,44 @@ mod tests {
         assert_eq!(s.mean_ms.render, 3.0);
         assert_eq!(s.mean_ms.gpu_narrow_phase, Some(3.0));
         assert_eq!(s.mean_ms.cpu_narrow_phase, Some(8.0));
-        assert_eq!(s.speedup_cpu_over_gpu, Some(8.0 / 3.0));
+        assert_eq!(s.gpu_speedup_vs_cpu, Some(8.0 / 3.0));
         assert_eq!((s.colliding_pairs_mean, s.colliding_pairs_last), (3.0, 2));
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["mean_ms"]["broad_phase"], 1.0);
-        assert_eq!(json["disagreements"], 0);
+        assert_eq!(json["gpu_speedup_vs_cpu"], 8.0 / 3.0);
+        assert!(json.get("speedup_cpu_over_gpu").is_none());
+    }
+
+    #[test]
+    fn disagreements_are_null_without_a_checked_frame_and_counted_with_one() {
+        let mut log = FrameLog::default();
+        log.add(&FrameStats::default(), 1.0, 2.0);
+        let context = || SummaryContext {
+            bodies: 1,
+            seed: 1,
+            query: "distance".into(),
+            narrow_phase: "CPU".into(),
+            backend: "Gl".into(),
+            adapter: "test".into(),
+            check: "off".into(),
+            response: false,
+            screenshot: None,
+        };
+        let unchecked =
+            serde_json::to_value(log.summary(context(), &CheckTotals::default())).unwrap();
+        for field in [
+            "disagreements",
+            "near_contact_differences",
+            "max_distance_error",
+        ] {
+            assert!(unchecked[field].is_null(), "{field}: {unchecked}");
+        }
+        let totals = CheckTotals {
+            frames_checked: 1,
+            ..CheckTotals::default()
+        };
+        let checked = serde_json::to_value(log.summary(context(), &totals)).unwrap();
+        assert_eq!(checked["disagreements"], 0);
+        assert_eq!(checked["max_distance_error"], 0.0);
     }
 }

@@ -8,6 +8,7 @@ use super::check::CheckPolicy;
 use super::controls::{next_body_count, Action, Controls};
 use super::debug_view::DebugView;
 use super::draw_list::body_instances;
+use super::fps::FpsMeter;
 use super::hud::picked::{self, PickedView};
 use super::hud::{stats_window, Hud, HudControls, HudStats};
 use super::inspector::panel::{self as inspector_panel, Placement};
@@ -19,7 +20,9 @@ use super::render::{
 use super::sim::{frame_step, NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gjk::QueryKind;
-use crate::gpu::{GpuContext, NarrowPhase};
+use crate::gpu::{
+    check_backend_env, log_instance_creation, BackendChoice, GpuContext, NarrowPhase,
+};
 use crate::stress::{BodyState, StressScene, StressSpec};
 use anyhow::{anyhow, Context, Result};
 use glam::Vec2;
@@ -97,7 +100,9 @@ struct Running {
     history: VecDeque<(f64, f64)>,
     log: FrameLog,
     last_frame: Instant,
-    fps: f64,
+    /// When the window opened: the FPS meter's clock.
+    opened: Instant,
+    fps: FpsMeter,
     frame_ms: f64,
     screenshots: u32,
     /// Overlays, picking, the pair panel, the inspector.
@@ -226,19 +231,23 @@ impl ApplicationHandler for DemoApp {
 
 impl Running {
     fn open(event_loop: &ActiveEventLoop, args: &DemoArgs, assets: AssetSet) -> Result<Self> {
+        if args.backend == BackendChoice::Auto {
+            check_backend_env().map_err(anyhow::Error::msg)?;
+        }
+        args.backend
+            .check_built_in()
+            .map_err(|e| anyhow!("--backend {}: {e}", args.backend))?;
         let window = Arc::new(
             event_loop
                 .create_window(
                     Window::default_attributes()
                         .with_title("gpu-gjk stress test")
-                        .with_inner_size(PhysicalSize::new(
-                            args.width.max(64),
-                            args.height.max(64),
-                        )),
+                        .with_inner_size(PhysicalSize::new(args.width, args.height)),
                 )
                 .context("opening the window")?,
         );
         // The GL backend needs the display connection to create a window surface (EGL on X11/Wayland).
+        log_instance_creation(args.backend.backends());
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
             backends: args.backend.backends(),
             flags: wgpu::InstanceFlags::default().with_env(),
@@ -264,8 +273,18 @@ impl Running {
             )
         })?;
         let gpu = GpuContext::from_adapter(instance, adapter)?;
+        let max_side = gpu.device.limits().max_texture_dimension_2d;
+        if args.width > max_side || args.height > max_side {
+            return Err(anyhow!(
+                "--width {} --height {}: the adapter {} draws at most {max_side} x {max_side} pixels",
+                args.width,
+                args.height,
+                gpu.summary
+            ));
+        }
 
-        let size = window.inner_size();
+        // The window system may still hand out a bigger window (a scale factor): draw at most the limit.
+        let size = clamp_size(window.inner_size(), max_side);
         let capabilities = surface.get_capabilities(&gpu.adapter);
         let format = capabilities
             .formats
@@ -309,7 +328,7 @@ impl Running {
         let hud = Hud::new(&gpu.device, super::render::TARGET_FORMAT, &window);
 
         // The 2D mode has its own polygons; the stress scene stays, as one still body.
-        let bodies = if args.two_d { 1 } else { args.bodies.max(1) };
+        let bodies = if args.two_d { 1 } else { args.bodies };
         let mut scene = StressScene::new(
             assets.shapes.clone(),
             StressSpec {
@@ -317,7 +336,8 @@ impl Running {
                 bodies,
                 ..StressSpec::default()
             },
-        );
+        )
+        .context("placing the bodies")?;
         scene.make_player(0);
         let kind = match args.query {
             DemoQuery::Distance => QueryKind::Distance,
@@ -370,7 +390,8 @@ impl Running {
             history: VecDeque::with_capacity(HISTORY),
             log: FrameLog::default(),
             last_frame: Instant::now(),
-            fps: 0.0,
+            opened: Instant::now(),
+            fps: FpsMeter::default(),
             frame_ms: 0.0,
             screenshots: 0,
             debug,
@@ -465,6 +486,7 @@ impl Running {
         if size.width == 0 || size.height == 0 {
             return;
         }
+        let size = clamp_size(size, self.gpu.device.limits().max_texture_dimension_2d);
         self.surface_config.width = size.width;
         self.surface_config.height = size.height;
         self.surface
@@ -611,10 +633,8 @@ impl Running {
         self.draw(&stats)?;
         let render_ms = render_start.elapsed().as_secs_f64() * 1e3;
 
-        if elapsed > 0.0 {
-            // Smoothed, so the HUD is readable.
-            self.fps = 0.9 * self.fps + 0.1 / f64::from(elapsed);
-        }
+        self.fps
+            .frame(frame_start.duration_since(self.opened).as_secs_f64());
         self.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
         self.log.add(&stats, render_ms, self.frame_ms);
 
@@ -768,8 +788,8 @@ impl Running {
             disagreements_frame: stats.disagreements,
             disagreements_total: self.sim.totals.disagreements,
             gpu_failures_total: self.sim.totals.gpu_failures,
-            fps: self.fps,
-            frame_ms: self.frame_ms,
+            fps: self.fps.fps(),
+            frame_ms: self.fps.frame_interval_ms(),
             adapter: &info.name,
             backend: &backend,
             narrow_phase: self.sim.mode.label(),
@@ -859,4 +879,9 @@ impl Running {
             .map(|&(_, cpu)| cpu)
             .find(|cpu| !cpu.is_nan())
     }
+}
+
+/// `size` with each side at most `max_side` (the adapter's largest texture).
+fn clamp_size(size: PhysicalSize<u32>, max_side: u32) -> PhysicalSize<u32> {
+    PhysicalSize::new(size.width.min(max_side), size.height.min(max_side))
 }

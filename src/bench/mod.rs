@@ -11,8 +11,14 @@ mod table;
 
 pub use chart::{render_chart, write_chart};
 pub use export::{to_csv, to_json};
-pub use run::{run_bench, step_count, BenchOutcome, GpuBench, Group, Progress, GPU_WARMUP_PAIRS};
-pub use spec::{parse_count, parse_shapes, sweep_sizes, BenchSpec, KindChoice, ShapeList};
+pub use run::{
+    run_bench, step_count, step_label, BenchOutcome, GpuBench, Group, Progress, GPU_WARMUP_PAIRS,
+    MAX_STEP_LABEL,
+};
+pub use spec::{
+    parse_count, parse_hull_points, parse_shapes, sweep_sizes, BenchSpec, KindChoice, ShapeList,
+    MIN_HULL_POINTS,
+};
 pub use table::{render_group, text_table, thousands};
 
 use crate::gjk::QueryKind;

@@ -55,6 +55,18 @@ pub fn step_count(spec: &BenchSpec, gpu: bool) -> u64 {
     (spec.sizes.len() * (1 + spec.kinds.len() * backends * spec.repeat)) as u64
 }
 
+/// What a timed run is, for the progress bar: `CPU all threads: penetration, 1000000 pairs, run 2/3`
+/// (at most [`MAX_STEP_LABEL`] characters, so a terminal of 80 columns shows it whole).
+pub fn step_label(backend: &str, kind: BenchKind, pairs: usize, run: usize, runs: usize) -> String {
+    format!(
+        "{backend}: {}, {pairs} pairs, run {run}/{runs}",
+        kind_name(kind)
+    )
+}
+
+/// The longest [`step_label`] for up to 10,000,000 pairs and 99 runs.
+pub const MAX_STEP_LABEL: usize = 58;
+
 /// One (pair count, query kind): its records in backend order (CPU 1 thread, CPU all threads, GPU) and the
 /// agreement reports against CPU 1 thread.
 #[derive(Clone, Debug)]
@@ -129,18 +141,18 @@ pub fn run_bench(
                 .context("uploading the scene's hulls to the GPU")?;
         }
         for &kind in &spec.kinds {
-            let at = |backend: &str| format!("{size} pairs, {}, {backend}", kind_name(kind));
+            let at = |backend: &str, run: usize| step_label(backend, kind, size, run, spec.repeat);
             let (cpu1, cpu1_s) = time_cpu(
                 &scene,
                 kind,
                 &config,
                 Threads::Single,
                 spec.repeat,
-                &mut |r| progress.step(&format!("{}, run {r}", at("CPU 1 thread"))),
+                &mut |r| progress.step(&at("CPU 1 thread", r)),
             )?;
             let (cpu_all, cpu_all_s) =
                 time_cpu(&scene, kind, &config, Threads::All, spec.repeat, &mut |r| {
-                    progress.step(&format!("{}, run {r}", at("CPU all threads")))
+                    progress.step(&at("CPU all threads", r))
                 })?;
             let query = kind.query_kind();
             let cpu_all_report = compare(
@@ -173,7 +185,7 @@ pub fn run_bench(
             if let Some(gpu) = gpu.as_deref_mut() {
                 let (answers, timings) =
                     time_gpu(gpu, &scene, kind, &config, spec.repeat, &mut |r| {
-                        progress.step(&format!("{}, run {r}", at("GPU")))
+                        progress.step(&at("GPU", r))
                     })?;
                 let report = compare(
                     &scene.shapes,
@@ -430,5 +442,26 @@ impl RecordBase {
         record.epa_pairs = epa_pairs;
         self.agreement(&mut record, report, penetration, report.is_clean());
         record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_labels_fit_their_bound() {
+        let longest = step_label(
+            "CPU all threads",
+            BenchKind::Penetration,
+            10_000_000,
+            99,
+            99,
+        );
+        assert_eq!(
+            longest,
+            "CPU all threads: penetration, 10000000 pairs, run 99/99"
+        );
+        assert!(longest.chars().count() <= MAX_STEP_LABEL);
     }
 }

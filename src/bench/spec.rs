@@ -98,6 +98,20 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// The fewest points a random hull is drawn with.
+pub const MIN_HULL_POINTS: usize = 8;
+
+/// Parses `--max-hull-points`: random hulls have 8 to N points, so N must be at least 8.
+pub fn parse_hull_points(text: &str) -> Result<usize, String> {
+    let n = parse_count(text)?;
+    if n < MIN_HULL_POINTS {
+        return Err(format!(
+            "must be at least {MIN_HULL_POINTS} (random hulls have {MIN_HULL_POINTS} to N points)"
+        ));
+    }
+    Ok(n)
+}
+
 /// The sweep's pair counts: the decades 1e3, 1e4, 1e5, 1e6 up to `max`.
 pub fn sweep_sizes(max: usize) -> Result<Vec<usize>, String> {
     let sizes: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000]
@@ -127,10 +141,10 @@ pub struct BenchSpec {
 impl BenchSpec {
     /// The scene mix: the chosen kinds, hulls of 8 to `max_hull_points` points, the default library.
     pub fn mix(&self) -> MixSpec {
-        let max = self.max_hull_points.max(1);
+        let max = self.max_hull_points.max(MIN_HULL_POINTS);
         MixSpec {
             kinds: self.shapes.0.clone(),
-            hull_points: (8.min(max), max),
+            hull_points: (MIN_HULL_POINTS, max),
             ..MixSpec::default()
         }
     }
@@ -163,5 +177,7 @@ mod tests {
         assert_eq!(sweep_sizes(10_000).unwrap(), vec![1_000, 10_000]);
         assert_eq!(sweep_sizes(5_000_000).unwrap().len(), 4);
         assert!(sweep_sizes(999).is_err());
+        assert_eq!(parse_hull_points("8"), Ok(8));
+        assert!(parse_hull_points("7").unwrap_err().contains("at least 8"));
     }
 }

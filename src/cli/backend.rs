@@ -2,7 +2,7 @@
 //! `auto`/`gpu`). Commands that did not ask for the GPU fall back to the CPU with one notice; commands that did
 //! fail with a clear error.
 
-use crate::gpu::{BackendChoice, GpuContext};
+use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
 use anyhow::anyhow;
 
 /// The `--backend` values.
@@ -49,13 +49,20 @@ pub enum SoftwareAdapters {
 }
 
 fn forced(choice: BackendChoice, flag: &str) -> anyhow::Result<Selected> {
+    choice
+        .check_built_in()
+        .map_err(|e| anyhow!("--backend {flag}: {e}"))?;
     GpuContext::new(choice)
         .map(|ctx| Selected::Gpu(Box::new(ctx)))
         .map_err(|e| anyhow!("--backend {flag}: {e}"))
 }
 
-/// Opens the chosen backend. Prints at most one notice to stderr, when `auto` falls back to the CPU.
+/// Opens the chosen backend. Prints at most one notice to stderr, when `auto` falls back to the CPU. An
+/// invalid `WGPU_BACKEND` is an error for `auto` and `gpu`, which honour it, and ignored by `cpu`.
 pub fn select_backend(backend: Backend, software: SoftwareAdapters) -> anyhow::Result<Selected> {
+    if matches!(backend, Backend::Auto | Backend::Gpu) {
+        check_backend_env().map_err(anyhow::Error::msg)?;
+    }
     match backend {
         Backend::Cpu => Ok(Selected::Cpu),
         Backend::Gpu => forced(BackendChoice::Auto, "gpu"),

@@ -2,11 +2,13 @@
 //! writes the files asked for. Returns whether every comparison was clean (exit code 0) or not (2).
 
 use super::backend::{select_backend, Backend, Selected, SoftwareAdapters};
+use super::sink::{require_stdout, Destination, Format};
 use crate::bench::{
-    self, kind_name, parse_count, parse_shapes, render_group, step_count, sweep_sizes, BenchSpec,
-    GpuBench, Group, KindChoice, Progress, ShapeList, GPU_WARMUP_PAIRS,
+    self, kind_name, parse_count, parse_hull_points, parse_shapes, render_chart, render_group,
+    step_count, sweep_sizes, BenchSpec, GpuBench, Group, KindChoice, Progress, ShapeList,
+    GPU_WARMUP_PAIRS,
 };
-use anyhow::Context;
+use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,8 +25,8 @@ pub struct BenchArgs {
     /// rounded_box, flat_polygon, segment, or `all`.
     #[arg(long, value_name = "LIST", default_value = "all", value_parser = parse_shapes)]
     pub shapes: ShapeList,
-    /// Largest point count of a random hull (hulls have 8 to N points).
-    #[arg(long, value_name = "N", default_value = "64", value_parser = parse_count)]
+    /// Largest point count of a random hull (hulls have 8 to N points, so N is at least 8).
+    #[arg(long, value_name = "N", default_value = "64", value_parser = parse_hull_points)]
     pub max_hull_points: usize,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
@@ -42,13 +44,14 @@ pub struct BenchArgs {
     /// Query kinds to measure.
     #[arg(long, value_enum, default_value_t = KindChoice::Both)]
     pub kind: KindChoice,
-    /// Write every measured figure as JSON.
+    /// Write every measured figure as JSON (`-`: stdout, and the report goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write every measured figure as CSV.
+    /// Write every measured figure as CSV (`-`: stdout, and the report goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write an SVG chart of throughput against pair count (log-log).
+    /// Write an SVG chart of throughput against pair count, log-log (`-`: stdout, and the report goes to
+    /// stderr). Another extension than .svg is refused.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
 }
@@ -69,13 +72,78 @@ impl BenchArgs {
             kinds: self.kind.kinds(),
         })
     }
+
+    /// The files to write (`-` for stdout), checked before anything runs; at most one may be stdout.
+    fn exports(&self) -> anyhow::Result<Exports> {
+        let destination = |path: &Option<PathBuf>| path.as_deref().map(Destination::from_arg);
+        let exports = Exports {
+            json: destination(&self.json),
+            csv: destination(&self.csv),
+            chart: destination(&self.chart),
+        };
+        let to_stdout = [&exports.json, &exports.csv, &exports.chart]
+            .iter()
+            .filter(|d| d.as_ref().is_some_and(Destination::is_stdout))
+            .count();
+        if to_stdout > 1 {
+            bail!("only one of --json, --csv and --chart can be - (standard output)");
+        }
+        let checks = [
+            ("--json", &exports.json, None),
+            ("--csv", &exports.csv, None),
+            ("--chart", &exports.chart, Some(SVG)),
+        ];
+        for (flag, destination, format) in checks {
+            if let Some(destination) = destination {
+                destination.check(flag, format)?;
+            }
+        }
+        Ok(exports)
+    }
+}
+
+/// `--chart` writes SVG only (no font or system library needed).
+const SVG: Format = Format {
+    extension: "svg",
+    name: "SVG",
+};
+
+struct Exports {
+    json: Option<Destination>,
+    csv: Option<Destination>,
+    chart: Option<Destination>,
+}
+
+impl Exports {
+    /// Whether a file goes to stdout, which then holds that file alone (the report goes to stderr).
+    fn uses_stdout(&self) -> bool {
+        [&self.json, &self.csv, &self.chart]
+            .iter()
+            .any(|d| d.as_ref().is_some_and(Destination::is_stdout))
+    }
+}
+
+/// The progress bar: what runs on the first line (never cut: labels are at most [`MAX_STEP_LABEL`]
+/// characters), the bar on the second.
+pub const PROGRESS_TEMPLATE: &str = "{msg}\n{bar:40} {pos}/{len} [{elapsed}]";
+
+/// Where the human-readable report goes: stdout, or stderr when stdout carries an exported file.
+fn report_writer(to_stderr: bool) -> Box<dyn Write> {
+    if to_stderr {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    }
 }
 
 /// Prints each group as it completes, above the progress bar (which is hidden when stderr is not a
-/// terminal). The bar counts finished steps: each `step` call finishes the one before.
+/// terminal). The bar counts finished steps: each `step` call finishes the one before. A failed write
+/// (a closed pipe) is kept and returned once the run ends.
 struct Bar {
     bar: ProgressBar,
     started: bool,
+    report: Box<dyn Write>,
+    error: Option<std::io::Error>,
 }
 
 impl Progress for Bar {
@@ -88,19 +156,32 @@ impl Progress for Bar {
     }
 
     fn group_done(&mut self, group: &Group) {
-        self.bar.suspend(|| {
-            print!("{}", render_group(group));
-            let _ = std::io::stdout().flush();
+        if self.error.is_some() {
+            return;
+        }
+        let report = &mut self.report;
+        let written = self.bar.suspend(|| {
+            report
+                .write_all(render_group(group).as_bytes())
+                .and_then(|()| report.flush())
         });
+        self.error = written.err();
     }
 }
 
 /// Runs the benchmark; `Ok(false)` when any comparison disagrees.
 pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     let spec = args.spec()?;
+    let exports = args.exports()?;
+    let to_stderr = exports.uses_stdout();
+    if !to_stderr {
+        require_stdout("the benchmark report")?;
+    }
+    let mut report = report_writer(to_stderr);
     let selected = select_backend(args.backend, SoftwareAdapters::Accept)?;
     let kinds: Vec<&str> = spec.kinds.iter().map(|&k| kind_name(k)).collect();
-    println!(
+    writeln!(
+        report,
         "gpu-gjk bench: seed {}, shapes {}, hull points {}..{}, {} queries, best of {} run{} per backend",
         spec.seed,
         spec.shapes.names(),
@@ -109,11 +190,12 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
         kinds.join(" + "),
         spec.repeat,
         if spec.repeat == 1 { "" } else { "s" }
-    );
-    println!(
+    )?;
+    writeln!(
+        report,
         "CPU: 1 thread (the reference) and all threads = {} (rayon)",
         rayon::current_num_threads()
-    );
+    )?;
     let mut gpu = selected.gpu().map(GpuBench::new);
     match (&selected, &gpu) {
         (Selected::Gpu(ctx), Some(g)) => {
@@ -122,50 +204,67 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
             } else {
                 ""
             };
-            println!("GPU: {}{software}", ctx.summary);
-            println!(
+            writeln!(report, "GPU: {}{software}", ctx.summary)?;
+            writeln!(
+                report,
                 "GPU timing: hulls uploaded once per scene, outside the timing; one untimed warm-up batch of up to \
                  {GPU_WARMUP_PAIRS} pairs; each timed batch is upload (instances + pairs) + compute + readback, \
                  at most {} pairs per dispatch; kernel time from timestamp queries: {}",
                 g.max_pairs_per_chunk(),
                 if g.has_timestamps() { "yes" } else { "not supported by this adapter" }
-            );
+            )?;
         }
-        _ if args.backend == Backend::Cpu => println!("GPU: skipped (--backend cpu)"),
-        _ => println!(
+        _ if args.backend == Backend::Cpu => writeln!(report, "GPU: skipped (--backend cpu)")?,
+        _ => writeln!(
+            report,
             "GPU: skipped (no GPU adapter; see the notice on stderr and `gpu-gjk adapters`), CPU rows only"
-        ),
+        )?,
     }
-    let _ = std::io::stdout().flush();
+    report.flush()?;
 
     let bar = ProgressBar::with_draw_target(
         Some(step_count(&spec, gpu.is_some())),
         ProgressDrawTarget::stderr(),
     );
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} [{elapsed}] {wide_msg}")
+        ProgressStyle::with_template(PROGRESS_TEMPLATE)
             .expect("static template")
             .progress_chars("=> "),
     );
     let mut progress = Bar {
         bar,
         started: false,
+        report,
+        error: None,
     };
     let outcome = bench::run_bench(&spec, gpu.as_mut(), &mut progress);
     progress.bar.finish_and_clear();
     let outcome = outcome?;
+    if let Some(error) = progress.error {
+        return Err(error).context("cannot write the benchmark report");
+    }
+    let mut report = progress.report;
 
-    if let Some(path) = &args.json {
-        std::fs::write(path, bench::to_json(&spec, &outcome))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("wrote {}", path.display());
+    let mut wrote = |flag: &str, destination: &Destination, bytes: &[u8]| -> anyhow::Result<()> {
+        destination
+            .write_all(bytes)
+            .with_context(|| flag.to_string())?;
+        if !destination.is_stdout() {
+            writeln!(report, "wrote {}", destination.describe())?;
+        }
+        Ok(())
+    };
+    if let Some(destination) = &exports.json {
+        wrote(
+            "--json",
+            destination,
+            bench::to_json(&spec, &outcome).as_bytes(),
+        )?;
     }
-    if let Some(path) = &args.csv {
-        std::fs::write(path, bench::to_csv(&outcome))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("wrote {}", path.display());
+    if let Some(destination) = &exports.csv {
+        wrote("--csv", destination, bench::to_csv(&outcome).as_bytes())?;
     }
-    if let Some(path) = &args.chart {
+    if let Some(destination) = &exports.chart {
         let gpu_name = selected.gpu().map_or_else(
             || "none".to_string(),
             |c| {
@@ -181,14 +280,40 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
             "gpu-gjk bench (seed {}): throughput, GPU = {gpu_name}",
             spec.seed
         );
-        bench::write_chart(path, &outcome, &title)?;
-        println!("wrote {}", path.display());
+        wrote(
+            "--chart",
+            destination,
+            render_chart(&outcome, &title)?.as_bytes(),
+        )?;
     }
     let clean = outcome.is_clean();
     if clean {
-        println!("\nresult: clean (every comparison with CPU 1 thread within the agreement band)");
+        writeln!(
+            report,
+            "\nresult: clean (every comparison with CPU 1 thread within the agreement band)"
+        )?;
     } else {
-        println!("\nresult: DISAGREEMENT with CPU 1 thread (see above); exit code 2");
+        writeln!(
+            report,
+            "\nresult: DISAGREEMENT with CPU 1 thread (see above); exit code 2"
+        )?;
     }
+    report.flush()?;
     Ok(clean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::MAX_STEP_LABEL;
+
+    #[test]
+    fn the_progress_label_fits_an_80_column_terminal_whole() {
+        // The label has a line of its own and is printed whole (`{msg}`, not the truncating `{wide_msg}`).
+        let lines: Vec<&str> = PROGRESS_TEMPLATE.lines().collect();
+        assert_eq!(lines[0], "{msg}");
+        const { assert!(MAX_STEP_LABEL <= 80) };
+        // The bar line: 40 + " 999/999 [59m]".
+        assert!(lines[1].starts_with("{bar:40} ") && 40 + " 999/999 [59m]".len() <= 80);
+    }
 }

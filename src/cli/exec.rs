@@ -46,6 +46,32 @@ impl Executor {
     }
 }
 
+/// Most threads `--threads` may ask for per core: beyond the cores a pool only adds switching, and a
+/// mistyped count (`--threads 1000000000`) would otherwise spend minutes starting threads.
+pub const MAX_THREADS_PER_CORE: usize = 8;
+
+/// The cores rayon would use for `--threads 0`.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Parses `--threads`: a whole number from 0 (all cores) to [`MAX_THREADS_PER_CORE`] times the cores.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    let max = MAX_THREADS_PER_CORE * cores();
+    if n > max {
+        return Err(format!(
+            "{n} threads is more than {MAX_THREADS_PER_CORE} per core ({max} on this machine's {} cores); \
+             0 uses every core",
+            cores()
+        ));
+    }
+    Ok(n)
+}
+
 /// `--threads N`: 0 means all cores, 1 one thread without rayon, more a dedicated pool.
 pub fn threads_from_count(n: usize) -> Threads {
     match n {
@@ -58,6 +84,18 @@ pub fn threads_from_count(n: usize) -> Threads {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_counts_are_capped_per_core() {
+        assert_eq!(parse_threads("0"), Ok(0));
+        assert_eq!(parse_threads("3"), Ok(3));
+        let max = MAX_THREADS_PER_CORE * cores();
+        assert_eq!(parse_threads(&max.to_string()), Ok(max));
+        let refused = parse_threads(&(max + 1).to_string()).unwrap_err();
+        assert!(refused.contains("per core"), "{refused}");
+        assert!(parse_threads("1000000000").is_err());
+        assert!(parse_threads("-1").is_err());
+    }
 
     #[test]
     fn every_mode_keeps_order() {

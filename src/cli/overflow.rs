@@ -1,40 +1,61 @@
-//! JSON numbers too large for f64 (`1e999`): serde_json refuses the whole document ("number out of
-//! range") instead of yielding infinity, so the error could not say which field was wrong. Here each such
-//! number is replaced by a marker string that keeps its text, and the document is parsed again; the line
-//! parser then reports the marker as a non-finite number at its field path. A marker in a field nobody
-//! reads (an unknown field) is ignored like the rest of that field.
+//! Reading one line as a JSON value, with errors serde_json alone cannot place.
+//!
+//! JSON numbers too large for f64 (`1e999`): serde_json refuses the whole document ("number out of range")
+//! instead of yielding infinity, so the error could not say which field was wrong. Here, when that happens,
+//! one pass over the line replaces every such number by a marker string that keeps its text, and the line
+//! is parsed once more (so the work is linear in the line, however many numbers overflow); the line parser
+//! then reports the marker as an overflowing number at its field path. Syntax errors inside a number
+//! (`1e999e5`, `1e5e5`) are named as malformed numbers, and a nesting too deep for serde_json's recursion
+//! limit is reported with the object keys that lead to it.
 
+use super::lexical::{
+    is_json_number, is_number_byte, keys_at, number_token_at, shorten, string_end,
+};
 use serde_json::Value;
 
 /// Prefix of a marker string. It starts with NUL so that it cannot be mistaken for ordinary text; a user
 /// who writes such a string in a number's place gets an error on that field either way.
 const MARKER: &str = "\u{0}overflow:";
 
-/// Parses one line, turning each out-of-range number into a marker string (see [`overflowed`]).
-/// Errors other than out-of-range numbers are returned with their column in the original line.
-pub fn parse_value(line: &[u8]) -> Result<Value, ParseError> {
-    let mut buf: Option<Vec<u8>> = None;
-    // Bytes added by the replacements so far; later errors lie to their right, so one shift fixes them.
-    let mut shift: isize = 0;
-    loop {
-        let text = buf.as_deref().unwrap_or(line);
-        let err = match serde_json::from_slice::<Value>(text) {
-            Ok(value) => return Ok(value),
-            Err(err) => err,
-        };
-        let original_column = (err.column() as isize - shift).max(0) as usize;
-        let Some((start, end)) = out_of_range_token(&err, text) else {
-            return Err(ParseError::new(&err, original_column));
-        };
-        let token = String::from_utf8_lossy(&text[start..end]).into_owned();
-        let replacement = serde_json::to_string(&format!("{MARKER}{token}"))
-            .expect("serialising a string cannot fail");
-        shift += replacement.len() as isize - (end - start) as isize;
-        let mut next = text[..start].to_vec();
-        next.extend_from_slice(replacement.as_bytes());
-        next.extend_from_slice(&text[end..]);
-        buf = Some(next);
+/// The most characters of a number a message repeats.
+pub const MAX_TOKEN_CHARS: usize = 40;
+
+/// Why a line is not a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// serde_json's message (without its "line 1") and the 1-based byte column in the line as written.
+    Invalid { message: String, column: usize },
+    /// A number token that JSON's grammar does not allow, as written.
+    MalformedNumber { token: String, column: usize },
+    /// More levels of arrays and objects than serde_json's recursion limit (128), with the object keys on
+    /// the way to the first level too many.
+    TooDeep { keys: Vec<String> },
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SyntaxError::Invalid { message, column } => write!(f, "{message} at column {column}"),
+            SyntaxError::MalformedNumber { token, column } => {
+                write!(f, "malformed number `{token}` at column {column}")
+            }
+            SyntaxError::TooDeep { .. } => f.write_str("nested more than 128 levels deep"),
+        }
     }
+}
+
+/// Parses one line, turning each out-of-range number into a marker string (see [`overflowed`]).
+pub fn parse_value(line: &[u8]) -> Result<Value, SyntaxError> {
+    let err = match serde_json::from_slice::<Value>(line) {
+        Ok(value) => return Ok(value),
+        Err(err) => err,
+    };
+    if !is_out_of_range(&err) {
+        return Err(explain(&err, line, |column| column));
+    }
+    let rewritten = Rewritten::replacing_overflows(line);
+    serde_json::from_slice::<Value>(&rewritten.text)
+        .map_err(|err| explain(&err, line, |column| rewritten.original_column(column)))
 }
 
 /// The original text of a number that overflowed f64, if `value` is a marker left by [`parse_value`].
@@ -45,50 +66,100 @@ pub fn overflowed(value: &Value) -> Option<&str> {
     }
 }
 
-/// A syntax error, described without serde_json's "line 1" (every input line is parsed on its own).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    pub message: String,
-    pub column: usize,
+fn is_out_of_range(err: &serde_json::Error) -> bool {
+    err.to_string().starts_with("number out of range")
 }
 
-impl ParseError {
-    fn new(err: &serde_json::Error, column: usize) -> Self {
-        let mut message = err.to_string();
-        if let Some(at) = message.rfind(" at line ") {
-            message.truncate(at);
+/// serde_json's error in terms of the line as written; `to_original` maps a column of the text that was
+/// parsed back to the line.
+fn explain(
+    err: &serde_json::Error,
+    line: &[u8],
+    to_original: impl Fn(usize) -> usize,
+) -> SyntaxError {
+    let column = to_original(err.column());
+    let message = err.to_string();
+    if message.starts_with("recursion limit exceeded") {
+        return SyntaxError::TooDeep {
+            keys: keys_at(line, column),
+        };
+    }
+    // serde_json's column is the 1-based byte it stopped at, inside or just past a number.
+    let at = column.saturating_sub(1);
+    if let Some((start, end)) = number_token_at(line, at) {
+        let token = &line[start..end];
+        if !is_json_number(token) {
+            return SyntaxError::MalformedNumber {
+                token: shorten(&String::from_utf8_lossy(token), MAX_TOKEN_CHARS),
+                column: start + 1,
+            };
         }
-        Self { message, column }
+    }
+    let message = match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    };
+    SyntaxError::Invalid { message, column }
+}
+
+/// A line with every overflowing number replaced by a marker string, and where the replacements are.
+struct Rewritten {
+    text: Vec<u8>,
+    /// For each replacement: its end in `text` and the bytes added up to and including it.
+    shifts: Vec<(usize, isize)>,
+}
+
+impl Rewritten {
+    fn replacing_overflows(line: &[u8]) -> Self {
+        let mut text = Vec::with_capacity(line.len() + 64);
+        let mut shifts = Vec::new();
+        let mut shift: isize = 0;
+        let mut i = 0;
+        while i < line.len() {
+            let b = line[i];
+            if b == b'"' {
+                let end = string_end(line, i);
+                text.extend_from_slice(&line[i..end]);
+                i = end;
+            } else if b == b'-' || b.is_ascii_digit() {
+                let end = i + line[i..].iter().take_while(|&&b| is_number_byte(b)).count();
+                let token = &line[i..end];
+                if overflows_f64(token) {
+                    let marker = serde_json::to_string(&format!(
+                        "{MARKER}{}",
+                        String::from_utf8_lossy(token)
+                    ))
+                    .expect("serialising a string cannot fail");
+                    text.extend_from_slice(marker.as_bytes());
+                    shift += marker.len() as isize - token.len() as isize;
+                    shifts.push((text.len(), shift));
+                } else {
+                    text.extend_from_slice(token);
+                }
+                i = end;
+            } else {
+                text.push(b);
+                i += 1;
+            }
+        }
+        Self { text, shifts }
+    }
+
+    /// The column in the original line of 1-based `column` in the rewritten text.
+    fn original_column(&self, column: usize) -> usize {
+        let before = self.shifts.partition_point(|&(end, _)| end < column);
+        let shift = before.checked_sub(1).map_or(0, |k| self.shifts[k].1);
+        (column as isize - shift).max(1) as usize
     }
 }
 
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at column {}", self.message, self.column)
-    }
-}
-
-/// The byte range of the number an out-of-range error points at. serde_json reports the column just past
-/// the number, or inside it for absurd exponents, so the search starts one byte to the left.
-fn out_of_range_token(err: &serde_json::Error, text: &[u8]) -> Option<(usize, usize)> {
-    if !err.to_string().starts_with("number out of range") {
-        return None;
-    }
-    let is_number_byte =
-        |b: u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
-    let column = err.column().min(text.len());
-    let inside = [column.checked_sub(1), Some(column)]
-        .into_iter()
-        .flatten()
-        .find(|&i| i < text.len() && is_number_byte(text[i]))?;
-    let start = (0..=inside)
-        .rev()
-        .take_while(|&i| is_number_byte(text[i]))
-        .last()?;
-    let end = (inside..text.len())
-        .find(|&i| !is_number_byte(text[i]))
-        .unwrap_or(text.len());
-    Some((start, end))
+/// A number JSON allows whose value is beyond f64 (`1e999`, 400 nines).
+fn overflows_f64(token: &[u8]) -> bool {
+    is_json_number(token)
+        && std::str::from_utf8(token)
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .is_some_and(f64::is_infinite)
 }
 
 #[cfg(test)]
@@ -118,12 +189,69 @@ mod tests {
     }
 
     #[test]
+    fn numbers_inside_strings_are_left_alone() {
+        let v = parse_value(br#"["1e999", 1e999, "\"1e999"]"#).unwrap();
+        assert_eq!(v[0], "1e999");
+        assert_eq!(overflowed(&v[1]), Some("1e999"));
+        assert_eq!(v[2], "\"1e999");
+    }
+
+    #[test]
     fn other_errors_keep_their_original_column() {
         let err = parse_value(b"[NaN]").unwrap_err();
-        assert_eq!(err.message, "expected value");
-        assert_eq!(err.column, 2);
+        assert_eq!(
+            err,
+            SyntaxError::Invalid {
+                message: "expected value".into(),
+                column: 2
+            }
+        );
         // After a replacement the column still refers to the line as written.
         let err = parse_value(b"[1e999, x]").unwrap_err();
-        assert_eq!(err.column, 9, "{err}");
+        assert_eq!(err.to_string(), "expected value at column 9");
+        let err = parse_value(b"[1e999, 1e999, 1e999, x]").unwrap_err();
+        assert_eq!(err.to_string(), "expected value at column 23");
+    }
+
+    #[test]
+    fn malformed_numbers_are_named_as_written() {
+        for (line, token, column) in [
+            (&b"[1e999e5]"[..], "1e999e5", 2),
+            (b"[0, 1e5e5]", "1e5e5", 5),
+            (b"[1e999, 2e999e]", "2e999e", 9),
+            (b"[01]", "01", 2),
+            (b"[-]", "-", 2),
+        ] {
+            assert_eq!(
+                parse_value(line).unwrap_err(),
+                SyntaxError::MalformedNumber {
+                    token: token.into(),
+                    column
+                },
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+
+    #[test]
+    fn long_tokens_are_cut_in_messages() {
+        let line = format!("[1{}e5e5]", "0".repeat(1000));
+        let SyntaxError::MalformedNumber { token, .. } = parse_value(line.as_bytes()).unwrap_err()
+        else {
+            panic!("not a malformed number");
+        };
+        assert_eq!(token, format!("1{}...", "0".repeat(MAX_TOKEN_CHARS - 1)));
+    }
+
+    #[test]
+    fn deep_nesting_names_the_keys_that_lead_to_it() {
+        let line = format!(r#"{{"a": {{"extra": {}}}}}"#, "[".repeat(300));
+        assert_eq!(
+            parse_value(line.as_bytes()).unwrap_err(),
+            SyntaxError::TooDeep {
+                keys: vec!["a".into(), "extra".into()]
+            }
+        );
     }
 }

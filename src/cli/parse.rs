@@ -4,7 +4,8 @@
 //! is about (`b.points[2]: expected 3 numbers, got 2`). All checks that the library would make later are
 //! made here first with the field path; the library's own checks stay behind them as a backstop.
 
-use super::overflow::{self, overflowed};
+use super::lexical::shorten;
+use super::overflow::{self, overflowed, SyntaxError, MAX_TOKEN_CHARS};
 use crate::error::GjkError;
 use crate::pose::{DPose, COORDINATE_LIMIT};
 use crate::shape::ConvexShape;
@@ -26,19 +27,58 @@ pub struct PairInput {
     pub b: PlacedShape,
 }
 
+/// The fields a line may have, and those of a shape.
+const LINE_FIELDS: [&str; 2] = ["a", "b"];
+const SHAPE_FIELDS: [&str; 4] = ["points", "radius", "position", "rotation"];
+
 /// Parses one line (without its newline). The error is the message without the `line N: ` prefix.
 pub fn parse_line(line: &[u8]) -> Result<PairInput, String> {
     if line.trim_ascii().is_empty() {
         return Err("empty line".into());
     }
-    let value = overflow::parse_value(line).map_err(|e| format!("not JSON: {e}"))?;
+    let value = overflow::parse_value(line).map_err(syntax_message)?;
     let Value::Object(fields) = &value else {
         return Err(format!("expected a JSON object, got {}", kind(&value)));
     };
+    if let Some(unknown) = fields.keys().find(|k| !LINE_FIELDS.contains(&k.as_str())) {
+        return Err(unknown_field(&[unknown]));
+    }
     Ok(PairInput {
         a: placed_shape(fields, "a")?,
         b: placed_shape(fields, "b")?,
     })
+}
+
+/// `not JSON: ...`, except that a nesting too deep inside a field the line may not have is that field's
+/// error (the same as for any unknown field), and one inside a known field names it.
+fn syntax_message(error: SyntaxError) -> String {
+    let SyntaxError::TooDeep { keys } = &error else {
+        return format!("not JSON: {error}");
+    };
+    let known =
+        |level: usize, names: &[&str]| keys.get(level).is_none_or(|k| names.contains(&k.as_str()));
+    if !known(0, &LINE_FIELDS) {
+        return unknown_field(&keys[..1]);
+    }
+    if !known(1, &SHAPE_FIELDS) {
+        return unknown_field(&keys[..2]);
+    }
+    // The field is named by its first two keys (`a.points`); deeper ones are the nesting itself.
+    match keys.is_empty() {
+        true => format!("not JSON: {error}"),
+        false => format!("{}: {error}", keys[..keys.len().min(2)].join(".")),
+    }
+}
+
+/// `b.pos: unknown field (a shape has points, radius, position and rotation)`.
+fn unknown_field(path: &[impl AsRef<str>]) -> String {
+    let names: Vec<String> = path.iter().map(|k| field_name(k.as_ref())).collect();
+    let expected = if names.len() == 1 {
+        "a line has the shapes a and b"
+    } else {
+        "a shape has points, radius, position and rotation"
+    };
+    format!("{}: unknown field ({expected})", names.join("."))
 }
 
 /// A field path such as `a.points[2][1]`, formatted only when an error needs it (no allocation per
@@ -89,6 +129,21 @@ impl fmt::Display for Path<'_> {
     }
 }
 
+/// A field name for a message: as written when it is a plain word, else quoted and escaped as JSON (so a
+/// message stays on one line), and cut short when long.
+fn field_name(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let short = shorten(name, MAX_TOKEN_CHARS);
+    if plain {
+        short
+    } else {
+        serde_json::to_string(&short).expect("a string serialises")
+    }
+}
+
 fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, String> {
     let path = Path::shape(name);
     let fields = match fields.get(name) {
@@ -96,6 +151,9 @@ fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, 
         Some(Value::Object(fields)) => fields,
         Some(other) => return Err(format!("{path}: expected an object, got {}", kind(other))),
     };
+    if let Some(unknown) = fields.keys().find(|k| !SHAPE_FIELDS.contains(&k.as_str())) {
+        return Err(unknown_field(&[name, unknown.as_str()]));
+    }
 
     let points = points(fields.get("points"), path.field("points"))?;
     let radius = match fields.get("radius") {
@@ -104,7 +162,7 @@ fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, 
     };
     let position = match fields.get("position") {
         None => DVec3::ZERO,
-        Some(v) => position(v, path.field("position"))?,
+        Some(v) => coordinates(v, path.field("position"))?,
     };
     let rotation = match fields.get("rotation") {
         None => DQuat::IDENTITY,
@@ -149,75 +207,61 @@ fn points(value: Option<&Value>, path: Path) -> Result<Vec<DVec3>, String> {
     }
     let mut out = Vec::with_capacity(list.len());
     for (i, point) in list.iter().enumerate() {
-        let p = numbers::<3>(point, path.at(i))?;
-        for (k, &x) in p.iter().enumerate() {
-            coordinate_f32(x, path.at(i).at(k))?;
-        }
-        out.push(DVec3::from_array(p));
+        out.push(coordinates(point, path.at(i))?);
     }
     Ok(out)
 }
 
-/// Points are stored in float32: a value that overflows there, or that exceeds the coordinate limit the
-/// GJK determinants can afford, is refused here with its own path.
-fn coordinate_f32(x: f64, path: Path) -> Result<f32, String> {
-    let c = x as f32;
-    if !c.is_finite() {
-        return Err(format!(
-            "{path}: {} overflows float32 (not finite after conversion)",
-            show(x)
-        ));
-    }
-    if c.abs() as f64 > COORDINATE_LIMIT {
-        return Err(format!(
-            "{path}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
-            show(x)
-        ));
-    }
-    Ok(c)
+/// One limit for every coordinate, points and positions alike, applied to the number as written (before
+/// points are rounded to float32): `|x| <= COORDINATE_LIMIT`, the range the GJK determinants can afford.
+fn coordinates(value: &Value, path: Path) -> Result<DVec3, String> {
+    let p = numbers::<3>(value, path, |x, at| {
+        if x.abs() > COORDINATE_LIMIT {
+            return Err(format!(
+                "{at}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
+                show(x)
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(DVec3::from_array(p))
 }
 
+/// The radius has the coordinates' limit (a larger one would overflow the pair's scale).
 fn radius(value: &Value, path: Path) -> Result<f32, String> {
     let r = number(value, path)?;
     if r < 0.0 {
         return Err(format!("{path}: {} is negative", show(r)));
     }
-    let r32 = r as f32;
-    if !r32.is_finite() {
-        return Err(format!("{path}: {} overflows float32", show(r)));
+    if r > COORDINATE_LIMIT {
+        return Err(format!(
+            "{path}: {} is beyond the radius limit {COORDINATE_LIMIT:e}",
+            show(r)
+        ));
     }
-    Ok(r32)
+    Ok(r as f32)
 }
 
-fn position(value: &Value, path: Path) -> Result<DVec3, String> {
-    let p = numbers::<3>(value, path)?;
-    for (k, &x) in p.iter().enumerate() {
-        if x.abs() > COORDINATE_LIMIT {
-            return Err(format!(
-                "{}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
-                path.at(k),
-                show(x)
-            ));
-        }
-    }
-    Ok(DVec3::from_array(p))
-}
-
+/// A quaternion `[x, y, z, w]`, normalised. Dividing by the largest component first keeps the length
+/// from overflowing (`[1e154, 1e154, 0, 0]`) or underflowing (`[1e-170, 0, 0, 0]`): only all zeros has no
+/// direction.
 fn rotation(value: &Value, path: Path) -> Result<DQuat, String> {
-    let q = DQuat::from_array(numbers::<4>(value, path)?);
-    // The same test as `DPose::checked`, made here so the message can say which way it failed.
-    let len = q.length();
-    if !len.is_finite() {
-        return Err(format!("{path}: quaternion length overflows"));
+    let q = DQuat::from_array(numbers::<4>(value, path, |_, _| Ok(()))?);
+    let largest = q.to_array().into_iter().map(f64::abs).fold(0.0, f64::max);
+    if largest == 0.0 {
+        return Err(format!(
+            "{path}: zero quaternion (all four components are 0)"
+        ));
     }
-    if len < 1e-12 {
-        return Err(format!("{path}: zero quaternion"));
-    }
-    Ok(q)
+    Ok((q / largest).normalize())
 }
 
-/// An array of exactly `N` finite numbers.
-fn numbers<const N: usize>(value: &Value, path: Path) -> Result<[f64; N], String> {
+/// An array of exactly `N` finite numbers, each passing `check` (in order, so the first bad one is named).
+fn numbers<const N: usize>(
+    value: &Value,
+    path: Path,
+    check: impl Fn(f64, Path) -> Result<(), String>,
+) -> Result<[f64; N], String> {
     let what = if N == 4 { " [x, y, z, w]" } else { "" };
     let list = match value {
         Value::Array(list) if list.len() == N => list,
@@ -237,13 +281,17 @@ fn numbers<const N: usize>(value: &Value, path: Path) -> Result<[f64; N], String
     let mut out = [0.0; N];
     for (i, (v, x)) in list.iter().zip(&mut out).enumerate() {
         *x = number(v, path.at(i))?;
+        check(*x, path.at(i))?;
     }
     Ok(out)
 }
 
 fn number(value: &Value, path: Path) -> Result<f64, String> {
     if let Some(text) = overflowed(value) {
-        return Err(format!("{path}: {text} is not a finite number"));
+        return Err(format!(
+            "{path}: {} overflows float64",
+            shorten(text, MAX_TOKEN_CHARS)
+        ));
     }
     match value {
         // Without serde_json's arbitrary-precision feature every number converts to f64, and an
@@ -303,12 +351,23 @@ mod tests {
 
     const BOX: &str =
         "[[-1,-1,-1],[1,-1,-1],[-1,1,-1],[1,1,-1],[-1,-1,1],[1,-1,1],[-1,1,1],[1,1,1]]";
+    const OK: &str = r#"{"points": [[0,0,0]]}"#;
+
+    /// The line with shape A as given and a point as B.
+    fn a(shape: &str) -> String {
+        err(&format!(r#"{{"a": {shape}, "b": {OK}}}"#))
+    }
+
+    /// The line with a point as A and shape B as given.
+    fn b(shape: &str) -> String {
+        err(&format!(r#"{{"a": {OK}, "b": {shape}}}"#))
+    }
 
     #[test]
-    fn full_line_with_defaults_and_unknown_fields() {
+    fn full_line_with_defaults() {
         let line = format!(
-            r#"{{"a": {{"points": {BOX}, "colour": "red"}}, "b": {{"points": [[0,0,0]], "radius": 0.5,
-            "position": [3, 0, 0], "rotation": [0, 0, 0, 2]}}, "id": 7}}"#
+            r#"{{"a": {{"points": {BOX}}}, "b": {{"points": [[0,0,0]], "radius": 0.5,
+            "position": [3, 0, 0], "rotation": [0, 0, 0, 2]}}}}"#
         )
         .replace('\n', " ");
         let pair = parse_line(line.as_bytes()).unwrap();
@@ -325,7 +384,7 @@ mod tests {
     fn structural_errors_name_the_field() {
         assert_eq!(err("   "), "empty line");
         assert!(err("{nope").starts_with("not JSON: "), "{}", err("{nope"));
-        assert!(err(r#"{"a": NaN}"#).starts_with("not JSON: expected value at column 7"));
+        assert_eq!(err(r#"{"a": NaN}"#), "not JSON: expected value at column 7");
         assert_eq!(err("[1, 2]"), "expected a JSON object, got an array");
         assert_eq!(
             err(r#"{"b": {"points": [[0,0,0]]}}"#),
@@ -339,24 +398,56 @@ mod tests {
             err(r#"{"a": 5, "b": {"points": [[0,0,0]]}}"#),
             "a: expected an object, got a number"
         );
+        assert_eq!(a(r#"{"radius": 1}"#), "a.points: required field is missing");
+        assert_eq!(a(r#"{"points": []}"#), "a.points: empty point list");
         assert_eq!(
-            err(r#"{"a": {"radius": 1}, "b": {"points": [[0,0,0]]}}"#),
-            "a.points: required field is missing"
-        );
-        assert_eq!(
-            err(r#"{"a": {"points": []}, "b": {"points": [[0,0,0]]}}"#),
-            "a.points: empty point list"
-        );
-        assert_eq!(
-            err(r#"{"a": {"points": {}}, "b": {"points": [[0,0,0]]}}"#),
+            a(r#"{"points": {}}"#),
             "a.points: expected an array of points, got an object"
         );
     }
 
     #[test]
+    fn unknown_fields_are_errors_that_name_them() {
+        // A misspelt field would otherwise leave the shape at the origin without a word.
+        assert_eq!(
+            b(r#"{"points": [[0,0,0]], "pos": [3, 0, 0]}"#),
+            "b.pos: unknown field (a shape has points, radius, position and rotation)"
+        );
+        assert_eq!(
+            err(&format!(r#"{{"a": {OK}, "b": {OK}, "id": 7}}"#)),
+            "id: unknown field (a line has the shapes a and b)"
+        );
+        // Odd names are quoted and escaped, so the message stays on one line, and cut short.
+        assert_eq!(
+            b(r#"{"points": [[0,0,0]], "po\ns": 1}"#),
+            r#"b."po\ns": unknown field (a shape has points, radius, position and rotation)"#
+        );
+        let long = "x".repeat(100);
+        assert!(a(&format!(r#"{{"points": [[0,0,0]], "{long}": 1}}"#))
+            .starts_with(&format!("a.{}...: unknown field", "x".repeat(40))));
+        // An unknown field is an error whatever it holds: an overflowing number, a nesting too deep.
+        assert_eq!(
+            err(&format!(r#"{{"a": {OK}, "b": {OK}, "x": 1e999}}"#)),
+            "x: unknown field (a line has the shapes a and b)"
+        );
+        let deep = "[".repeat(500);
+        assert_eq!(
+            err(&format!(r#"{{"a": {{"points": [[0,0,0]], "extra": {deep}"#)),
+            "a.extra: unknown field (a shape has points, radius, position and rotation)"
+        );
+        assert_eq!(
+            err(&format!(r#"{{"c": {deep}"#)),
+            "c: unknown field (a line has the shapes a and b)"
+        );
+        // Too deep inside a known field names that field.
+        assert_eq!(
+            err(&format!(r#"{{"a": {{"points": {deep}"#)),
+            "a.points: nested more than 128 levels deep"
+        );
+    }
+
+    #[test]
     fn value_errors_name_the_field() {
-        let ok = r#"{"points": [[0,0,0]]}"#;
-        let b = |shape: &str| err(&format!(r#"{{"a": {ok}, "b": {shape}}}"#));
         assert_eq!(
             b(r#"{"points": [[0,0,0],[1,1,1],[1,2]]}"#),
             "b.points[2]: expected 3 numbers, got 2"
@@ -379,15 +470,11 @@ mod tests {
         );
         assert_eq!(
             b(r#"{"points": [[0,0,0]], "rotation": [0,0,0,0]}"#),
-            "b.rotation: zero quaternion"
+            "b.rotation: zero quaternion (all four components are 0)"
         );
         assert_eq!(
             b(r#"{"points": [[0,0,0]], "rotation": [0,0,1]}"#),
             "b.rotation: expected 4 numbers [x, y, z, w], got 3"
-        );
-        assert_eq!(
-            b(r#"{"points": [[0,0,0]], "rotation": [1e300,1e300,0,0]}"#),
-            "b.rotation: quaternion length overflows"
         );
         assert_eq!(
             b(r#"{"points": [[0,0,0]], "position": [1,2]}"#),
@@ -400,38 +487,92 @@ mod tests {
     }
 
     #[test]
-    fn non_finite_and_overflowing_numbers_name_the_field() {
-        let ok = r#"{"points": [[0,0,0]]}"#;
-        let a = |shape: &str| err(&format!(r#"{{"a": {shape}, "b": {ok}}}"#));
+    fn quaternions_normalise_without_overflow_or_underflow() {
+        let rotation = |q: &str| {
+            let line = format!(r#"{{"a": {OK}, "b": {{"points": [[0,0,0]], "rotation": {q}}}}}"#);
+            parse_line(line.as_bytes()).unwrap().b.pose.rotation
+        };
+        let half = std::f64::consts::FRAC_1_SQRT_2;
+        let q = rotation("[1e154, 1e154, 0, 0]");
+        assert!(
+            (q.x - half).abs() < 1e-15 && (q.y - half).abs() < 1e-15,
+            "{q}"
+        );
+        assert_eq!(
+            rotation("[1e-13, 0, 0, 0]"),
+            DQuat::from_xyzw(1.0, 0.0, 0.0, 0.0)
+        );
+        assert_eq!(rotation("[0, 0, 0, 1e-300]"), DQuat::IDENTITY);
+        assert_eq!(rotation("[0, 0, 0, 1e300]"), DQuat::IDENTITY);
+    }
+
+    #[test]
+    fn one_coordinate_limit_for_points_and_positions() {
+        // The limit applies to the number as written: 1000000001 rounds to 1e9 in float32, but it is refused
+        // like a position of 1000000000.0001.
+        for value in ["1000000001", "1000000000.0001", "-1e300", "1e10"] {
+            let point = b(&format!(r#"{{"points": [[0,0,{value}]]}}"#));
+            assert!(
+                point.starts_with("b.points[0][2]: ")
+                    && point.contains("beyond the coordinate limit +-1e9"),
+                "{point}"
+            );
+            let position = b(&format!(
+                r#"{{"points": [[0,0,0]], "position": [0,0,{value}]}}"#
+            ));
+            assert!(
+                position.starts_with("b.position[2]: ")
+                    && position.contains("beyond the coordinate limit +-1e9"),
+                "{position}"
+            );
+        }
+        for value in ["1000000000", "-1e9", "999999999.9999"] {
+            let line = format!(
+                r#"{{"a": {{"points": [[0,0,{value}]]}}, "b": {{"points": [[0,0,0]], "position": [0,0,{value}]}}}}"#
+            );
+            assert!(parse_line(line.as_bytes()).is_ok(), "{value}");
+        }
+        assert_eq!(
+            a(r#"{"points": [[0,0,0]], "radius": 1000000001}"#),
+            "a.radius: 1.000000001e9 is beyond the radius limit 1e9"
+        );
+    }
+
+    #[test]
+    fn number_errors_say_what_is_wrong() {
         assert_eq!(
             a(r#"{"points": [[0,0,0],[0,1e999,0]]}"#),
-            "a.points[1][1]: 1e999 is not a finite number"
+            "a.points[1][1]: 1e999 overflows float64"
         );
         assert_eq!(
             a(r#"{"points": [[0,0,0]], "radius": 1e999}"#),
-            "a.radius: 1e999 is not a finite number"
+            "a.radius: 1e999 overflows float64"
         );
         assert_eq!(
             a(r#"{"points": [[0,0,0]], "position": [0,-1e999,0]}"#),
-            "a.position[1]: -1e999 is not a finite number"
+            "a.position[1]: -1e999 overflows float64"
         );
         assert_eq!(
             a(r#"{"points": [[0,0,0]], "rotation": [0,0,0,1e999]}"#),
-            "a.rotation[3]: 1e999 is not a finite number"
+            "a.rotation[3]: 1e999 overflows float64"
+        );
+        // Not a number at all: named as written, not as an overflow.
+        assert_eq!(
+            err(r#"{"a": {"points": [[1e999e5,0,0]]}, "b": {"points": [[0,0,0]]}}"#),
+            "not JSON: malformed number `1e999e5` at column 20"
         );
         assert_eq!(
             a(r#"{"points": [[1e300,0,0]]}"#),
-            "a.points[0][0]: 1e300 overflows float32 (not finite after conversion)"
+            "a.points[0][0]: 1e300 is beyond the coordinate limit +-1e9"
         );
         assert_eq!(
             a(r#"{"points": [[0,0,2e9]]}"#),
             "a.points[0][2]: 2e9 is beyond the coordinate limit +-1e9"
         );
+        // The first bad number in reading order is the one named.
         assert_eq!(
-            a(r#"{"points": [[0,0,0]], "radius": 1e300}"#),
-            "a.radius: 1e300 overflows float32"
+            a(r#"{"points": [[2e9,1e999,0]]}"#),
+            "a.points[0][0]: 2e9 is beyond the coordinate limit +-1e9"
         );
-        // An overflowing number in a field nobody reads is ignored like the field.
-        assert!(parse_line(format!(r#"{{"a": {ok}, "b": {ok}, "x": 1e999}}"#).as_bytes()).is_ok());
     }
 }

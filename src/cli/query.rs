@@ -6,14 +6,14 @@
 
 use super::answer::{query_pair, PairAnswer};
 use super::backend::{select_backend, Backend, SoftwareAdapters};
-use super::exec::{threads_from_count, Executor};
-use super::input::{read_input, split_lines};
+use super::exec::{parse_threads, threads_from_count, Executor};
+use super::input::{parse_input, read_input, ParsedLine};
 use super::output::{write_error, write_result};
-use super::parse::{parse_line, PairInput};
+use super::parse::PairInput;
+use super::sink::Destination;
 use anyhow::Context;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Clone, Debug, clap::Args)]
@@ -25,8 +25,8 @@ pub struct QueryArgs {
     /// otherwise (a software rasteriser is slower than the CPU reference); `gpu` uses any adapter.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
-    /// CPU threads: 0 = all cores, 1 = a single thread, N = a pool of N threads.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// CPU threads: 0 = all cores, 1 = a single thread, N = a pool of N threads (at most 8 per core).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Write the results to FILE instead of stdout (`-` is stdout).
     #[arg(long, value_name = "FILE")]
@@ -47,16 +47,23 @@ pub struct QueryReport {
 /// Runs the command. Bad lines are reported in the output and on stderr and counted in the report; only
 /// I/O and setup failures are errors.
 pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
+    let output = args
+        .output
+        .as_deref()
+        .map_or(Destination::Stdout, Destination::from_arg);
+    output.check("--output", None)?;
     let exec = Executor::new(threads_from_count(args.threads))?;
     let text = read_input(&args.input)?;
-    let lines = split_lines(&text);
-
-    let parsed: Vec<Result<PairInput, String>> = exec.map(&lines, |line| parse_line(line));
+    let parsed = parse_input(&text, &exec);
     // The raw text is no longer needed; on large inputs it is as big as everything else together.
-    let line_count = lines.len();
-    drop(lines);
     drop(text);
-    let valid: Vec<&PairInput> = parsed.iter().filter_map(|p| p.as_ref().ok()).collect();
+    let valid: Vec<&PairInput> = parsed
+        .iter()
+        .filter_map(|line| match line {
+            ParsedLine::Pair(pair) => Some(pair),
+            _ => None,
+        })
+        .collect();
 
     let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
     let (results, compute_s) = match selected.gpu() {
@@ -68,12 +75,12 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         Some(ctx) => super::query_gpu::query_pairs_gpu(ctx, &valid)?,
     };
 
-    let failed_lines = write_all(args.output.as_deref(), &parsed, &results)?;
+    let failed_lines = write_all(&output, &parsed, &results)?;
     if args.stats {
         eprintln!("{}", stats_line(valid.len(), compute_s));
     }
     Ok(QueryReport {
-        lines: line_count,
+        lines: parsed.len(),
         pairs: valid.len(),
         failed_lines,
     })
@@ -92,38 +99,25 @@ pub fn stats_line(pairs: usize, compute_s: f64) -> String {
 /// Writes one line per input line in order and echoes each error line to stderr; returns how many lines
 /// failed. `results` holds the answers of the valid lines, in order.
 fn write_all(
-    output: Option<&Path>,
-    parsed: &[Result<PairInput, String>],
+    output: &Destination,
+    parsed: &[ParsedLine],
     results: &[PairAnswer],
 ) -> anyhow::Result<usize> {
-    let (mut out, name): (BufWriter<Box<dyn Write>>, String) = match output {
-        Some(path) if path.as_os_str() != "-" => {
-            let file = File::create(path)
-                .with_context(|| format!("cannot create output file {}", path.display()))?;
-            (
-                BufWriter::with_capacity(1 << 16, Box::new(file)),
-                format!("output file {}", path.display()),
-            )
-        }
-        _ => (
-            BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
-            "standard output".into(),
-        ),
-    };
+    let mut out = BufWriter::with_capacity(1 << 16, output.open()?);
     let mut stderr = BufWriter::new(io::stderr().lock());
     let mut answers = results.iter();
     let mut failed = 0;
     let mut write = || -> io::Result<()> {
-        for (i, line) in parsed.iter().enumerate() {
+        for line in parsed {
             match line {
-                Ok(_) => {
+                ParsedLine::Pair(_) => {
                     let (r, hit) = answers.next().expect("one result per valid line");
                     write_result(&mut out, r, hit)?;
                 }
-                Err(message) => {
+                ParsedLine::Blank => out.write_all(b"\n")?,
+                ParsedLine::Error(message) => {
                     failed += 1;
-                    let message = format!("line {}: {message}", i + 1);
-                    write_error(&mut out, &message)?;
+                    write_error(&mut out, message)?;
                     // Best effort: a closed stderr must not stop the results.
                     let _ = writeln!(stderr, "{message}");
                 }
@@ -132,7 +126,7 @@ fn write_all(
         let _ = stderr.flush();
         out.flush()
     };
-    write().with_context(|| format!("cannot write to {name}"))?;
+    write().with_context(|| format!("cannot write to {}", output.describe()))?;
     Ok(failed)
 }
 

@@ -37,6 +37,25 @@ impl BackendChoice {
             BackendChoice::Dx12 => wgpu::Backends::DX12,
         }
     }
+
+    /// Fails, saying why, when this build of wgpu has none of the chosen backends (Metal exists on Apple
+    /// systems only, DX12 on Windows only), so a request is not answered with an empty "no adapter".
+    pub fn check_built_in(self) -> Result<(), String> {
+        if wgpu::Instance::enabled_backend_features().intersects(self.backends()) {
+            return Ok(());
+        }
+        let what = match self {
+            BackendChoice::Auto => format!(
+                "WGPU_BACKEND={} names no backend",
+                std::env::var("WGPU_BACKEND").unwrap_or_default()
+            ),
+            other => format!("there is no {other} backend"),
+        };
+        Err(format!(
+            "{what} in this build of gpu-gjk (wgpu offers Vulkan and OpenGL on Linux, Metal on macOS and \
+             iOS, DX12 on Windows)"
+        ))
+    }
 }
 
 impl fmt::Display for BackendChoice {
@@ -106,7 +125,49 @@ impl fmt::Display for AdapterSummary {
     }
 }
 
+/// The names `WGPU_BACKEND` may list (comma-separated), as wgpu reads them.
+const ENV_BACKEND_NAMES: [&str; 11] = [
+    "vulkan", "vk", "dx12", "d3d12", "metal", "mtl", "opengl", "gles", "gl", "webgpu", "noop",
+];
+
+/// Checks `WGPU_BACKEND`, which [`BackendChoice::Auto`] honours: wgpu skips names it does not know, so a
+/// typo would otherwise read as "no adapter found".
+pub fn check_backend_env() -> Result<(), String> {
+    let Some(value) = std::env::var_os("WGPU_BACKEND") else {
+        return Ok(());
+    };
+    let value = value.to_string_lossy();
+    let unknown: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !ENV_BACKEND_NAMES.contains(&name.to_lowercase().as_str()))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the environment variable WGPU_BACKEND={value:?} is invalid: {} {} not a wgpu backend (it takes \
+         a comma-separated list of vulkan, metal, dx12, gl; unset it to let wgpu choose)",
+        unknown
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if unknown.len() == 1 { "is" } else { "are" }
+    ))
+}
+
+/// With `GPU_GJK_LOG_INSTANCES` set, says on stderr that a wgpu instance is being created: the tests use
+/// it to prove that the commands that need no GPU never create one (creating one is what makes Mesa print
+/// to stderr on a machine without a login session).
+pub fn log_instance_creation(backends: wgpu::Backends) {
+    if std::env::var_os("GPU_GJK_LOG_INSTANCES").is_some() {
+        eprintln!("gpu-gjk: creating a wgpu instance (backends {backends:?})");
+    }
+}
+
 fn new_instance(choice: BackendChoice) -> wgpu::Instance {
+    log_instance_creation(choice.backends());
     wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: choice.backends(),
         flags: wgpu::InstanceFlags::default().with_env(),

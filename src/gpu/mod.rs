@@ -17,7 +17,10 @@ mod scene;
 pub mod shader;
 
 pub use chunks::{chunk_ranges, pair_work, ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
-pub use context::{list_adapters, AdapterSummary, BackendChoice, GpuContext};
+pub use context::{
+    check_backend_env, list_adapters, log_instance_creation, AdapterSummary, BackendChoice,
+    GpuContext,
+};
 pub use narrow_phase::{GpuBatch, NarrowPhase, WORKGROUP_SIZE};
 pub use penetration::GpuPenetrationBatch;
 pub use runner::{read_buffer, GpuTimings};

@@ -10,7 +10,7 @@ mod primitives;
 mod support;
 
 pub use hull::reduce_to_hull_vertices;
-pub use obj::load_obj_points;
+pub use obj::{load_obj_models, load_obj_points};
 pub use support::{support_index, support_point};
 
 use crate::error::GjkError;

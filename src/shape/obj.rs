@@ -1,8 +1,10 @@
 //! Loading OBJ meshes with tobj, with errors that name the file and the offending line.
 //!
-//! tobj reports only the kind of a parse error. When it fails, or returns no vertex, or a vertex that is
-//! not finite or too large, the file is scanned again with the same rules to find the first offending line
-//! and say what is wrong with it.
+//! tobj reports only the kind of a parse error, and passes over some mistakes in silence (a face of two
+//! vertices is read as a line and dropped). So the file is first scanned with tobj's rules, plus finite and
+//! in-range coordinates and faces of at least three corners, and the first offending line is named; tobj
+//! then reads it. Bytes that are not UTF-8 are an error only where they matter: in a comment or a name
+//! they are read as U+FFFD, while in a `v` or `f` line they make that line's numbers unreadable.
 
 use crate::error::GjkError;
 use crate::pose::COORDINATE_LIMIT;
@@ -21,20 +23,64 @@ pub fn load_obj_points(path: &Path) -> Result<Vec<Vec3>, GjkError> {
         ignore_points: true,
         ignore_lines: true,
     };
-    let models = match tobj::load_obj(path, &options) {
-        Ok((models, _materials)) => models,
-        Err(e) => return Err(diagnose(path, Some(e))),
-    };
-    let points: Vec<Vec3> = models
+    let models = load_obj_models(path, &options)?;
+    Ok(models
         .iter()
         .flat_map(|m| m.mesh.positions.chunks_exact(3))
         .map(|c| Vec3::new(c[0], c[1], c[2]))
-        .collect();
-    let in_range = |p: &Vec3| p.is_finite() && p.abs().max_element() as f64 <= COORDINATE_LIMIT;
-    if points.is_empty() || !points.iter().all(in_range) {
-        return Err(diagnose(path, None));
+        .collect())
+}
+
+/// Reads an OBJ file with tobj (materials are not read) and checks what tobj lets through: faces of fewer
+/// than three corners, and vertices that are not finite or beyond the coordinate limit. Errors name the
+/// file and, where one can be named, the line; a file whose faces use no vertex is an error too.
+pub fn load_obj_models(
+    path: &Path,
+    options: &tobj::LoadOptions,
+) -> Result<Vec<tobj::Model>, GjkError> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(obj_error(path, None, "file not found"))
+        }
+        Err(e) => return Err(obj_error(path, None, format!("cannot read file: {e}"))),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let parsed = tobj::load_obj_buf(&mut text.as_bytes(), options, |_| Ok(Default::default()));
+    let in_range = |c: &f32| c.is_finite() && c.abs() as f64 <= COORDINATE_LIMIT;
+    if let Ok((models, _materials)) = &parsed {
+        let usable = models.iter().any(|m| !m.mesh.positions.is_empty())
+            && models.iter().all(|m| m.mesh.positions.iter().all(in_range))
+            && !has_short_face(&bytes);
+        if usable {
+            return Ok(parsed.map(|(models, _)| models).unwrap_or_default());
+        }
     }
-    Ok(points)
+    // Something is wrong: the scan names the line where it can.
+    let scan = scan(&bytes);
+    if let Some((line, message)) = scan.problem {
+        return Err(obj_error(path, Some(line), message));
+    }
+    let message = match parsed {
+        Err(e) => e.to_string(),
+        Ok(_) if scan.faces == 0 => format!(
+            "no vertices: the file has no `f` faces ({} `v` lines)",
+            scan.vertices
+        ),
+        Ok(_) => "no usable vertices".to_string(),
+    };
+    Err(obj_error(path, None, message))
+}
+
+/// Whether an `f` line has fewer than three corners (tobj takes it for a point or a line), without the
+/// cost of the full scan.
+fn has_short_face(bytes: &[u8]) -> bool {
+    bytes.split(|&b| b == b'\n').any(|line| {
+        let mut words = line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty());
+        words.next() == Some(b"f") && words.count() < 3
+    })
 }
 
 fn obj_error(path: &Path, line: Option<usize>, message: impl Into<String>) -> GjkError {
@@ -42,33 +88,6 @@ fn obj_error(path: &Path, line: Option<usize>, message: impl Into<String>) -> Gj
         path: path.to_path_buf(),
         line,
         message: message.into(),
-    }
-}
-
-/// The error for a file that tobj rejected (`tobj_error`) or whose vertices were unusable (`None`).
-fn diagnose(path: &Path, tobj_error: Option<tobj::LoadError>) -> GjkError {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return obj_error(path, None, "file not found")
-        }
-        Err(e) => return obj_error(path, None, format!("cannot read file: {e}")),
-    };
-    let scan = scan(&bytes);
-    if let Some((line, message)) = scan.problem {
-        return obj_error(path, Some(line), message);
-    }
-    match tobj_error {
-        Some(e) => obj_error(path, None, e.to_string()),
-        None if scan.faces == 0 => obj_error(
-            path,
-            None,
-            format!(
-                "no vertices: the file has no `f` faces ({} `v` lines)",
-                scan.vertices
-            ),
-        ),
-        None => obj_error(path, None, "no usable vertices"),
     }
 }
 
@@ -83,31 +102,26 @@ struct Scan {
 /// first problem. Face indices may refer to vertices defined later in the file (tobj resolves them when
 /// an object ends), so positive indices are checked against the file's total counts.
 fn scan(bytes: &[u8]) -> Scan {
-    let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    let first_word = |l: &[u8]| -> Option<Vec<u8>> {
+    fn first_word(l: &[u8]) -> &[u8] {
         l.split(|b| b.is_ascii_whitespace())
             .find(|w| !w.is_empty())
-            .map(|w| w.to_vec())
-    };
-    let total = |keyword: &[u8]| {
-        lines
-            .iter()
-            .filter(|l| first_word(l).as_deref() == Some(keyword))
-            .count()
-    };
-    let totals = [total(b"v"), total(b"vt"), total(b"vn")];
+            .unwrap_or(&[])
+    }
+    let mut totals = [0usize; 3];
+    for line in bytes.split(|&b| b == b'\n') {
+        match first_word(line) {
+            b"v" => totals[0] += 1,
+            b"vt" => totals[1] += 1,
+            b"vn" => totals[2] += 1,
+            _ => {}
+        }
+    }
     let mut counts = [0usize; 3];
     let mut faces = 0;
-    for (index, raw) in lines.iter().enumerate() {
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let number = index + 1;
-
-        let Ok(line) = std::str::from_utf8(raw) else {
-            return Scan {
-                problem: Some((number, "line is not valid UTF-8".into())),
-                vertices: totals[0],
-                faces,
-            };
-        };
+        // Invalid bytes become U+FFFD: harmless in a comment or a name, unreadable in a number.
+        let line = String::from_utf8_lossy(raw);
         let mut words = line.split_whitespace();
         let result = match words.next() {
             Some("v") => {
@@ -210,6 +224,14 @@ fn check_face(
     let element = if keyword == "f" { "face" } else { "line" };
     if words.is_empty() {
         return Err(format!("{element} has no vertex"));
+    }
+    if keyword == "f" && words.len() < 3 {
+        return Err(format!(
+            "face has {} corner{} (\"{}\"); a face needs at least 3",
+            words.len(),
+            if words.len() == 1 { "" } else { "s" },
+            words.join(" ")
+        ));
     }
     for word in &words {
         let parts: Vec<&str> = word.split('/').collect();
@@ -415,5 +437,28 @@ mod tests {
         std::fs::write(&file.path, b"v 0 0 0\nv 1 \xff 0\n").unwrap();
         let err = load_obj_points(&file.path).unwrap_err();
         assert!(matches!(err, GjkError::Obj { line: Some(2), .. }), "{err}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_in_comments_and_names_are_harmless() {
+        let file = TempObj::new("latin1", "x");
+        let mut text = b"# caf\xe9 au lait\no cub\xe9\n".to_vec();
+        text.extend_from_slice(TETRA.as_bytes());
+        std::fs::write(&file.path, text).unwrap();
+        assert_eq!(load_obj_points(&file.path).unwrap().len(), 4);
+    }
+
+    #[test]
+    fn faces_of_fewer_than_three_corners_name_their_line() {
+        // tobj reads `f 1 2` as a line and drops it without a word.
+        let (line, message, _) = error_of("two", &format!("{TETRA}f 1 2\n"));
+        assert_eq!(line, Some(9));
+        assert_eq!(
+            message,
+            "face has 2 corners (\"1 2\"); a face needs at least 3"
+        );
+        let (line, message, _) = error_of("one", &format!("f 1\n{TETRA}"));
+        assert_eq!(line, Some(1));
+        assert!(message.starts_with("face has 1 corner "), "{message}");
     }
 }

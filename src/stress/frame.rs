@@ -82,8 +82,8 @@ mod tests {
             bodies: 500,
             ..StressSpec::default()
         };
-        let mut a = StressScene::new(templates(), spec.clone());
-        let b = StressScene::new(templates(), spec);
+        let mut a = StressScene::new(templates(), spec.clone()).unwrap();
+        let b = StressScene::new(templates(), spec).unwrap();
         assert_eq!(a.bodies, b.bodies);
         for _ in 0..200 {
             a.step(1.0 / 60.0);
@@ -117,7 +117,8 @@ mod tests {
                 bodies: 300,
                 ..StressSpec::default()
             },
-        );
+        )
+        .unwrap();
         let instances = scene.instances();
         let boxes: Vec<_> = instances
             .iter()

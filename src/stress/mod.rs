@@ -8,4 +8,4 @@ mod scene;
 
 pub use frame::{classify_bodies, BodyState, FrameCollisions};
 pub use response::{separate, ResponseStats};
-pub use scene::{Body, StressScene, StressSpec};
+pub use scene::{check_template, Body, SceneError, StressScene, StressSpec};

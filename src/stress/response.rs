@@ -128,7 +128,8 @@ mod tests {
                 density: 1.0,
                 ..StressSpec::default()
             },
-        );
+        )
+        .unwrap();
         scene.make_player(0);
         let initial = colliding_pairs(&scene).1.iter().filter(|c| **c).count();
         let mut counts = Vec::new();

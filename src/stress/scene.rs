@@ -2,7 +2,7 @@
 //! with a constant velocity, spins, and bounces off the walls.
 
 use crate::instance::Instance;
-use crate::pose::Pose;
+use crate::pose::{Pose, COORDINATE_LIMIT};
 use crate::scenario::{random_rotation, random_unit};
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec3};
@@ -72,22 +72,90 @@ fn half_extent_for(spec: &StressSpec, count: usize) -> f32 {
     0.5 * volume.cbrt()
 }
 
-/// The template scaled to bounding radius `size`, and the factor used.
+/// Why a scene cannot be built from its templates.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SceneError {
+    #[error("a stress scene needs at least one template shape")]
+    NoTemplates,
+    #[error("template {index}: {reason}")]
+    Template { index: usize, reason: String },
+}
+
+/// The template's bounding radius about its centre, in float64: in float32 the squared length of a
+/// tetrahedron with 1e-23 edges underflows to 0, and the scale factor would then be absurd.
+fn bounding_radius_f64(template: &ConvexShape) -> f64 {
+    let core = template
+        .core_points()
+        .iter()
+        .map(|p| p.as_dvec3().length())
+        .fold(0.0, f64::max);
+    core + f64::from(template.radius())
+}
+
+/// The factor that scales `template` (about its local origin, as the renderer scales its mesh) to bounding
+/// radius `size`.
+fn scale_factor(template: &ConvexShape, size: f32) -> f64 {
+    f64::from(size) / bounding_radius_f64(template)
+}
+
+/// Checks that `template` can be scaled to every body size of `spec`: it has a size, and its points,
+/// scaled about its local origin, stay within the coordinate limit (a tiny mesh far from its origin
+/// would not).
+pub fn check_template(template: &ConvexShape, spec: &StressSpec) -> Result<(), String> {
+    let radius = bounding_radius_f64(template);
+    if radius <= 0.0 {
+        return Err("it has no size (all its points coincide and its radius is 0)".into());
+    }
+    // The largest size gives the largest coordinates; the smallest the smallest factor.
+    let largest = scale_factor(template, spec.size.1);
+    let smallest = scale_factor(template, spec.size.0);
+    let reach = template
+        .local_points()
+        .map(|p| p.as_dvec3().abs().max_element())
+        .fold(0.0, f64::max)
+        * largest;
+    let sizes = format!("bodies of size {} to {}", spec.size.0, spec.size.1);
+    // The renderer scales the template's mesh by the factor in float32.
+    if !(largest as f32).is_finite() || (smallest as f32) <= 0.0 {
+        return Err(format!(
+            "bounding radius {radius:e} cannot be scaled to {sizes}: the scale factors {smallest:e} to \
+             {largest:e} are beyond float32"
+        ));
+    }
+    if reach > COORDINATE_LIMIT {
+        return Err(format!(
+            "bounding radius {radius:e} at {:e} from its origin cannot be scaled to {sizes}: the scale factor \
+             {largest:e} would put points at {reach:e}, beyond the coordinate limit {COORDINATE_LIMIT:e}",
+            template.centre().length(),
+        ));
+    }
+    Ok(())
+}
+
+/// The template scaled to bounding radius `size`, and the factor used. [`check_template`] has made sure
+/// the result is valid for every size of the scene.
 fn scaled(template: &ConvexShape, size: f32) -> (ConvexShape, f32) {
-    let k = size / template.bounding_radius().max(f32::MIN_POSITIVE);
-    let points = template.local_points().map(|p| p * k).collect();
-    let shape = ConvexShape::new(points, template.radius() * k)
-        .expect("scaling a valid shape keeps it valid");
-    (shape, k)
+    let k = scale_factor(template, size);
+    let points = template
+        .local_points()
+        .map(|p| (p.as_dvec3() * k).as_vec3())
+        .collect();
+    let shape = ConvexShape::new(points, (f64::from(template.radius()) * k) as f32)
+        .expect("StressScene::new checked that the template scales to every body size");
+    (shape, k as f32)
 }
 
 impl StressScene {
-    /// Builds the scene from template shapes (for instance the OBJ assets), which must not be empty.
-    pub fn new(templates: Vec<ConvexShape>, spec: StressSpec) -> Self {
-        assert!(
-            !templates.is_empty(),
-            "a stress scene needs at least one template shape"
-        );
+    /// Builds the scene from template shapes (for instance the OBJ assets): at least one, each of which
+    /// must scale to the body sizes ([`check_template`]).
+    pub fn new(templates: Vec<ConvexShape>, spec: StressSpec) -> Result<Self, SceneError> {
+        if templates.is_empty() {
+            return Err(SceneError::NoTemplates);
+        }
+        for (index, template) in templates.iter().enumerate() {
+            check_template(template, &spec)
+                .map_err(|reason| SceneError::Template { index, reason })?;
+        }
         let mut scene = Self {
             shapes: Vec::new(),
             templates: Vec::new(),
@@ -101,7 +169,7 @@ impl StressScene {
         };
         let count = scene.spec.bodies;
         scene.set_body_count(count);
-        scene
+        Ok(scene)
     }
 
     pub fn spec(&self) -> &StressSpec {
@@ -241,5 +309,81 @@ impl StressScene {
                 pose: b.pose,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tetrahedron(edge: f32) -> ConvexShape {
+        let points = vec![Vec3::ZERO, Vec3::X * edge, Vec3::Y * edge, Vec3::Z * edge];
+        ConvexShape::new(points, 0.0).expect("a valid tetrahedron")
+    }
+
+    #[test]
+    fn tiny_templates_scale_to_the_body_sizes_asked_for() {
+        // 1e-23 edges panicked in `scaled` (PointOutOfRange); at 1e-30 the float32 radius underflowed and
+        // bodies came out about 1e8 units wide. 1e-40 is a subnormal float32.
+        let spec = StressSpec {
+            bodies: 50,
+            ..StressSpec::default()
+        };
+        for edge in [1e-23f32, 1e-30, 1e-36] {
+            let scene = StressScene::new(vec![tetrahedron(edge)], spec.clone())
+                .unwrap_or_else(|e| panic!("edge {edge:e}: {e}"));
+            assert_eq!(scene.shapes.len(), 50);
+            for shape in &scene.shapes {
+                let radius = bounding_radius_f64(shape);
+                assert!(
+                    radius >= f64::from(spec.size.0) * (1.0 - 1e-4)
+                        && radius <= f64::from(spec.size.1) * (1.0 + 1e-4),
+                    "edge {edge:e}: a body of bounding radius {radius:e}, sizes {:?}",
+                    spec.size
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn templates_that_cannot_be_scaled_are_errors_that_say_why() {
+        // A factor of about 1e40 has no float32, which the renderer scales the mesh with.
+        let error = StressScene::new(vec![tetrahedron(1e-40)], StressSpec::default())
+            .expect_err("1e-40 edges need a factor beyond float32");
+        assert!(
+            error
+                .to_string()
+                .starts_with("template 0: bounding radius 8.66")
+                && error.to_string().ends_with("are beyond float32"),
+            "{error}"
+        );
+        // A small mesh far from its origin, scaled to big bodies, would pass the coordinate limit.
+        let far: Vec<Vec3> = tetrahedron(0.1)
+            .local_points()
+            .map(|p| p + Vec3::splat(1e5))
+            .collect();
+        let far = ConvexShape::new(far, 0.0).expect("a valid tetrahedron");
+        let big = StressSpec {
+            size: (1.0, 1000.0),
+            ..StressSpec::default()
+        };
+        let error = StressScene::new(vec![far], big).expect_err("too far");
+        assert!(
+            error
+                .to_string()
+                .contains("beyond the coordinate limit 1e9"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_template_without_size_is_an_error_naming_it() {
+        let point = ConvexShape::new(vec![Vec3::ONE], 0.0).expect("a point is a valid shape");
+        let error = StressScene::new(vec![tetrahedron(1.0), point], StressSpec::default())
+            .expect_err("a point cannot be scaled");
+        assert_eq!(
+            error.to_string(),
+            "template 1: it has no size (all its points coincide and its radius is 0)"
+        );
     }
 }

@@ -170,7 +170,7 @@ fn stats_grid(ui: &mut egui::Ui, stats: &HudStats) {
             RichText::new(ms(stats.cpu_narrow_ms)).color(CPU_COLOUR),
         ),
         (
-            "Speedup (CPU/GPU)",
+            "GPU speedup vs CPU",
             speedup(stats.cpu_narrow_ms, stats.gpu_narrow_ms)
                 .map_or_else(
                     || "—".to_owned(),

@@ -1,6 +1,6 @@
 //! Triangle meshes to draw, loaded from OBJ files with their normals (or flat ones where a file has none).
 
-use crate::shape::ConvexShape;
+use crate::shape::{load_obj_models, ConvexShape};
 use crate::GjkError;
 use glam::Vec3;
 use std::path::Path;
@@ -28,8 +28,8 @@ pub fn load_render_mesh(path: &Path) -> Result<MeshData, GjkError> {
         ignore_points: true,
         ignore_lines: true,
     };
-    let problem = match tobj::load_obj(path, &options) {
-        Ok((models, _materials)) => {
+    let problem = match load_obj_models(path, &options) {
+        Ok(models) => {
             let mesh = merge(&models);
             let usable =
                 !mesh.indices.is_empty() && mesh.positions.iter().flatten().all(|c| c.is_finite());

@@ -1,0 +1,313 @@
+//! Where the commands write, and what happens when they cannot: every output path is checked before the work
+//! starts, `-` is standard output for each, an extension that names another format is refused, a reader that
+//! goes away (`| head -1`) ends the command quietly, and a standard output closed before the start (`>&-`)
+//! is an error rather than results silently lost.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gpu-gjk");
+const PAIR: &str = r#"{"a": {"points": [[0,0,0]], "radius": 1}, "b": {"points": [[0,0,0]], "radius": 1, "position": [3,0,0]}}"#;
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gpu-gjk");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_owned();
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    out
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_outputs_{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const BENCH: [&str; 8] = [
+    "bench",
+    "--backend",
+    "cpu",
+    "--pairs",
+    "300",
+    "--repeat",
+    "1",
+    "--kind",
+];
+
+fn bench(extra: &[&str]) -> Output {
+    let mut args = BENCH.to_vec();
+    args.push("distance");
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
+#[test]
+fn query_checks_its_output_before_reading_anything() {
+    let dir = scratch("query_output");
+    let output = dir.join("missing/out.jsonl");
+    // The input does not exist either: the output is what the error is about, so it was checked first.
+    let out = run(
+        &[
+            "query",
+            "--backend",
+            "cpu",
+            dir.join("no-input.jsonl").to_str().unwrap(),
+            "--output",
+            output.to_str().unwrap(),
+        ],
+        "",
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--output") && err.contains("does not exist"),
+        "{err}"
+    );
+    assert!(!err.contains("no-input"), "{err}");
+    // A folder is not an output file.
+    let out = run(
+        &[
+            "query",
+            "--backend",
+            "cpu",
+            "--output",
+            dir.to_str().unwrap(),
+        ],
+        PAIR,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is a folder"),
+        "{}",
+        text(&out.stderr)
+    );
+    // `-` is standard output.
+    let out = run(&["query", "--backend", "cpu", "--output", "-"], PAIR);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("{\"intersecting\": false"));
+}
+
+#[test]
+fn bench_checks_every_file_before_measuring() {
+    let dir = scratch("bench_files");
+    for (flag, name, want) in [
+        ("--json", "missing/out.json", "does not exist"),
+        ("--csv", "missing/out.csv", "does not exist"),
+        ("--chart", "missing/out.svg", "does not exist"),
+        ("--chart", "chart.png", "--chart writes SVG"),
+        ("--chart", "chart.PDF", "ends in .pdf"),
+    ] {
+        let path = dir.join(name);
+        let out = bench(&[flag, path.to_str().unwrap()]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {name}: {err}");
+        assert!(
+            err.contains(flag) && err.contains(want),
+            "{flag} {name}: {err}"
+        );
+        // Nothing was measured.
+        assert!(
+            !text(&out.stdout).contains("== 300 pairs"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert!(!path.exists());
+    }
+    let out = bench(&["--json", "-", "--csv", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("only one of"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn dash_puts_one_exported_file_on_stdout_and_the_report_on_stderr() {
+    let out = bench(&["--json", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not the JSON alone ({e}): {}", text(&out.stdout)));
+    assert_eq!(json["records"].as_array().unwrap().len(), 2);
+    assert!(
+        text(&out.stderr).contains("== 300 pairs"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = bench(&["--csv", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    assert!(csv.starts_with("pairs,kind,backend,"), "{csv}");
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+
+    let out = bench(&["--chart", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let svg = text(&out.stdout);
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+}
+
+#[test]
+fn files_with_matching_or_no_extensions_are_written() {
+    let dir = scratch("bench_written");
+    let (json, chart) = (dir.join("figures"), dir.join("chart.SVG"));
+    let out = bench(&[
+        "--json",
+        json.to_str().unwrap(),
+        "--chart",
+        chart.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&json)
+        .unwrap()
+        .contains("\"records\""));
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn the_demo_checks_its_screenshot_before_opening_a_window() {
+    let dir = scratch("demo_screenshot");
+    for (name, want) in [
+        ("shot.jpg", "screenshots are PNG"),
+        ("missing/shot.png", "does not exist"),
+    ] {
+        let path = dir.join(name);
+        // No display is needed to get this far: the check comes first.
+        let out = Command::new(BIN)
+            .args(["demo", "--frames", "1", "--screenshot"])
+            .arg(&path)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains("--screenshot") && err.contains(want),
+            "{name}: {err}"
+        );
+        assert!(!err.contains("no display"), "{name}: {err}");
+    }
+}
+
+/// `sh -c 'exec gpu-gjk ARGS >&-'`: the program starts with standard output closed.
+#[cfg(unix)]
+fn with_stdout_closed(args: &str, stdin: &str) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" {args} >&-"))
+        .arg(BIN)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that fails before reading its input (closed stdout) may have gone already: a broken pipe
+    // here is expected, and the exit status below is what is checked.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_an_error_not_lost_results() {
+    for args in [
+        "query --backend cpu",
+        "bench --backend cpu --pairs 300 --repeat 1",
+        "adapters",
+    ] {
+        let out = with_stdout_closed(args, PAIR);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {err}");
+        assert!(err.contains("standard output is closed"), "{args}: {err}");
+    }
+    // Writing to a file instead is fine, and so is a stdout sent to /dev/null on purpose.
+    let dir = scratch("closed_stdout");
+    let file = dir.join("out.jsonl");
+    let out = with_stdout_closed(
+        &format!("query --backend cpu --output {}", file.display()),
+        PAIR,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("separated"));
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("echo '{}' | \"$0\" query --backend cpu > /dev/null".replace("{}", PAIR))
+        .arg(BIN)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// Reads the first line of stdout, closes the pipe, and waits: the command must end quietly (exit status 141,
+/// as for SIGPIPE, nothing on stderr), not panic with "failed printing to stdout".
+fn first_line_then_close(args: &[&str], stdin: String) -> (String, Output) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    drop(stdout);
+    let start = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(start.elapsed() < Duration::from_secs(120));
+    (first, out)
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    let (first, out) = first_line_then_close(
+        &[
+            "bench",
+            "--backend",
+            "cpu",
+            "--pairs",
+            "2000",
+            "--repeat",
+            "1",
+        ],
+        String::new(),
+    );
+    assert!(first.starts_with("gpu-gjk bench:"), "{first}");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
+
+    // Far more answers than a pipe holds.
+    let input = format!("{PAIR}\n").repeat(20_000);
+    let (first, out) = first_line_then_close(&["query", "--backend", "cpu"], input);
+    assert!(first.contains("\"separated\""), "{first}");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
