@@ -58,3 +58,10 @@ pub fn backend_contexts() -> &'static [(&'static str, GpuContext)] {
         found
     })
 }
+
+/// Tests of one binary that share [`backend_contexts`] take turns: a GL context is current on one thread at a
+/// time, and llvmpipe and lavapipe share the machine's cores anyway.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
