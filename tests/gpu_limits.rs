@@ -61,14 +61,24 @@ fn each_buffer_limit_splits_a_batch_without_changing_an_answer() {
         let (whole, whole_pen, t, _) = answers(ctx, &scene, None);
         assert_eq!((t.groups, t.chunks), (1, 1), "{backend}: {t:?}");
         // (what is shrunk, the limit, whether the scene goes up in groups rather than only more chunks)
-        let cases: [(&str, GpuLimits, bool); 5] = [
+        let cases: [(&str, GpuLimits, bool); 6] = [
             (
                 "vertex pool",
                 shrunk(ctx, |b| b.vertex_pool = 6 * 64 * 16),
                 true,
             ),
             ("hull table", shrunk(ctx, |b| b.hull_table = 5 * 32), true),
+            // Resident in one buffer, bound a window at a time.
             ("instances", shrunk(ctx, |b| b.instances = 300 * 32), true),
+            // Not even one buffer holds them: gathered group by group.
+            (
+                "instance buffer",
+                shrunk(ctx, |b| {
+                    b.instances = 300 * 32;
+                    b.max_buffer = 300 * 32;
+                }),
+                true,
+            ),
             ("pairs", shrunk(ctx, |b| b.pairs = 200 * 8), false),
             (
                 "results",
@@ -92,6 +102,53 @@ fn each_buffer_limit_splits_a_batch_without_changing_an_answer() {
             }
             assert_eq!(t.submissions, t.chunks, "{backend}, {what}");
         }
+    }
+}
+
+/// Pairs whose instances lie further apart than one binding cannot use a window of the resident instances:
+/// they are gathered, and the resident instances stay intact for the next batch.
+#[test]
+fn pairs_spanning_more_than_a_binding_are_gathered() {
+    let scene = scene();
+    let n = scene.pairs.len() as u32;
+    // Pair k joins the first instance of pair k with the second of pair n - 1 - k.
+    let far: Vec<[u32; 2]> = (0..n).map(|k| [2 * k, 2 * (n - 1 - k) + 1]).collect();
+    let config = GjkConfig::default();
+    let _turn = serial();
+    for (backend, ctx) in backend_contexts() {
+        let mut whole = NarrowPhase::new(&ctx.device, &ctx.queue);
+        whole.upload_hulls(&scene.shapes).unwrap();
+        let expected = whole
+            .run(&scene.instances, &far, QueryKind::Distance, &config)
+            .unwrap()
+            .results;
+        let near = whole
+            .run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
+            .unwrap()
+            .results;
+        let limits = shrunk(ctx, |b| b.instances = 300 * 32);
+        let mut np = NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits);
+        np.upload_hulls(&scene.shapes).unwrap();
+        let split = np
+            .run(&scene.instances, &far, QueryKind::Distance, &config)
+            .unwrap();
+        assert!(split.timings.groups > 1, "{backend}: {:?}", split.timings);
+        assert_eq!(split.results, expected, "{backend}");
+        let full = np
+            .full_results(&scene.pairs, QueryKind::Distance, &config)
+            .unwrap();
+        let after: Vec<_> = full.records.iter().map(|r| r.to_result()).collect();
+        assert_eq!(
+            after, near,
+            "{backend}: the resident instances were overwritten"
+        );
+        assert_eq!(
+            full.timings.bytes_up,
+            8 * u64::from(n) + 32 * u64::from(full.timings.chunks),
+            "{backend}: {:?} {:?}",
+            full.timings,
+            split.timings
+        );
     }
 }
 

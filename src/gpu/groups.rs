@@ -1,6 +1,8 @@
-//! Batches whose scene does not fit the device whole. Consecutive pairs are gathered into groups whose
-//! instances (and hulls, unless every hull is resident) fit their buffers together; each group's data goes up
-//! at local indices before its chunks, and its pairs are rewritten to those indices. Any batch runs this way,
+//! Batches whose scene does not fit one binding. Instances beyond one binding but within one buffer stay on the
+//! GPU, and runs of consecutive pairs bind the window of instances they use ([`plan_windows`]: the pairs are
+//! rebased as they are staged). Otherwise consecutive pairs are gathered into groups whose instances (and hulls,
+//! unless every hull is resident) fit their buffers together ([`plan_groups`]); each group's data goes up at
+//! local indices before its chunks, and its pairs are rewritten to those indices. Any batch runs this way,
 //! however many hulls and instances it has, as long as one pair's own two hulls fit.
 
 use super::hulls::{HullSet, HULL_STRIDE};
@@ -158,6 +160,45 @@ pub fn plan_groups(
     Ok(groups)
 }
 
+/// A run of consecutive pairs whose instances all lie in `base..base + window` of the resident instances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub pairs: Range<usize>,
+    /// The first instance of the window (a multiple of the binding offset alignment, in instances).
+    pub base: u32,
+}
+
+/// Splits `pairs` into runs whose instances fit windows of `window` instances starting at multiples of
+/// `align`; `None` when one pair's two instances lie further apart than a window allows.
+pub fn plan_windows(pairs: &[Pair], window: u32, align: u32) -> Option<Vec<Window>> {
+    let align = align.max(1);
+    let fits = |lo: u32, hi: u32| hi - lo / align * align < window;
+    let mut windows = Vec::new();
+    let (mut start, mut lo, mut hi) = (0, u32::MAX, 0);
+    for (k, &[a, b]) in pairs.iter().enumerate() {
+        let (low, high) = (a.min(b), a.max(b));
+        if !fits(low, high) {
+            return None;
+        }
+        if !fits(lo.min(low), hi.max(high)) {
+            windows.push(Window {
+                pairs: start..k,
+                base: lo / align * align,
+            });
+            (start, lo, hi) = (k, low, high);
+        } else {
+            (lo, hi) = (lo.min(low), hi.max(high));
+        }
+    }
+    if start < pairs.len() {
+        windows.push(Window {
+            pairs: start..pairs.len(),
+            base: lo / align * align,
+        });
+    }
+    Some(windows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +226,7 @@ mod tests {
             instances: u64::MAX,
             pairs: u64::MAX,
             results: u64::MAX,
+            max_buffer: u64::MAX,
         }
     }
 
@@ -246,6 +288,27 @@ mod tests {
             ..unlimited()
         };
         assert!(check(&pairs, &instances, &set, false, &by_hulls) > 5);
+    }
+
+    #[test]
+    fn windows_hold_every_pair_of_their_run_and_start_aligned() {
+        let pairs: Vec<Pair> = (0..1000u32).map(|k| [2 * k, 2 * k + 1]).collect();
+        let windows = plan_windows(&pairs, 300, 8).unwrap();
+        assert!(windows.len() >= 7, "{windows:?}");
+        let mut next = 0;
+        for w in &windows {
+            assert_eq!((w.pairs.start, w.base % 8), (next, 0));
+            next = w.pairs.end;
+            for p in &pairs[w.pairs.clone()] {
+                assert!(
+                    p.iter().all(|&i| i >= w.base && i < w.base + 300),
+                    "{w:?} {p:?}"
+                );
+            }
+        }
+        assert_eq!(next, 1000);
+        // A pair whose instances are further apart than a window leaves it to the gathered groups.
+        assert_eq!(plan_windows(&[[0, 1], [5, 400]], 300, 8), None);
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub struct BufferLimits {
     pub pairs: u64,
     /// Each of one chunk's outputs (results, penetrations, the EPA queue).
     pub results: u64,
+    /// The largest buffer: instances beyond one binding stay on the GPU whole in one buffer this large, and
+    /// each run of pairs binds the window of it that they use.
+    pub max_buffer: u64,
 }
 
 impl BufferLimits {
@@ -31,6 +34,7 @@ impl BufferLimits {
             instances: binding,
             pairs: binding,
             results: binding,
+            max_buffer: limits.max_buffer_size,
         }
     }
 
@@ -42,6 +46,7 @@ impl BufferLimits {
             instances: self.instances.min(other.instances),
             pairs: self.pairs.min(other.pairs),
             results: self.results.min(other.results),
+            max_buffer: self.max_buffer.min(other.max_buffer),
         }
     }
 }

@@ -77,19 +77,26 @@ pub fn compute_pipeline(
     })
 }
 
-/// A bind group over `buffers`, bound whole, numbered from 0.
+/// A bind group over `buffers`, numbered from 0: each bound whole, or as `(offset, size)` where given.
 pub fn bind_group(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::BindGroupLayout,
-    buffers: &[&wgpu::Buffer],
+    buffers: &[(&wgpu::Buffer, Option<(u64, u64)>)],
 ) -> wgpu::BindGroup {
     let entries: Vec<wgpu::BindGroupEntry> = buffers
         .iter()
         .enumerate()
-        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+        .map(|(binding, (buffer, window))| wgpu::BindGroupEntry {
             binding: binding as u32,
-            resource: buffer.as_entire_binding(),
+            resource: match window {
+                None => buffer.as_entire_binding(),
+                Some((offset, size)) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset: *offset,
+                    size: std::num::NonZeroU64::new(*size),
+                }),
+            },
         })
         .collect();
     device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -117,8 +117,8 @@ pub struct Slot {
     /// Every output the kernel binds, in binding order (shared ones are the ring's).
     pub outputs: Vec<wgpu::Buffer>,
     pub timestamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
-    /// The bind group and the scene generation it was made for.
-    pub bind_group: Option<(u64, wgpu::BindGroup)>,
+    /// The bind group and the scene binding it was made for ([`super::scene::SceneBinding::key`]).
+    pub bind_group: Option<((u64, u64, bool), wgpu::BindGroup)>,
     pub in_flight: Option<InFlight>,
 }
 

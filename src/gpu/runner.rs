@@ -8,11 +8,11 @@
 //! encode one chunk (one pass or two) and where the bytes read back go.
 
 use super::chunks::{chunk_ranges_by, pair_work};
-use super::groups::{plan_groups, Group};
+use super::groups::{plan_groups, plan_windows, Group, Window};
 use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
 use super::pipeline::{bind_group, poll};
 use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
-use super::scene::Scene;
+use super::scene::{Scene, SceneBinding};
 use super::GpuError;
 use crate::gjk::{GjkConfig, QueryKind};
 use crate::instance::{IndexError, Pair};
@@ -158,6 +158,47 @@ pub struct BatchSettings<'a> {
     pub config: &'a GjkConfig,
 }
 
+/// How a batch reaches the scene: through windows of the resident instances (one, the whole buffer, when the
+/// scene fits one binding), or in gathered groups uploaded one after the other.
+enum Plan {
+    Windows(Vec<Window>),
+    Gathered(Vec<Group>),
+}
+
+impl Plan {
+    fn new(scene: &mut Scene, pairs: &[Pair]) -> Result<Self, GpuError> {
+        if scene.resident() {
+            let (window, align) = scene.instance_window();
+            if scene.instance_count() <= window as usize {
+                return Ok(Plan::Windows(vec![Window {
+                    pairs: 0..pairs.len(),
+                    base: 0,
+                }]));
+            }
+            if let Some(windows) = plan_windows(pairs, window, align) {
+                return Ok(Plan::Windows(windows));
+            }
+        }
+        let groups = plan_groups(
+            pairs,
+            scene.gpu_instances(),
+            scene.hull_set(),
+            scene.hulls_resident(),
+            &scene.limits.buffers,
+        )?;
+        scene.reserve_groups(&groups);
+        Ok(Plan::Gathered(groups))
+    }
+
+    /// Pairs of each run, for sizing the ring.
+    fn runs(&self) -> Vec<usize> {
+        match self {
+            Plan::Windows(windows) => windows.iter().map(|w| w.pairs.len()).collect(),
+            Plan::Gathered(groups) => groups.iter().map(|g| g.pairs.len()).collect(),
+        }
+    }
+}
+
 /// One batch in progress: counters and the slot to use next.
 struct Stream<'a> {
     scene: &'a Scene,
@@ -168,6 +209,16 @@ struct Stream<'a> {
     kernel_ns: f64,
     period_ns: f64,
     next_slot: usize,
+    /// Pairs rebased to a window's first instance, reused chunk after chunk.
+    rebased: Vec<Pair>,
+}
+
+/// A run of pairs as the GPU indexes them: rebased to a window of the resident instances, or a gathered
+/// group's own indices.
+#[derive(Clone, Copy)]
+enum Source<'p> {
+    Rebased(u32),
+    Local(&'p [Pair]),
 }
 
 /// Runs `job` over `pairs`, blocking until every chunk's outputs are collected. Pair indices are checked first,
@@ -191,31 +242,15 @@ pub fn run_batch(
         timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
         return Ok(timings);
     }
-    let groups = if scene.resident() {
-        None
-    } else {
-        let groups = plan_groups(
-            pairs,
-            scene.gpu_instances(),
-            scene.hull_set(),
-            scene.hulls_resident(),
-            &scene.limits.buffers,
-        )?;
-        scene.reserve_groups(&groups);
-        Some(groups)
-    };
+    let plan = Plan::new(scene, pairs)?;
     let capacity = chunk_capacity(scene, job.outputs());
-    let chunks = match &groups {
-        None => pairs.len().div_ceil(capacity as usize),
-        Some(groups) => groups
-            .iter()
-            .map(|g| g.local_pairs.len().div_ceil(capacity as usize))
-            .sum(),
-    };
+    let runs = plan.runs();
+    let chunks: usize = runs.iter().map(|n| n.div_ceil(capacity as usize)).sum();
+    let longest = runs.iter().copied().max().unwrap_or(0) as u64;
     ring.ensure(
         &scene.device,
         job.outputs(),
-        capacity.min(pairs.len() as u64),
+        capacity.min(longest),
         scene.limits.ring.min(chunks),
     );
     let ring_size = ring.slots.len();
@@ -230,18 +265,32 @@ pub fn run_batch(
         kernel_ns: 0.0,
         period_ns,
         next_slot: 0,
+        rebased: Vec::new(),
     };
-    match &groups {
-        None => stream.run_pairs(job, pairs, pairs, 0, capacity)?,
-        Some(groups) => {
+    match &plan {
+        Plan::Windows(windows) => {
+            for w in windows {
+                let binding = scene.resident_binding(w.base);
+                let run = &pairs[w.pairs.clone()];
+                let source = Source::Rebased(w.base);
+                stream.run_pairs(job, run, source, w.pairs.start, &binding, capacity)?;
+            }
+        }
+        Plan::Gathered(groups) => {
             for group in groups {
-                stream.run_group(job, pairs, group, capacity)?;
+                let start = Instant::now();
+                stream.timings.bytes_up += scene.upload_group(group);
+                stream.timings.upload_s += start.elapsed().as_secs_f64();
+                let binding = scene.gathered_binding();
+                let run = &pairs[group.pairs.clone()];
+                let source = Source::Local(&group.local_pairs);
+                stream.run_pairs(job, run, source, group.pairs.start, &binding, capacity)?;
             }
         }
     }
     stream.finish(job)?;
     let mut timings = stream.timings;
-    timings.groups = groups.as_ref().map_or(1, |g| g.len() as u32);
+    timings.groups = runs.len() as u32;
     timings.kernel_s = stream
         .ring
         .slots
@@ -253,35 +302,34 @@ pub fn run_batch(
 }
 
 impl Stream<'_> {
-    fn run_group(
-        &mut self,
-        job: &mut dyn KernelJob,
-        pairs: &[Pair],
-        group: &Group,
-        capacity: u64,
-    ) -> Result<(), GpuError> {
-        let start = Instant::now();
-        self.timings.bytes_up += self.scene.upload_group(group);
-        self.timings.upload_s += start.elapsed().as_secs_f64();
-        let global = &pairs[group.pairs.clone()];
-        self.run_pairs(job, global, &group.local_pairs, group.pairs.start, capacity)
-    }
-
-    /// Streams `local` (the pairs as the GPU indexes them) in chunks; `global` are the same pairs as the scene
-    /// indexes them (for the work estimate); `first` is their index in the batch.
+    /// Streams one run of pairs in chunks: `global` as the scene indexes them (for the work estimate), `source`
+    /// says how the GPU indexes them, `first` is their index in the batch.
     fn run_pairs(
         &mut self,
         job: &mut dyn KernelJob,
         global: &[Pair],
-        local: &[Pair],
+        source: Source<'_>,
         first: usize,
+        binding: &SceneBinding,
         capacity: u64,
     ) -> Result<(), GpuError> {
         for range in self.chunks(global, capacity) {
             let slot = self.next_slot;
             self.next_slot = (self.next_slot + 1) % self.ring_size;
             self.free(slot, job)?;
-            self.submit(slot, job, &local[range.clone()], first + range.start)?;
+            let mut rebased = std::mem::take(&mut self.rebased);
+            let chunk: &[Pair] = match source {
+                Source::Rebased(0) => &global[range.clone()],
+                Source::Rebased(base) => {
+                    rebased.clear();
+                    rebased.extend(global[range.clone()].iter().map(|p| p.map(|i| i - base)));
+                    &rebased
+                }
+                Source::Local(local) => &local[range.clone()],
+            };
+            let submitted = self.submit(slot, job, chunk, first + range.start, binding);
+            self.rebased = rebased;
+            submitted?;
             self.collect_ready(job)?;
         }
         Ok(())
@@ -348,6 +396,7 @@ impl Stream<'_> {
         job: &mut dyn KernelJob,
         pairs: &[Pair],
         first: usize,
+        binding: &SceneBinding,
     ) -> Result<(), GpuError> {
         let start = Instant::now();
         let count = pairs.len() as u64;
@@ -402,18 +451,23 @@ impl Stream<'_> {
             0,
             pairs_bytes.len() as u64,
         );
-        let generation = self.scene.generation;
-        if s.bind_group.as_ref().is_none_or(|(g, _)| *g != generation) {
+        if s.bind_group
+            .as_ref()
+            .is_none_or(|(key, _)| *key != binding.key)
+        {
             let mut buffers = vec![
-                &s.params,
-                self.scene.vertex_buffer(),
-                self.scene.hull_buffer(),
-                self.scene.instance_buffer(),
-                &s.pairs,
+                (&s.params, None),
+                (&binding.vertices, None),
+                (&binding.hulls, None),
+                (
+                    &binding.instances,
+                    Some((binding.instance_offset, binding.instance_size)),
+                ),
+                (&s.pairs, None),
             ];
-            buffers.extend(s.outputs.iter());
+            buffers.extend(s.outputs.iter().map(|b| (b, None)));
             let group = bind_group(device, "chunk bindings", job.layout(), &buffers);
-            s.bind_group = Some((generation, group));
+            s.bind_group = Some((binding.key, group));
         }
         let (_, group) = s.bind_group.as_ref().expect("made above");
         job.encode(

@@ -19,7 +19,7 @@ pub const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
 fn storage(device: &wgpu::Device, label: &'static str, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
-        size: size.next_multiple_of(16).max(16),
+        size: size.next_multiple_of(16).max(INSTANCE_STRIDE),
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
@@ -46,9 +46,12 @@ pub struct Scene {
     vertex_buffer: wgpu::Buffer,
     hull_buffer: wgpu::Buffer,
     instance_buffer: wgpu::Buffer,
+    /// Where gathered groups go (see [`super::groups`]), apart from the resident buffers, which they leave
+    /// intact: vertex pool, hull table, instances.
+    gathered: [wgpu::Buffer; 3],
     /// Whether every hull is on the GPU at its index (else each batch uploads its groups' hulls).
     hulls_resident: bool,
-    /// Whether every instance is on the GPU at its index.
+    /// Whether every instance is on the GPU at its index (in one buffer, perhaps larger than one binding).
     instances_resident: bool,
     /// Bumped whenever a buffer above is replaced, so bind groups made with the old one are made again.
     pub(super) generation: u64,
@@ -68,6 +71,8 @@ impl Scene {
             vertex_buffer: storage(device, "vertex pool", 16),
             hull_buffer: storage(device, "hull table", 16),
             instance_buffer: storage(device, "instances", 16),
+            gathered: ["gathered vertices", "gathered hulls", "gathered instances"]
+                .map(|label| storage(device, label, 16)),
             hulls_resident: true,
             instances_resident: true,
             generation: 0,
@@ -151,11 +156,12 @@ impl Scene {
             .map(|i| padded_len(self.hulls.hulls[i.hull as usize].count as usize) as u32)
             .collect();
         let bytes = self.instances.len() as u64 * INSTANCE_STRIDE;
-        self.instances_resident = self.hulls_resident && bytes <= self.limits.buffers.instances;
+        let max_buffer = self.limits.buffers.max_buffer;
+        self.instances_resident = self.hulls_resident && bytes <= max_buffer;
         if self.instances_resident {
             if self.instance_buffer.size() < bytes {
-                self.instance_buffer =
-                    storage(&self.device, "instances", bytes.next_power_of_two());
+                let size = bytes.next_power_of_two().min(max_buffer).max(bytes);
+                self.instance_buffer = storage(&self.device, "instances", size);
                 self.generation += 1;
             }
             self.queue.write_buffer(
@@ -213,6 +219,14 @@ impl Scene {
         self.hulls_resident && self.instances_resident
     }
 
+    /// Instances one binding holds, and the alignment (in instances) of a binding's start.
+    pub(super) fn instance_window(&self) -> (u32, u32) {
+        let align = u64::from(self.device.limits().min_storage_buffer_offset_alignment)
+            .max(INSTANCE_STRIDE);
+        let window = (self.limits.buffers.instances / INSTANCE_STRIDE).min(u64::from(u32::MAX));
+        (window as u32, (align / INSTANCE_STRIDE) as u32)
+    }
+
     pub(super) fn hulls_resident(&self) -> bool {
         self.hulls_resident
     }
@@ -230,39 +244,58 @@ impl Scene {
         self.instance_points[instance as usize]
     }
 
-    pub(super) fn vertex_buffer(&self) -> &wgpu::Buffer {
-        &self.vertex_buffer
+    /// The scene's bindings for pairs rebased to instance `base` of the resident instances: the window of one
+    /// binding from there.
+    pub(super) fn resident_binding(&self, base: u32) -> SceneBinding {
+        let offset = u64::from(base) * INSTANCE_STRIDE;
+        let size = (self.instance_buffer.size() - offset).min(self.limits.buffers.instances);
+        SceneBinding {
+            vertices: self.vertex_buffer.clone(),
+            hulls: self.hull_buffer.clone(),
+            instances: self.instance_buffer.clone(),
+            instance_offset: offset,
+            instance_size: size.max(INSTANCE_STRIDE),
+            key: (self.generation, offset, false),
+        }
     }
 
-    pub(super) fn hull_buffer(&self) -> &wgpu::Buffer {
-        &self.hull_buffer
+    /// The scene's bindings for gathered groups.
+    pub(super) fn gathered_binding(&self) -> SceneBinding {
+        let [vertices, hulls, instances] = &self.gathered;
+        let resident = self.hulls_resident;
+        SceneBinding {
+            vertices: if resident {
+                &self.vertex_buffer
+            } else {
+                vertices
+            }
+            .clone(),
+            hulls: if resident { &self.hull_buffer } else { hulls }.clone(),
+            instances: instances.clone(),
+            instance_offset: 0,
+            instance_size: instances.size(),
+            key: (self.generation, 0, true),
+        }
     }
 
-    pub(super) fn instance_buffer(&self) -> &wgpu::Buffer {
-        &self.instance_buffer
-    }
-
-    /// Makes room for the largest of a batch's groups before any of its chunks is recorded, so every chunk
-    /// binds the same buffers.
+    /// Makes room for the largest of a batch's gathered groups before any of its chunks is recorded, so every
+    /// chunk binds the same buffers.
     pub(super) fn reserve_groups(&mut self, groups: &[Group]) {
         let need = |f: fn(&Group) -> u64| groups.iter().map(f).max().unwrap_or(0);
-        let instances = need(|g| g.instances.len() as u64 * INSTANCE_STRIDE);
-        if self.instance_buffer.size() < instances {
-            self.instance_buffer = storage(&self.device, "instances", instances);
-            self.generation += 1;
-        }
-        if self.hulls_resident {
-            return;
-        }
-        let vertices = need(|g| g.vertex_count * VERTEX_STRIDE);
-        let hulls = need(|g| g.hulls.len() as u64 * HULL_STRIDE);
-        if self.vertex_buffer.size() < vertices {
-            self.vertex_buffer = storage(&self.device, "vertex pool", vertices);
-            self.generation += 1;
-        }
-        if self.hull_buffer.size() < hulls {
-            self.hull_buffer = storage(&self.device, "hull table", hulls);
-            self.generation += 1;
+        let sizes = [
+            need(|g| g.vertex_count * VERTEX_STRIDE),
+            need(|g| g.hulls.len() as u64 * HULL_STRIDE),
+            need(|g| g.instances.len() as u64 * INSTANCE_STRIDE),
+        ];
+        for ((buffer, size), label) in self.gathered.iter_mut().zip(sizes).zip([
+            "gathered vertices",
+            "gathered hulls",
+            "gathered instances",
+        ]) {
+            if buffer.size() < size {
+                *buffer = storage(&self.device, label, size);
+                self.generation += 1;
+            }
         }
     }
 
@@ -270,6 +303,7 @@ impl Scene {
     /// Queue writes run after every chunk submitted before them, so earlier groups still read their own data.
     /// Returns the bytes written.
     pub(super) fn upload_group(&self, group: &Group) -> u64 {
+        let [vertex_buffer, hull_buffer, instance_buffer] = &self.gathered;
         let instances: Vec<GpuInstance> = group
             .instances
             .iter()
@@ -280,7 +314,7 @@ impl Scene {
             })
             .collect();
         self.queue
-            .write_buffer(&self.instance_buffer, 0, bytemuck::cast_slice(&instances));
+            .write_buffer(instance_buffer, 0, bytemuck::cast_slice(&instances));
         let mut bytes = instances.len() as u64 * INSTANCE_STRIDE;
         if !self.hulls_resident {
             let mut vertices: Vec<[f32; 4]> = Vec::with_capacity(group.vertex_count as usize);
@@ -292,11 +326,24 @@ impl Scene {
                 hulls.push(hull);
             }
             self.queue
-                .write_buffer(&self.vertex_buffer, 0, bytemuck::cast_slice(&vertices));
+                .write_buffer(vertex_buffer, 0, bytemuck::cast_slice(&vertices));
             self.queue
-                .write_buffer(&self.hull_buffer, 0, bytemuck::cast_slice(&hulls));
+                .write_buffer(hull_buffer, 0, bytemuck::cast_slice(&hulls));
             bytes += vertices.len() as u64 * VERTEX_STRIDE + hulls.len() as u64 * HULL_STRIDE;
         }
         bytes
     }
+}
+
+/// What a chunk binds of the scene (bindings 1 to 3): the instances as a window (offset and size) of their
+/// buffer.
+#[derive(Clone, Debug)]
+pub struct SceneBinding {
+    pub vertices: wgpu::Buffer,
+    pub hulls: wgpu::Buffer,
+    pub instances: wgpu::Buffer,
+    pub instance_offset: u64,
+    pub instance_size: u64,
+    /// Equal keys bind the same buffers: (scene generation, instance offset, gathered).
+    pub key: (u64, u64, bool),
 }
