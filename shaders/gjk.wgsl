@@ -3,7 +3,8 @@
 // keeps every lane busy without cross-lane reductions. The twin of query::query_relative without its float64
 // repeat: a pair float32 cannot certify comes back STATUS_UNRESOLVED for the CPU to answer.
 
-@group(0) @binding(5) var<storage, read_write> results: array<GpuResult>;
+// The answers, as words: one record per pair in the format of params.format (output.wgsl).
+@group(0) @binding(5) var<storage, read_write> results: array<u32>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gjk_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -17,5 +18,5 @@ fn gjk_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (loops_were_cut()) {
         result.status = STATUS_GPU_LOOP_LIMIT;
     }
-    results[index] = prepared_gjk_to_local(pair, result);
+    store_gjk_result(index, prepared_gjk_to_local(pair, result));
 }

@@ -15,5 +15,5 @@ fn penetration_epa(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (loops_were_cut()) {
         answer.status = PEN_GPU_LOOP_LIMIT;
     }
-    penetrations[task.pair] = prepared_penetration_to_local(pair, answer);
+    store_epa_answer(task.pair, prepared_penetration_to_local(pair, answer));
 }

@@ -16,11 +16,10 @@ fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (loops_were_cut()) {
         result.status = STATUS_GPU_LOOP_LIMIT;
     }
-    results[index] = prepared_gjk_to_local(pair, result);
     var answer = penetration_after_gjk(pair.query, result, &simplex, index);
     // The certificate's support scans may have run out of loop budget too.
     if (loops_were_cut()) {
         answer = penetration_none(PEN_GPU_LOOP_LIMIT);
     }
-    penetrations[index] = prepared_penetration_to_local(pair, answer);
+    store_pass1_answers(index, prepared_gjk_to_local(pair, result), prepared_penetration_to_local(pair, answer));
 }

@@ -33,14 +33,15 @@ struct GpuResult {
 }
 
 // Per-dispatch settings.
-// `loop_probe` is the trip count of the probe loop that detects a loop budget running out (2).
+// `loop_probe` is the trip count of the probe loop that detects a loop budget running out (2); `format` is the
+// record the kernel writes per pair (FORMAT_*, see output.wgsl).
 struct GpuParams {
     pair_count: u32,
     max_iterations: u32,
     kind: u32,
     touch_tolerance: f32,
     loop_probe: u32,
-    pad0: u32,
+    format: u32,
     pad1: u32,
     pad2: u32,
 }

@@ -23,7 +23,8 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
 }
 
 const CSV_HEADER: &str = "pairs,kind,backend,adapter,software_adapter,threads,runs,pairs_per_s,total_s,\
-speedup_vs_cpu1,upload_s,compute_s,kernel_s,readback_s,chunks,flag_disagreements,distance_disagreements,\
+speedup_vs_cpu1,upload_s,compute_s,kernel_s,readback_s,chunks,host_ns_per_pair,bytes_up_per_pair,\
+bytes_down_per_pair,submissions,blocking_waits,chunks_in_flight,scene_groups,flag_disagreements,distance_disagreements,\
 max_distance_error,epa_pairs,max_depth_error,max_normal_angle,penetration_failures,gpu_failures,clean";
 
 /// RFC 4180 quoting: adapter names contain commas and parentheses.
@@ -60,6 +61,13 @@ pub fn to_csv(outcome: &BenchOutcome) -> String {
             opt(r.kernel_s),
             opt(r.readback_s),
             opt(r.chunks),
+            opt(r.host_ns_per_pair),
+            opt(r.bytes_up_per_pair),
+            opt(r.bytes_down_per_pair),
+            opt(r.submissions),
+            opt(r.blocking_waits),
+            opt(r.chunks_in_flight),
+            opt(r.scene_groups),
             opt(r.flag_disagreements),
             opt(r.distance_disagreements),
             opt(r.max_distance_error),
@@ -85,6 +93,6 @@ mod tests {
         assert_eq!(quote("cpu"), "cpu");
         assert_eq!(quote("llvmpipe (gl, Cpu)"), "\"llvmpipe (gl, Cpu)\"");
         assert_eq!(quote("a\"b"), "\"a\"\"b\"");
-        assert_eq!(CSV_HEADER.split(',').count(), 24);
+        assert_eq!(CSV_HEADER.split(',').count(), 31);
     }
 }

@@ -97,6 +97,18 @@ pub struct Record {
     pub kernel_s: Option<f64>,
     pub readback_s: Option<f64>,
     pub chunks: Option<u32>,
+    /// GPU rows: wall time minus kernel time, per pair, in nanoseconds (`None` without timestamp queries).
+    pub host_ns_per_pair: Option<f64>,
+    /// GPU rows: bytes written to the GPU and read back in the timed batch, per pair.
+    pub bytes_up_per_pair: Option<f64>,
+    pub bytes_down_per_pair: Option<f64>,
+    /// GPU rows: queue submissions and times the host blocked on the GPU in the timed batch.
+    pub submissions: Option<u32>,
+    pub blocking_waits: Option<u32>,
+    /// GPU rows: most chunks in flight at once.
+    pub chunks_in_flight: Option<u32>,
+    /// GPU rows: scene groups the batch went up in (1 when the scene stays on the GPU whole).
+    pub scene_groups: Option<u32>,
     pub flag_disagreements: Option<usize>,
     pub distance_disagreements: Option<usize>,
     pub max_distance_error: Option<f64>,

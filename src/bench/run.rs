@@ -5,17 +5,19 @@ use super::{kind_name, BackendId, BenchKind, BenchSpec, Record};
 use crate::batch::{penetration_batch, query_batch, Threads};
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
-use crate::gpu::{GpuContext, GpuTimings, NarrowPhase};
+use crate::gpu::{GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit};
 use crate::scenario::{random_scene, Scene};
 use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};
 use anyhow::Context;
 use std::time::Instant;
 
 /// Pairs in the untimed warm-up batch before a scene's GPU runs: enough to compile the pipeline (drivers
-/// often compile on first dispatch) without doubling the work.
+/// often compile on first dispatch) without doubling the work. The buffers are made at full size before it
+/// ([`NarrowPhase::reserve`]), so no timed batch allocates.
 pub const GPU_WARMUP_PAIRS: usize = 1024;
 
-/// The GPU side of a benchmark: one narrow phase for the whole run, hulls uploaded once per scene.
+/// The GPU side of a benchmark: one narrow phase for the whole run; each scene's hulls and instances are
+/// uploaded once, outside the timing, so a timed batch sends only its pairs.
 pub struct GpuBench<'a> {
     pub ctx: &'a GpuContext,
     narrow: NarrowPhase,
@@ -23,9 +25,14 @@ pub struct GpuBench<'a> {
 
 impl<'a> GpuBench<'a> {
     pub fn new(ctx: &'a GpuContext) -> Self {
+        Self::with_limits(ctx, GpuLimits::from_device(&ctx.device.limits()))
+    }
+
+    /// A bench whose narrow phase splits by `limits` (capped by the device's).
+    pub fn with_limits(ctx: &'a GpuContext, limits: GpuLimits) -> Self {
         Self {
             ctx,
-            narrow: NarrowPhase::new(&ctx.device, &ctx.queue),
+            narrow: NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits),
         }
     }
 
@@ -35,6 +42,22 @@ impl<'a> GpuBench<'a> {
 
     pub fn max_pairs_per_chunk(&self) -> u32 {
         self.narrow.limits().max_pairs_per_chunk
+    }
+
+    pub fn limits(&self) -> GpuLimits {
+        self.narrow.gpu_limits()
+    }
+
+    /// Uploads a scene's hulls and instances and makes every buffer its batches need.
+    fn load(&mut self, scene: &Scene, penetration: bool) -> anyhow::Result<()> {
+        self.narrow
+            .upload_hulls(&scene.shapes)
+            .context("uploading the scene's hulls to the GPU")?;
+        self.narrow
+            .set_instances(&scene.instances)
+            .context("uploading the scene's instances to the GPU")?;
+        self.narrow.reserve(scene.pairs.len(), penetration);
+        Ok(())
     }
 }
 
@@ -135,10 +158,9 @@ pub fn run_bench(
         progress.step(&format!("{size} pairs: building the scene"));
         let scene = random_scene(spec.seed, size, &mix);
         if let Some(gpu) = gpu.as_deref_mut() {
-            // Hulls are uploaded once per scene, outside the timing, as an application would keep them.
-            gpu.narrow
-                .upload_hulls(&scene.shapes)
-                .context("uploading the scene's hulls to the GPU")?;
+            // The scene stays on the GPU, as an application would keep it: hulls and instances go up once,
+            // outside the timing.
+            gpu.load(&scene, spec.kinds.contains(&BenchKind::Penetration))?;
         }
         for &kind in &spec.kinds {
             let at = |backend: &str, run: usize| step_label(backend, kind, size, run, spec.repeat);
@@ -297,6 +319,48 @@ fn time_cpu(
     Ok((answers, best))
 }
 
+/// One GPU batch of `pairs` in the compact format of `kind`; the answers as CPU types when `convert` (after the
+/// timing, which ends when the records are in the narrow phase's buffer).
+fn gpu_batch(
+    narrow: &mut NarrowPhase,
+    pairs: &[[u32; 2]],
+    kind: BenchKind,
+    config: &GjkConfig,
+    convert: bool,
+) -> anyhow::Result<(Option<Answers>, GpuTimings)> {
+    Ok(match kind {
+        BenchKind::Query(QueryKind::Distance) => {
+            let batch = narrow.distances(pairs, config)?;
+            let answers = convert.then(|| Answers {
+                results: batch
+                    .records
+                    .iter()
+                    .map(PackedDistance::to_result)
+                    .collect(),
+                ..Answers::default()
+            });
+            (answers, batch.timings)
+        }
+        BenchKind::Query(QueryKind::Intersection) => {
+            let batch = narrow.hits(pairs, config)?;
+            let answers = convert.then(|| Answers {
+                results: batch.records.iter().map(PackedHit::to_result).collect(),
+                ..Answers::default()
+            });
+            (answers, batch.timings)
+        }
+        BenchKind::Penetration => {
+            let batch = narrow.contacts(pairs, config)?;
+            let answers = convert.then(|| Answers {
+                results: batch.records.iter().map(|c| c.gjk_result()).collect(),
+                penetrations: Some(batch.records.iter().map(|c| c.penetration()).collect()),
+                epa_pairs: Some(batch.epa_pairs),
+            });
+            (answers, batch.timings)
+        }
+    })
+}
+
 /// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after one untimed warm-up.
 fn time_gpu(
     gpu: &mut GpuBench<'_>,
@@ -307,38 +371,20 @@ fn time_gpu(
     step: &mut dyn FnMut(usize),
 ) -> anyhow::Result<(Answers, GpuTimings)> {
     let warmup = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_PAIRS)];
-    let run = |narrow: &mut NarrowPhase, pairs: &[[u32; 2]]| -> anyhow::Result<_> {
-        Ok(match kind {
-            BenchKind::Query(query) => {
-                let batch = narrow.run(&scene.instances, pairs, query, config)?;
-                let answers = Answers {
-                    results: batch.results,
-                    ..Answers::default()
-                };
-                (answers, batch.timings)
-            }
-            BenchKind::Penetration => {
-                let batch = narrow.run_penetration(&scene.instances, pairs, config)?;
-                let answers = Answers {
-                    results: batch.results,
-                    penetrations: Some(batch.penetrations),
-                    epa_pairs: Some(batch.epa_pairs),
-                };
-                (answers, batch.timings)
-            }
-        })
-    };
-    run(&mut gpu.narrow, warmup)?;
+    gpu_batch(&mut gpu.narrow, warmup, kind, config, false)?;
     let mut best: Option<GpuTimings> = None;
     let mut answers = Answers::default();
-    for r in 1..=repeat.max(1) {
+    let repeat = repeat.max(1);
+    for r in 1..=repeat {
         step(r);
-        drop(std::mem::take(&mut answers));
-        let (latest, timings) = run(&mut gpu.narrow, &scene.pairs)?;
+        let (latest, timings) =
+            gpu_batch(&mut gpu.narrow, &scene.pairs, kind, config, r == repeat)?;
         if best.is_none_or(|b| timings.total_s < b.total_s) {
             best = Some(timings);
         }
-        answers = latest;
+        if let Some(latest) = latest {
+            answers = latest;
+        }
     }
     Ok((answers, best.unwrap_or_default()))
 }
@@ -374,6 +420,13 @@ impl RecordBase {
             kernel_s: None,
             readback_s: None,
             chunks: None,
+            host_ns_per_pair: None,
+            bytes_up_per_pair: None,
+            bytes_down_per_pair: None,
+            submissions: None,
+            blocking_waits: None,
+            chunks_in_flight: None,
+            scene_groups: None,
             flag_disagreements: None,
             distance_disagreements: None,
             max_distance_error: None,
@@ -439,6 +492,14 @@ impl RecordBase {
         record.kernel_s = timings.kernel_s;
         record.readback_s = Some(timings.readback_s);
         record.chunks = Some(timings.chunks);
+        let per_pair = |bytes: u64| bytes as f64 / self.pairs.max(1) as f64;
+        record.host_ns_per_pair = timings.host_ns_per_pair(self.pairs);
+        record.bytes_up_per_pair = Some(per_pair(timings.bytes_up));
+        record.bytes_down_per_pair = Some(per_pair(timings.bytes_down));
+        record.submissions = Some(timings.submissions);
+        record.blocking_waits = Some(timings.blocking_waits);
+        record.chunks_in_flight = Some(timings.max_in_flight);
+        record.scene_groups = Some(timings.groups);
         record.epa_pairs = epa_pairs;
         self.agreement(&mut record, report, penetration, report.is_clean());
         record

@@ -4,16 +4,19 @@ use super::run::Group;
 use super::{kind_name, Record};
 use std::fmt::Write as _;
 
-const HEADERS: [&str; 9] = [
+const HEADERS: [&str; 12] = [
     "backend",
     "pairs/s",
     "speedup vs CPU 1 thread",
     "time (ms)",
     "upload (ms)",
-    "compute (ms)",
+    "wait (ms)",
     "kernel (ms)",
     "readback (ms)",
     "chunks",
+    "host ns/pair",
+    "bytes/pair up/down",
+    "submits/waits",
 ];
 
 /// Columns padded to their widest cell: the first left-aligned, the rest (numbers) right-aligned.
@@ -88,6 +91,19 @@ fn row(record: &Record) -> Vec<String> {
         },
         ms(record.readback_s),
         record.chunks.map_or_else(|| "-".into(), |c| c.to_string()),
+        match (gpu, record.host_ns_per_pair) {
+            (false, _) => "-".into(),
+            (true, None) => "n/a".into(),
+            (true, Some(ns)) => format!("{ns:.1}"),
+        },
+        match (record.bytes_up_per_pair, record.bytes_down_per_pair) {
+            (Some(up), Some(down)) => format!("{up:.1}/{down:.1}"),
+            _ => "-".into(),
+        },
+        match (record.submissions, record.blocking_waits) {
+            (Some(s), Some(w)) => format!("{s}/{w}"),
+            _ => "-".into(),
+        },
     ]
 }
 

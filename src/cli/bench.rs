@@ -207,8 +207,8 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
             writeln!(report, "GPU: {}{software}", ctx.summary)?;
             writeln!(
                 report,
-                "GPU timing: hulls uploaded once per scene, outside the timing; one untimed warm-up batch of up to \
-                 {GPU_WARMUP_PAIRS} pairs; each timed batch is upload (instances + pairs) + compute + readback, \
+                "GPU timing: hulls and instances uploaded once per scene, outside the timing; one untimed warm-up \
+                 batch of up to {GPU_WARMUP_PAIRS} pairs; each timed batch streams its pairs up, computes and reads back, \
                  at most {} pairs per dispatch; kernel time from timestamp queries: {}",
                 g.max_pairs_per_chunk(),
                 if g.has_timestamps() { "yes" } else { "not supported by this adapter" }

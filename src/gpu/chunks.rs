@@ -35,22 +35,37 @@ pub fn chunk_ranges(
     hull_points: &[u32],
     limits: ChunkLimits,
 ) -> Vec<std::ops::Range<usize>> {
-    let max_pairs = limits.max_pairs_per_chunk.max(1) as usize;
-    let mut ranges = Vec::with_capacity(pairs.len() / max_pairs + 1);
+    let points = |i: u32| hull_points[instances[i as usize].shape as usize];
+    chunk_ranges_by(
+        pairs.len(),
+        limits.max_pairs_per_chunk as usize,
+        limits.max_work_per_chunk,
+        |k| pair_work(points(pairs[k][0]), points(pairs[k][1])),
+    )
+}
+
+/// [`chunk_ranges`] over `count` pairs whose estimated work is `work(k)`.
+pub fn chunk_ranges_by(
+    count: usize,
+    max_pairs: usize,
+    max_work: u64,
+    work: impl Fn(usize) -> u64,
+) -> Vec<std::ops::Range<usize>> {
+    let max_pairs = max_pairs.max(1);
+    let mut ranges = Vec::with_capacity(count / max_pairs + 1);
     let mut start = 0;
-    let mut work = 0u64;
-    for (k, pair) in pairs.iter().enumerate() {
-        let points = |i: u32| hull_points[instances[i as usize].shape as usize];
-        let w = pair_work(points(pair[0]), points(pair[1]));
-        if k > start && (k - start == max_pairs || work + w > limits.max_work_per_chunk) {
+    let mut total = 0u64;
+    for k in 0..count {
+        let w = work(k);
+        if k > start && (k - start == max_pairs || total + w > max_work) {
             ranges.push(start..k);
             start = k;
-            work = 0;
+            total = 0;
         }
-        work += w;
+        total += w;
     }
-    if start < pairs.len() {
-        ranges.push(start..pairs.len());
+    if start < count {
+        ranges.push(start..count);
     }
     ranges
 }

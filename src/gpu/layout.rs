@@ -3,8 +3,6 @@
 
 use crate::epa::{Penetration, PenetrationStatus};
 use crate::gjk::{GjkResult, GjkStatus};
-use crate::instance::Instance;
-use crate::shape::ConvexShape;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
@@ -52,7 +50,10 @@ pub struct GpuParams {
     pub touch_tolerance: f32,
     /// Trip count of the kernel's loop-budget probe, [`LOOP_PROBE_TRIPS`].
     pub loop_probe: u32,
-    pub pad: [u32; 3],
+    /// The record written per pair: a [`ResultFormat`](super::packed::ResultFormat) or
+    /// [`PenetrationFormat`](super::packed::PenetrationFormat) value.
+    pub format: u32,
+    pub pad: [u32; 2],
 }
 
 /// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and
@@ -100,16 +101,6 @@ pub const RESULT_STRIDE: u64 = std::mem::size_of::<GpuResult>() as u64;
 /// A pair is a `vec2<u32>`.
 pub const PAIR_STRIDE: u64 = 8;
 
-impl GpuInstance {
-    pub fn from_instance(instance: &Instance) -> Self {
-        Self {
-            position: instance.pose.position.to_array(),
-            hull: instance.shape,
-            rotation: instance.pose.rotation.to_array(),
-        }
-    }
-}
-
 impl GpuResult {
     /// The CPU-side result. An unknown status code (which would be a shader bug) reads as
     /// `MaxIterations`, the "no answer" status, never as separated.
@@ -150,29 +141,4 @@ impl GpuPenetration {
 /// points per loop trip).
 pub fn padded_len(count: usize) -> usize {
     count.next_multiple_of(4)
-}
-
-/// Flattens shapes into the vertex pool (centred points, each hull padded to a multiple of four with copies
-/// of its first point, which never win a support scan) and the hull table.
-pub fn pack_hulls(shapes: &[ConvexShape]) -> (Vec<[f32; 4]>, Vec<GpuHull>) {
-    let mut vertices = Vec::with_capacity(shapes.iter().map(|s| padded_len(s.len())).sum());
-    let mut hulls = Vec::with_capacity(shapes.len());
-    for shape in shapes {
-        hulls.push(GpuHull {
-            offset: vertices.len() as u32,
-            count: shape.len() as u32,
-            radius: shape.radius(),
-            bound: shape.bounding_radius(),
-            centre: shape.centre().to_array(),
-            pad: 0,
-        });
-        let points = shape.core_points();
-        let first = [points[0].x, points[0].y, points[0].z, 0.0];
-        vertices.extend(points.iter().map(|p| [p.x, p.y, p.z, 0.0]));
-        vertices.extend(std::iter::repeat_n(
-            first,
-            padded_len(points.len()) - points.len(),
-        ));
-    }
-    (vertices, hulls)
 }

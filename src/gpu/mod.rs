@@ -1,17 +1,24 @@
-//! The GPU batch narrow phase: the WGSL twins of the shape, GJK, EPA and query layers run over uploaded hull
-//! buffers, with the device kept apart from the work.
+//! The GPU batch narrow phase: the WGSL twins of the shape, GJK, EPA and query layers run over a scene kept on
+//! the GPU, with the device kept apart from the work.
 //!
-//! [`context`] gets a device; [`shader`] assembles the kernels (constants emitted from Rust, shared WGSL, one
-//! kernel per file); [`layout`] holds the Rust twins of the WGSL structs; [`scene`] the buffers every kernel
-//! reads; [`chunks`] splits batches; [`runner`] runs any kernel's job chunk by chunk and reads it back;
-//! [`narrow_phase`] and [`penetration`] are the GJK and GJK + EPA jobs.
+//! [`context`] gets a device (or bring your own); [`shader`] assembles the kernels (constants emitted from Rust,
+//! shared WGSL, one kernel per file); [`layout`] holds the Rust twins of the WGSL structs and [`packed`] the
+//! compact result records; [`hulls`] packs identical shapes once; [`scene`] keeps hulls and instances on the
+//! device; [`limits`] and [`chunks`] say how batches are split, [`groups`] how a scene too large for the device
+//! goes up in parts; [`runner`] streams any kernel's batch through the ring of [`ring`]; [`narrow_phase`] and
+//! [`penetration`] are the GJK and GJK + EPA jobs.
 
-mod buffers;
 pub mod chunks;
 mod context;
+mod groups;
+pub mod hulls;
 pub mod layout;
+pub mod limits;
 mod narrow_phase;
+pub mod packed;
 mod penetration;
+mod pipeline;
+mod ring;
 pub mod runner;
 mod scene;
 pub mod shader;
@@ -21,9 +28,12 @@ pub use context::{
     check_backend_env, list_adapters, log_instance_creation, AdapterSummary, BackendChoice,
     GpuContext,
 };
-pub use narrow_phase::{GpuBatch, NarrowPhase, WORKGROUP_SIZE};
-pub use penetration::GpuPenetrationBatch;
-pub use runner::{read_buffer, GpuTimings};
+pub use limits::{BufferLimits, GpuLimits, DEFAULT_RING, DEFAULT_STREAM_CHUNK};
+pub use narrow_phase::{GpuBatch, NarrowPhase, Records, WORKGROUP_SIZE};
+pub use packed::{PackedContact, PackedDistance, PackedHit, PenetrationFormat, ResultFormat};
+pub use penetration::{ContactRecords, GpuPenetrationBatch};
+pub use pipeline::{read_buffer, wait};
+pub use runner::GpuTimings;
 
 /// What can go wrong on the GPU path, naming the adapter, buffer or index involved.
 #[derive(Debug, thiserror::Error)]
@@ -37,9 +47,11 @@ pub enum GpuError {
     /// A batch refers to a hull or instance that does not exist.
     #[error("invalid batch: {0}")]
     BadIndex(String),
-    /// A buffer that must be bound whole exceeds the device's limits.
-    #[error("{what} needs {bytes} bytes, more than the device can bind ({limit} bytes)")]
-    TooLarge {
+    /// One pair's own data (its two instances and hulls) exceeds what the device can bind, so no split of the
+    /// batch can run it.
+    #[error("pair {pair}: its {what} needs {bytes} bytes, more than the device can bind ({limit} bytes)")]
+    PairTooLarge {
+        pair: usize,
         what: &'static str,
         bytes: u64,
         limit: u64,

@@ -1,14 +1,17 @@
-//! The GPU batch narrow phase: hulls uploaded once, then batches of (instances, pairs) run through a kernel in
-//! chunks that respect the device's limits, and the results read back. The scene's buffers are
-//! [`Scene`]'s; the chunk loop is the runner's ([`super::runner`]); each query is a job ([`GjkJob`] here, the
-//! penetration job in [`super::penetration`]).
+//! The GPU batch narrow phase: a resident scene (hulls uploaded once, instances once and updated in place),
+//! batches that send only their pairs, and results handed back as a borrowed slice of packed records. The
+//! buffers are [`Scene`]'s; the streaming is the runner's ([`super::runner`]); each query is a job ([`GjkJob`]
+//! here, the penetration job in [`super::penetration`]).
 
 use super::chunks::ChunkLimits;
-use super::layout::{GpuResult, RESULT_STRIDE};
-use super::penetration::{GpuPenetrationBatch, PenetrationJob};
+use super::layout::GpuResult;
+use super::limits::GpuLimits;
+use super::packed::{PackedDistance, PackedHit, ResultFormat};
+use super::penetration::PenetrationJob;
+use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
+use super::ring::Ring;
 use super::runner::{
-    bind_group_layout, compute_pipeline, workgroups, Access, GpuTimings, KernelJob, OutputBuffer,
-    Readback, SCENE_BINDINGS,
+    chunk_capacity, run_batch, BatchSettings, GpuTimings, KernelJob, OutputSpec, Read,
 };
 use super::scene::Scene;
 use super::shader::GJK;
@@ -21,7 +24,7 @@ use crate::shape::ConvexShape;
 /// SIMD width (32 or 64) and small enough that a pair's long GJK run holds back few neighbours.
 pub const WORKGROUP_SIZE: u32 = 64;
 
-/// Results of one batch, in pair order and each pair's local frame.
+/// Results of one batch as CPU types, in pair order and each pair's local frame ([`NarrowPhase::run`]).
 pub struct GpuBatch {
     pub results: Vec<GjkResult<f32>>,
     pub timings: GpuTimings,
@@ -30,46 +33,171 @@ pub struct GpuBatch {
     pub resolved_on_cpu: usize,
 }
 
-/// The narrow phase bound to one device. Create it once, upload hulls once, run many batches.
+/// One batch's records, borrowed from the narrow phase until its next batch, in pair order and each pair's
+/// local frame; and what the batch cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Records<'a, T> {
+    pub records: &'a [T],
+    pub timings: GpuTimings,
+}
+
+/// The narrow phase bound to one device. Create it once, upload hulls once, set the instances, then run
+/// batches of pairs; update the instances that move.
 pub struct NarrowPhase {
     pub(super) scene: Scene,
     gjk: GjkJob,
-    /// The penetration (EPA) job, built by the first `run_penetration`.
+    gjk_ring: Ring,
+    /// The penetration (EPA) job, built by the first penetration batch.
     epa: Option<PenetrationJob>,
+    epa_ring: Ring,
 }
 
 impl NarrowPhase {
-    /// Builds the pipeline on a device the caller owns (see [`super::GpuContext`]), with chunk limits from
-    /// the device.
+    /// Builds the pipeline on a device the caller owns (see [`super::GpuContext`]), with limits from the
+    /// device.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
-        Self::with_limits(device, queue, ChunkLimits::from_device(&device.limits()))
+        Self::with_gpu_limits(device, queue, GpuLimits::from_device(&device.limits()))
     }
 
     /// Like [`NarrowPhase::new`] with explicit chunk limits (capped by the device's own).
     pub fn with_limits(device: &wgpu::Device, queue: &wgpu::Queue, limits: ChunkLimits) -> Self {
+        let gpu = GpuLimits {
+            chunk: limits,
+            ..GpuLimits::from_device(&device.limits())
+        };
+        Self::with_gpu_limits(device, queue, gpu)
+    }
+
+    /// Like [`NarrowPhase::new`] with every limit explicit (each capped by the device's own): tests shrink them
+    /// to exercise each split on small batches.
+    pub fn with_gpu_limits(device: &wgpu::Device, queue: &wgpu::Queue, limits: GpuLimits) -> Self {
         Self {
             scene: Scene::new(device, queue, limits),
             gjk: GjkJob::new(device),
+            gjk_ring: Ring::default(),
             epa: None,
+            epa_ring: Ring::default(),
         }
     }
 
+    /// The pairs and work per dispatch in effect.
     pub fn limits(&self) -> ChunkLimits {
+        self.scene.limits.chunk
+    }
+
+    /// Every limit in effect.
+    pub fn gpu_limits(&self) -> GpuLimits {
         self.scene.limits
     }
 
     /// Whether kernel times come from timestamp queries.
     pub fn has_timestamps(&self) -> bool {
-        self.scene.timestamps.is_some()
+        self.scene
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
     }
 
-    /// Uploads the hulls every later batch refers to (by index), replacing any earlier set.
+    /// Uploads the hulls every later batch refers to (by index), identical shapes once, replacing any earlier
+    /// set. Instances refer to shapes by index, so they are set again afterwards. Hulls too many for the device
+    /// stay on the host and go up with each batch's groups of pairs.
     pub fn upload_hulls(&mut self, shapes: &[ConvexShape]) -> Result<(), GpuError> {
-        self.scene.upload_hulls(shapes)
+        self.scene.upload_hulls(shapes);
+        Ok(())
     }
 
-    /// Runs one batch and blocks until its results are back. Batches larger than one chunk are split
-    /// automatically; instance indices are checked first, so a bad batch fails whole with the index named.
+    /// (shapes given, distinct hulls among them) of the last [`NarrowPhase::upload_hulls`].
+    pub fn hull_counts(&self) -> (usize, usize) {
+        self.scene.hull_counts()
+    }
+
+    /// Sets every instance (checking their shape indices), uploaded once for all later batches.
+    pub fn set_instances(&mut self, instances: &[Instance]) -> Result<(), GpuError> {
+        self.scene.set_instances(instances)
+    }
+
+    /// Overwrites instances `first..first + instances.len()` in place: only they go up.
+    pub fn update_instances(
+        &mut self,
+        first: usize,
+        instances: &[Instance],
+    ) -> Result<(), GpuError> {
+        self.scene.update_instances(first, instances)
+    }
+
+    /// Makes room for batches of up to `pairs` pairs (distance, intersection, and penetration too when asked),
+    /// so that no later batch allocates a buffer: call it before timing.
+    pub fn reserve(&mut self, pairs: usize, penetration: bool) {
+        let device = self.scene.device.clone();
+        reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
+        if penetration {
+            let job = self.epa.get_or_insert_with(|| PenetrationJob::new(&device));
+            reserve(&self.scene, &mut self.epa_ring, job, pairs);
+            job.reserve(pairs);
+        }
+        self.gjk.reserve(pairs);
+    }
+
+    fn run_gjk(
+        &mut self,
+        pairs: &[Pair],
+        kind: QueryKind,
+        format: ResultFormat,
+        config: &GjkConfig,
+    ) -> Result<GpuTimings, GpuError> {
+        self.gjk.begin(format, pairs.len());
+        run_batch(
+            &mut self.scene,
+            &mut self.gjk_ring,
+            &mut self.gjk,
+            pairs,
+            BatchSettings { kind, config },
+        )
+    }
+
+    /// Distance queries on `pairs` of the scene's instances, as 32-byte records ([`PackedDistance`]).
+    pub fn distances(
+        &mut self,
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<Records<'_, PackedDistance>, GpuError> {
+        let timings = self.run_gjk(pairs, QueryKind::Distance, ResultFormat::Distance, config)?;
+        Ok(Records {
+            records: self.gjk.records(pairs.len()),
+            timings,
+        })
+    }
+
+    /// Intersection tests on `pairs`, as 4-byte records ([`PackedHit`]).
+    pub fn hits(
+        &mut self,
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<Records<'_, PackedHit>, GpuError> {
+        let timings = self.run_gjk(pairs, QueryKind::Intersection, ResultFormat::Hit, config)?;
+        Ok(Records {
+            records: self.gjk.records(pairs.len()),
+            timings,
+        })
+    }
+
+    /// `kind` queries on `pairs`, every field of every answer ([`GpuResult`], 48 bytes each).
+    pub fn full_results(
+        &mut self,
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+    ) -> Result<Records<'_, GpuResult>, GpuError> {
+        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config)?;
+        Ok(Records {
+            records: self.gjk.records(pairs.len()),
+            timings,
+        })
+    }
+
+    /// Sets the instances and runs one batch, every answer converted to [`GjkResult`] (bit for bit the kernel's
+    /// answer). Batches larger than one chunk are split automatically, and a scene too large for the device
+    /// goes up in groups; pair indices are checked first, so a bad batch fails whole with the index named.
     pub fn run(
         &mut self,
         instances: &[Instance],
@@ -77,62 +205,105 @@ impl NarrowPhase {
         kind: QueryKind,
         config: &GjkConfig,
     ) -> Result<GpuBatch, GpuError> {
-        self.gjk.results = Vec::with_capacity(pairs.len());
-        let timings = self
-            .scene
-            .run_job(instances, pairs, kind, config, &mut self.gjk)?;
+        self.set_instances(instances)?;
+        let batch = self.full_results(pairs, kind, config)?;
         Ok(GpuBatch {
-            results: std::mem::take(&mut self.gjk.results),
-            timings,
+            results: batch.records.iter().map(GpuResult::to_result).collect(),
+            timings: batch.timings,
             resolved_on_cpu: 0,
         })
     }
+
+    /// The penetration job, built on first use.
+    pub(super) fn penetration_parts(&mut self) -> (&mut Scene, &mut Ring, &mut PenetrationJob) {
+        let device = self.scene.device.clone();
+        let job = self.epa.get_or_insert_with(|| PenetrationJob::new(&device));
+        (&mut self.scene, &mut self.epa_ring, job)
+    }
 }
 
-/// The GJK kernel's job: one pass, one output (a [`GpuResult`] per pair).
+/// Sizes `ring` and the job's chunk buffers for batches of `pairs` pairs.
+fn reserve(scene: &Scene, ring: &mut Ring, job: &dyn KernelJob, pairs: usize) {
+    let capacity = chunk_capacity(scene, job.outputs());
+    let chunks = pairs.div_ceil(capacity as usize).max(1);
+    ring.ensure(
+        &scene.device,
+        job.outputs(),
+        capacity.min(pairs.max(1) as u64),
+        scene.limits.ring.min(chunks),
+    );
+}
+
+/// The GJK kernel's job: one pass, one output, records in the batch's format.
 struct GjkJob {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
-    outputs: [OutputBuffer; 1],
-    results: Vec<GjkResult<f32>>,
+    format: ResultFormat,
+    outputs: [OutputSpec; 1],
+    /// The batch's records as words, in pair order (kept between batches, so they only grow).
+    words: Vec<u32>,
 }
 
 impl GjkJob {
-    fn bindings() -> Vec<Access> {
+    fn new(device: &wgpu::Device) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.push(Access::ReadWrite);
-        bindings
-    }
-
-    fn new(device: &wgpu::Device) -> Self {
-        let layout = bind_group_layout(device, "gjk bindings", &Self::bindings());
+        let layout = bind_group_layout(device, "gjk bindings", &bindings);
+        let max_stride = ResultFormat::ALL
+            .iter()
+            .map(|f| f.stride())
+            .max()
+            .unwrap_or(0);
         Self {
             pipeline: compute_pipeline(device, &GJK, &layout),
             layout,
-            outputs: [OutputBuffer::new(
-                device,
-                "results",
-                RESULT_STRIDE,
-                0,
-                Readback::PerPair,
-                wgpu::BufferUsages::empty(),
-            )],
-            results: Vec::new(),
+            format: ResultFormat::Full,
+            outputs: [OutputSpec {
+                label: "results",
+                stride: ResultFormat::Full.stride(),
+                max_stride,
+                header: 0,
+                init: &[],
+                read: Read::PerPair,
+                shared: false,
+            }],
+            words: Vec::new(),
         }
+    }
+
+    fn begin(&mut self, format: ResultFormat, pairs: usize) {
+        self.format = format;
+        self.outputs[0].stride = format.stride();
+        let words = pairs * (format.stride() / 4) as usize;
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+    }
+
+    fn reserve(&mut self, pairs: usize) {
+        let words = pairs * (self.outputs[0].max_stride / 4) as usize;
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+    }
+
+    fn records<T: bytemuck::Pod>(&self, pairs: usize) -> &[T] {
+        let words = pairs * (self.format.stride() / 4) as usize;
+        bytemuck::cast_slice(&self.words[..words])
     }
 }
 
 impl KernelJob for GjkJob {
-    fn outputs(&self) -> &[OutputBuffer] {
+    fn layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layout
+    }
+
+    fn outputs(&self) -> &[OutputSpec] {
         &self.outputs
     }
 
-    fn outputs_mut(&mut self) -> &mut [OutputBuffer] {
-        &mut self.outputs
-    }
-
-    fn layout(&self) -> &wgpu::BindGroupLayout {
-        &self.layout
+    fn format(&self) -> u32 {
+        self.format as u32
     }
 
     fn encode(
@@ -141,6 +312,7 @@ impl KernelJob for GjkJob {
         bind_group: &wgpu::BindGroup,
         count: u32,
         timestamps: Option<&wgpu::QuerySet>,
+        _outputs: &[wgpu::Buffer],
     ) {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("gjk"),
@@ -155,37 +327,11 @@ impl KernelJob for GjkJob {
         pass.dispatch_workgroups(workgroups(count), 1, 1);
     }
 
-    fn collect(&mut self, outputs: &[&[u8]]) {
-        let gpu: &[GpuResult] = bytemuck::cast_slice(outputs[0]);
-        self.results.extend(gpu.iter().map(GpuResult::to_result));
-    }
-}
-
-impl NarrowPhase {
-    /// Penetration depth, contact normal and contact points for every pair (GJK in distance mode, then EPA
-    /// where the cores overlap), blocking until the answers are back. The GPU twin of
-    /// [`crate::query::penetration_relative`] except that it never repeats a pair in float64 and has only the
-    /// first try's EPA bounds: such pairs keep a named failure status for the CPU to answer.
-    pub fn run_penetration(
-        &mut self,
-        instances: &[Instance],
-        pairs: &[Pair],
-        config: &GjkConfig,
-    ) -> Result<GpuPenetrationBatch, GpuError> {
-        let device = self.scene.device.clone();
-        let job = self.epa.get_or_insert_with(|| PenetrationJob::new(&device));
-        job.batch = Some(GpuPenetrationBatch {
-            results: Vec::with_capacity(pairs.len()),
-            penetrations: Vec::with_capacity(pairs.len()),
-            timings: GpuTimings::default(),
-            epa_pairs: 0,
-            resolved_on_cpu: 0,
-        });
-        let timings = self
-            .scene
-            .run_job(instances, pairs, QueryKind::Distance, config, job);
-        let mut batch = job.batch.take().expect("the batch set above");
-        batch.timings = timings?;
-        Ok(batch)
+    fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
+        let stride = (self.format.stride() / 4) as usize;
+        let bytes = outputs[0];
+        let at = first * stride;
+        bytemuck::cast_slice_mut::<u32, u8>(&mut self.words[at..at + bytes.len() / 4])
+            .copy_from_slice(bytes);
     }
 }

@@ -3,31 +3,37 @@
 //! Per chunk, one submission: pass 1 (`penetration_gjk`) answers every pair it can and appends the rest to a
 //! queue whose header doubles as indirect dispatch arguments; the header is copied to an indirect buffer (a
 //! buffer cannot be storage and indirect in one pass) and pass 2 (`penetration_epa`) runs one invocation per
-//! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more.
+//! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more. The answers come back
+//! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::layout::{GpuEpaTask, GpuPenetration, GpuResult, EPA_QUEUE_HEADER, RESULT_STRIDE};
-use super::runner::{
-    bind_group_layout, compute_pipeline, workgroups, Access, GpuTimings, KernelJob, OutputBuffer,
-    Readback, SCENE_BINDINGS,
-};
+use super::narrow_phase::NarrowPhase;
+use super::packed::{PackedContact, PenetrationFormat};
+use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
+use super::runner::{run_batch, BatchSettings, GpuTimings, KernelJob, OutputSpec, Read};
 use super::shader::{PENETRATION_EPA, PENETRATION_GJK};
+use super::GpuError;
 use crate::epa::Penetration;
-use crate::gjk::GjkResult;
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::instance::{Instance, Pair};
 
 const PENETRATION_STRIDE: u64 = std::mem::size_of::<GpuPenetration>() as u64;
+const CONTACT_STRIDE: u64 = std::mem::size_of::<PackedContact>() as u64;
 const TASK_STRIDE: u64 = std::mem::size_of::<GpuEpaTask>() as u64;
 /// Indirect dispatch arguments: workgroups in x, y, z.
 const INDIRECT_BYTES: u64 = 12;
 /// Where the queue's task count sits in its header (after the three dispatch arguments).
 const QUEUE_COUNT_OFFSET: u64 = 12;
+/// An empty queue: no workgroups for pass 2, one in y and z, no tasks.
+const EMPTY_QUEUE: [u8; 16] = [0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
 
-/// Results of one penetration batch, in pair order and each pair's local frame (A's frame).
+/// Results of one penetration batch as CPU types, in pair order and each pair's local frame (A's frame)
+/// ([`NarrowPhase::run_penetration`]).
 pub struct GpuPenetrationBatch {
     /// GJK's distance answers (as `NarrowPhase::run` in distance mode).
     pub results: Vec<GjkResult<f32>>,
     /// Depth, normal and contact points; a named status where no answer was found.
     pub penetrations: Vec<Penetration<f32>>,
-    /// Upload, compute (both passes) and readback; `kernel_s` spans both passes.
     pub timings: GpuTimings,
     /// Pairs that went through the EPA pass (cores overlapping).
     pub epa_pairs: usize,
@@ -36,16 +42,29 @@ pub struct GpuPenetrationBatch {
     pub resolved_on_cpu: usize,
 }
 
+/// One penetration batch's packed records, borrowed from the narrow phase until its next batch.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactRecords<'a> {
+    pub records: &'a [PackedContact],
+    /// Pairs that went through the EPA pass.
+    pub epa_pairs: usize,
+    pub timings: GpuTimings,
+}
+
 /// The penetration kernels' job: two passes and three outputs (GJK results, penetrations, the EPA queue).
 pub(super) struct PenetrationJob {
     layout: wgpu::BindGroupLayout,
     gjk_pass: wgpu::ComputePipeline,
     epa_pass: wgpu::ComputePipeline,
-    outputs: [OutputBuffer; 3],
+    format: PenetrationFormat,
+    outputs: [OutputSpec; 3],
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
-    pub(super) batch: Option<GpuPenetrationBatch>,
+    /// GJK's full answers (full format only) and the penetration records, as words in pair order.
+    result_words: Vec<u32>,
+    penetration_words: Vec<u32>,
+    epa_pairs: usize,
 }
 
 impl PenetrationJob {
@@ -53,38 +72,35 @@ impl PenetrationJob {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.extend([Access::ReadWrite; 3]);
         let layout = bind_group_layout(device, "penetration bindings", &bindings);
-        let output = |label, stride, header, readback, usage| {
-            OutputBuffer::new(device, label, stride, header, readback, usage)
+        let per_pair = |label, stride| OutputSpec {
+            label,
+            stride,
+            max_stride: stride,
+            header: 0,
+            init: &[],
+            read: Read::PerPair,
+            shared: false,
         };
         Self {
             gjk_pass: compute_pipeline(device, &PENETRATION_GJK, &layout),
             epa_pass: compute_pipeline(device, &PENETRATION_EPA, &layout),
             layout,
+            format: PenetrationFormat::Full,
             outputs: [
-                output(
-                    "results",
-                    RESULT_STRIDE,
-                    0,
-                    Readback::PerPair,
-                    wgpu::BufferUsages::empty(),
-                ),
-                output(
-                    "penetrations",
-                    PENETRATION_STRIDE,
-                    0,
-                    Readback::PerPair,
-                    wgpu::BufferUsages::empty(),
-                ),
-                output(
-                    "epa queue",
-                    TASK_STRIDE,
-                    EPA_QUEUE_HEADER,
-                    Readback::Header {
+                per_pair("results", RESULT_STRIDE),
+                per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
+                OutputSpec {
+                    label: "epa queue",
+                    stride: TASK_STRIDE,
+                    max_stride: TASK_STRIDE,
+                    header: EPA_QUEUE_HEADER,
+                    init: &EMPTY_QUEUE,
+                    read: Read::Header {
                         offset: QUEUE_COUNT_OFFSET,
                         len: 4,
                     },
-                    wgpu::BufferUsages::COPY_DST,
-                ),
+                    shared: true,
+                },
             ],
             indirect: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("epa indirect"),
@@ -92,31 +108,53 @@ impl PenetrationJob {
                 usage: wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
-            batch: None,
+            result_words: Vec::new(),
+            penetration_words: Vec::new(),
+            epa_pairs: 0,
+        }
+    }
+
+    fn begin(&mut self, format: PenetrationFormat, pairs: usize) {
+        self.format = format;
+        self.outputs[0].stride = match format {
+            PenetrationFormat::Full => RESULT_STRIDE,
+            PenetrationFormat::Contact => 0,
+        };
+        self.outputs[1].stride = match format {
+            PenetrationFormat::Full => PENETRATION_STRIDE,
+            PenetrationFormat::Contact => CONTACT_STRIDE,
+        };
+        self.epa_pairs = 0;
+        let grow = |words: &mut Vec<u32>, stride: u64| {
+            let need = pairs * (stride / 4) as usize;
+            if words.len() < need {
+                words.resize(need, 0);
+            }
+        };
+        grow(&mut self.result_words, self.outputs[0].stride);
+        grow(&mut self.penetration_words, self.outputs[1].stride);
+    }
+
+    pub(super) fn reserve(&mut self, pairs: usize) {
+        let need = |stride: u64| pairs * (stride / 4) as usize;
+        if self.penetration_words.len() < need(self.outputs[1].max_stride) {
+            self.penetration_words
+                .resize(need(self.outputs[1].max_stride), 0);
         }
     }
 }
 
 impl KernelJob for PenetrationJob {
-    fn outputs(&self) -> &[OutputBuffer] {
-        &self.outputs
-    }
-
-    fn outputs_mut(&mut self) -> &mut [OutputBuffer] {
-        &mut self.outputs
-    }
-
     fn layout(&self) -> &wgpu::BindGroupLayout {
         &self.layout
     }
 
-    /// The queue starts empty: no workgroups for pass 2, one in y and z, no tasks.
-    fn reset(&self, queue: &wgpu::Queue) {
-        queue.write_buffer(
-            self.outputs[2].buffer(),
-            0,
-            bytemuck::cast_slice(&[0u32, 1, 1, 0]),
-        );
+    fn outputs(&self) -> &[OutputSpec] {
+        &self.outputs
+    }
+
+    fn format(&self) -> u32 {
+        self.format as u32
     }
 
     fn encode(
@@ -125,6 +163,7 @@ impl KernelJob for PenetrationJob {
         bind_group: &wgpu::BindGroup,
         count: u32,
         timestamps: Option<&wgpu::QuerySet>,
+        outputs: &[wgpu::Buffer],
     ) {
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -139,13 +178,7 @@ impl KernelJob for PenetrationJob {
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(workgroups(count), 1, 1);
         }
-        encoder.copy_buffer_to_buffer(
-            self.outputs[2].buffer(),
-            0,
-            &self.indirect,
-            0,
-            INDIRECT_BYTES,
-        );
+        encoder.copy_buffer_to_buffer(&outputs[2], 0, &self.indirect, 0, INDIRECT_BYTES);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("penetration epa"),
             timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
@@ -159,16 +192,79 @@ impl KernelJob for PenetrationJob {
         pass.dispatch_workgroups_indirect(&self.indirect, 0);
     }
 
-    fn collect(&mut self, outputs: &[&[u8]]) {
-        let batch = self.batch.as_mut().expect("a batch in progress");
-        let results: &[GpuResult] = bytemuck::cast_slice(outputs[0]);
-        batch
-            .results
-            .extend(results.iter().map(GpuResult::to_result));
-        let penetrations: &[GpuPenetration] = bytemuck::cast_slice(outputs[1]);
-        batch
-            .penetrations
-            .extend(penetrations.iter().map(GpuPenetration::to_penetration));
-        batch.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize;
+    fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
+        let copy = |words: &mut Vec<u32>, stride: u64, bytes: &[u8]| {
+            let at = first * (stride / 4) as usize;
+            bytemuck::cast_slice_mut::<u32, u8>(&mut words[at..at + bytes.len() / 4])
+                .copy_from_slice(bytes);
+        };
+        copy(&mut self.result_words, self.outputs[0].stride, outputs[0]);
+        copy(
+            &mut self.penetration_words,
+            self.outputs[1].stride,
+            outputs[1],
+        );
+        self.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize;
+    }
+}
+
+impl NarrowPhase {
+    fn run_penetration_job(
+        &mut self,
+        pairs: &[Pair],
+        format: PenetrationFormat,
+        config: &GjkConfig,
+    ) -> Result<(GpuTimings, &PenetrationJob), GpuError> {
+        let (scene, ring, job) = self.penetration_parts();
+        job.begin(format, pairs.len());
+        let settings = BatchSettings {
+            kind: QueryKind::Distance,
+            config,
+        };
+        let timings = run_batch(scene, ring, job, pairs, settings)?;
+        Ok((timings, job))
+    }
+
+    /// Penetration depth, contact normal and contact points for `pairs` of the scene's instances (GJK in
+    /// distance mode, then EPA where the cores overlap), as 48-byte records ([`PackedContact`]).
+    pub fn contacts(
+        &mut self,
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<ContactRecords<'_>, GpuError> {
+        let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Contact, config)?;
+        let words = pairs.len() * (CONTACT_STRIDE / 4) as usize;
+        Ok(ContactRecords {
+            records: bytemuck::cast_slice(&job.penetration_words[..words]),
+            epa_pairs: job.epa_pairs,
+            timings,
+        })
+    }
+
+    /// Sets the instances and answers penetration for every pair, GJK's answer and the penetration answer in
+    /// full, blocking until they are back. The GPU twin of [`crate::query::penetration_relative`] except that
+    /// it never repeats a pair in float64 and has only the first try's EPA bounds: such pairs keep a named
+    /// failure status for the CPU to answer.
+    pub fn run_penetration(
+        &mut self,
+        instances: &[Instance],
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<GpuPenetrationBatch, GpuError> {
+        self.set_instances(instances)?;
+        let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Full, config)?;
+        let words = pairs.len() * (RESULT_STRIDE / 4) as usize;
+        let results: &[GpuResult] = bytemuck::cast_slice(&job.result_words[..words]);
+        let penetrations: &[GpuPenetration] = bytemuck::cast_slice(&job.penetration_words[..words]);
+        Ok(GpuPenetrationBatch {
+            results: results.iter().map(GpuResult::to_result).collect(),
+            penetrations: penetrations
+                .iter()
+                .map(GpuPenetration::to_penetration)
+                .collect(),
+            timings,
+            epa_pairs: job.epa_pairs,
+            resolved_on_cpu: 0,
+        })
     }
 }

@@ -1,449 +1,582 @@
-//! One runner for every kernel: bind group layouts and pipelines built from a kernel's bindings, output buffers
-//! that grow with the chunk and are read back after it, the chunk loop with its timings, and the map-and-wait
-//! readback that the renderer's screenshot and the tests use too.
+//! One runner for every kernel: a batch streams through a ring of chunk slots ([`super::ring`]). Per chunk the
+//! host writes the pairs straight into a mapped staging buffer, and one submission copies them in, runs the
+//! kernel's passes, resolves its timestamps and copies the outputs out; the host blocks only when every slot is
+//! in flight and once at the end of the batch. A scene too large for the device goes group by group
+//! ([`super::groups`]).
 //!
-//! A kernel's run is a [`KernelJob`]: its outputs (bindings 5 onwards, after the scene's 0 to 4), how to
-//! encode one chunk (one pass or two) and what to do with the bytes read back.
+//! A kernel's side is a [`KernelJob`]: its outputs (bindings 5 onwards, after the scene's 0 to 4), how to
+//! encode one chunk (one pass or two) and where the bytes read back go.
 
-use super::buffers::GrowBuffer;
-use super::chunks::{chunk_ranges, ChunkLimits};
-use super::layout::PAIR_STRIDE;
-use super::scene::Scene;
-use super::shader::Kernel;
+use super::chunks::{chunk_ranges_by, pair_work};
+use super::groups::{plan_groups, plan_windows, Group, Window};
+use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
+use super::pipeline::{bind_group, poll};
+use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
+use super::scene::{Scene, SceneBinding};
 use super::GpuError;
 use crate::gjk::{GjkConfig, QueryKind};
-use crate::instance::{Instance, Pair};
+use crate::instance::{IndexError, Pair};
+use std::ops::Range;
 use std::time::Instant;
 
-/// Where the time of one batch went, in seconds. Each phase ends with a wait for the GPU, so the phases add up
-/// to the end-to-end time.
+/// What one batch cost: where the host's time went, the kernel's time, and what crossed the bus.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GpuTimings {
-    /// Writing instances, pairs and settings to the GPU.
+    /// Host time writing to the GPU: pairs and settings into the staging ring, and any instances or hulls
+    /// uploaded for this batch (since the previous one, or group by group for a scene too large to stay).
     pub upload_s: f64,
-    /// Submit to completion of the kernel's dispatches (wall clock, includes submission overhead).
+    /// Host time blocked waiting for the GPU: when every slot of the ring was in flight, and at the end.
     pub compute_s: f64,
-    /// Kernel time from timestamp queries, where the adapter supports them.
+    /// Kernel time from timestamp queries (all chunks), where the adapter supports them.
     pub kernel_s: Option<f64>,
-    /// Copying results back and mapping them.
+    /// Host time copying results out of the readback ring.
     pub readback_s: f64,
-    /// The whole call.
+    /// The whole call, uploads since the previous batch included.
     pub total_s: f64,
     /// Dispatches the batch was split into.
     pub chunks: u32,
+    /// Queue submissions: one per chunk.
+    pub submissions: u32,
+    /// Times the host blocked on the GPU.
+    pub blocking_waits: u32,
+    /// Bytes written to the GPU (staging copies and queue writes) and read back.
+    pub bytes_up: u64,
+    pub bytes_down: u64,
+    /// Most chunks submitted and not yet collected at one time.
+    pub max_in_flight: u32,
+    /// Scene groups (1 when the whole scene stays on the GPU).
+    pub groups: u32,
 }
 
-/// How a kernel binds a buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    Uniform,
-    Read,
-    ReadWrite,
-}
-
-/// The scene's bindings, 0 to 4, in every kernel: settings, vertex pool, hull table, instances, pairs
-/// (`shaders/shared/scene.wgsl`).
-pub const SCENE_BINDINGS: [Access; 5] = [
-    Access::Uniform,
-    Access::Read,
-    Access::Read,
-    Access::Read,
-    Access::Read,
-];
-
-/// A bind group layout with one compute-visible buffer per entry of `bindings`, numbered from 0.
-pub fn bind_group_layout(
-    device: &wgpu::Device,
-    label: &str,
-    bindings: &[Access],
-) -> wgpu::BindGroupLayout {
-    let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
-        .iter()
-        .enumerate()
-        .map(|(binding, access)| wgpu::BindGroupLayoutEntry {
-            binding: binding as u32,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: match access {
-                    Access::Uniform => wgpu::BufferBindingType::Uniform,
-                    Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
-                    Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
-                },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        })
-        .collect();
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some(label),
-        entries: &entries,
-    })
-}
-
-/// The compute pipeline of `kernel` (assembled from its WGSL files) over `layout`.
-pub fn compute_pipeline(
-    device: &wgpu::Device,
-    kernel: &Kernel,
-    layout: &wgpu::BindGroupLayout,
-) -> wgpu::ComputePipeline {
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(kernel.file.path),
-        source: wgpu::ShaderSource::Wgsl(kernel.source().into()),
-    });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(kernel.name),
-        bind_group_layouts: &[Some(layout)],
-        immediate_size: 0,
-    });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(kernel.name),
-        layout: Some(&pipeline_layout),
-        module: &module,
-        entry_point: Some(kernel.name),
-        compilation_options: Default::default(),
-        cache: None,
-    })
-}
-
-/// Maps the first `size` bytes of `buffer` (MAP_READ), waits for the device, hands the bytes to `read` and
-/// unmaps: the one blocking readback of the crate.
-pub fn read_buffer<T>(
-    device: &wgpu::Device,
-    buffer: &wgpu::Buffer,
-    size: u64,
-    read: impl FnOnce(&[u8]) -> T,
-) -> Result<T, GpuError> {
-    let slice = buffer.slice(..size);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    wait(device)?;
-    receiver
-        .recv()
-        .map_err(|e| GpuError::Readback(e.to_string()))?
-        .map_err(|e| GpuError::Readback(e.to_string()))?;
-    let out = {
-        let view = slice
-            .get_mapped_range()
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        read(&view)
-    };
-    buffer.unmap();
-    Ok(out)
-}
-
-/// [`read_buffer`] for several buffers at once, with one wait.
-pub fn read_buffers<T>(
-    device: &wgpu::Device,
-    buffers: &[(&wgpu::Buffer, u64)],
-    read: impl FnOnce(&[&[u8]]) -> T,
-) -> Result<T, GpuError> {
-    let receivers: Vec<_> = buffers
-        .iter()
-        .map(|(buffer, size)| {
-            let (sender, receiver) = std::sync::mpsc::channel();
-            buffer
-                .slice(..*size)
-                .map_async(wgpu::MapMode::Read, move |r| {
-                    let _ = sender.send(r);
-                });
-            receiver
-        })
-        .collect();
-    wait(device)?;
-    for receiver in receivers {
-        receiver
-            .recv()
-            .map_err(|e| GpuError::Readback(e.to_string()))?
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
+impl GpuTimings {
+    /// Host time per pair, in nanoseconds: wall time minus kernel time (`None` without timestamps).
+    pub fn host_ns_per_pair(&self, pairs: usize) -> Option<f64> {
+        let kernel = self.kernel_s?;
+        Some((self.total_s - kernel).max(0.0) * 1e9 / pairs.max(1) as f64)
     }
-    let out = {
-        let views = buffers
-            .iter()
-            .map(|(buffer, size)| buffer.slice(..*size).get_mapped_range())
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        let slices: Vec<&[u8]> = views.iter().map(|v| &v[..]).collect();
-        read(&slices)
-    };
-    for (buffer, _) in buffers {
-        buffer.unmap();
-    }
-    Ok(out)
 }
 
-/// Blocks until the device has finished everything submitted.
-pub fn wait(device: &wgpu::Device) -> Result<(), GpuError> {
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map(|_| ())
-        .map_err(|e| GpuError::Device {
-            adapter: String::from("current device"),
-            reason: e.to_string(),
-        })
-}
-
-/// What of an output buffer comes back after a chunk.
+/// What of an output comes back after each chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Readback {
-    /// `stride` bytes per pair of the chunk.
+pub enum Read {
+    /// The chunk's records, `stride` bytes per pair after the header.
     PerPair,
     /// `len` bytes of the header at `offset` (a queue's count).
     Header { offset: u64, len: u64 },
+    /// Nothing (the output stays on the GPU).
+    Nothing,
 }
 
-/// A kernel's output: a storage buffer of `header` bytes plus `stride` per pair, bound for the chunk's pairs,
-/// and its readback buffer.
-pub struct OutputBuffer {
+/// A kernel's output binding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputSpec {
+    pub label: &'static str,
+    /// Bytes per pair in the batch's format (0: not written in this format).
     pub stride: u64,
+    /// The largest stride of any format: the buffers are made for it, so formats can alternate.
+    pub max_stride: u64,
+    /// Bytes before the per-pair records.
     pub header: u64,
-    pub readback: Readback,
-    storage: GrowBuffer,
-    mapped: GrowBuffer,
+    /// Copied over the header before each chunk (a queue's dispatch arguments and count); empty for none.
+    pub init: &'static [u8],
+    pub read: Read,
+    /// One buffer for the whole ring (scratch that only the device reads between chunks).
+    pub shared: bool,
 }
 
-impl OutputBuffer {
-    /// `extra_usage` adds to STORAGE | COPY_SRC (a queue is also written, COPY_DST, to clear its header).
-    pub fn new(
-        device: &wgpu::Device,
-        label: &'static str,
-        stride: u64,
-        header: u64,
-        readback: Readback,
-        extra_usage: wgpu::BufferUsages,
-    ) -> Self {
-        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | extra_usage;
-        Self {
-            stride,
-            header,
-            readback,
-            storage: GrowBuffer::new(device, label, usage),
-            mapped: GrowBuffer::new(
-                device,
-                label,
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            ),
-        }
-    }
-
-    pub fn buffer(&self) -> &wgpu::Buffer {
-        self.storage.buffer()
-    }
-
-    fn bytes(&self, pairs: u64) -> u64 {
-        self.header + pairs * self.stride
-    }
-
-    /// The most pairs whose output fits `limit` bytes.
-    fn max_pairs(&self, limit: u64) -> u64 {
-        limit.saturating_sub(self.header) / self.stride.max(1)
-    }
-
-    fn ensure(&mut self, device: &wgpu::Device, pairs: u64, max_buffer: u64) {
-        self.storage.ensure(device, self.bytes(pairs), max_buffer);
-        let read = match self.readback {
-            Readback::PerPair => self.bytes(pairs),
-            Readback::Header { offset, len } => offset + len,
-        };
-        self.mapped.ensure(device, read, max_buffer);
-    }
-
-    fn binding(&self, pairs: u64) -> wgpu::BindingResource<'_> {
-        range(self.storage.buffer(), self.bytes(pairs))
-    }
-
-    /// The bytes to copy back for `pairs`, as (source offset, length).
-    fn read_range(&self, pairs: u64) -> (u64, u64) {
-        match self.readback {
-            Readback::PerPair => (self.header, pairs * self.stride),
-            Readback::Header { offset, len } => (offset, len),
-        }
-    }
-}
-
-fn range(buffer: &wgpu::Buffer, bytes: u64) -> wgpu::BindingResource<'_> {
-    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-        buffer,
-        offset: 0,
-        size: std::num::NonZeroU64::new(bytes.max(16)),
-    })
-}
-
-/// One kernel's run over a batch.
+/// One kernel's side of a batch.
 pub trait KernelJob {
-    /// The kernel's outputs, bound from binding 5 on in this order.
-    fn outputs(&self) -> &[OutputBuffer];
-    fn outputs_mut(&mut self) -> &mut [OutputBuffer];
     fn layout(&self) -> &wgpu::BindGroupLayout;
-    /// Records the chunk's passes (and whatever they need between them) for `count` pairs. `timestamps` are
-    /// to be written at the start of the first pass and the end of the last one.
+    /// The outputs, bound from binding 5 on in this order, for the batch's format.
+    fn outputs(&self) -> &[OutputSpec];
+    /// The format code the kernel reads from its settings (`FORMAT_*`).
+    fn format(&self) -> u32;
+    /// Records the chunk's passes for `count` pairs. `timestamps` are to be written at the start of the first
+    /// pass and the end of the last. `outputs` are the slot's output buffers.
     fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
         count: u32,
         timestamps: Option<&wgpu::QuerySet>,
+        outputs: &[wgpu::Buffer],
     );
-    /// Before a chunk runs: clear what must start empty (a queue's header).
-    fn reset(&self, _queue: &wgpu::Queue) {}
-    /// The bytes read back from each output for one chunk, in output order.
-    fn collect(&mut self, outputs: &[&[u8]]);
+    /// Takes the bytes read back from each output (in output order) for the chunk whose first pair is `first`.
+    fn collect(&mut self, first: usize, outputs: &[&[u8]]);
 }
 
-/// The dispatch of `count` pairs in workgroups of [`WORKGROUP_SIZE`](super::WORKGROUP_SIZE).
-pub fn workgroups(count: u32) -> u32 {
-    count.div_ceil(super::WORKGROUP_SIZE)
+/// The most pairs one chunk of `outputs` may hold under the scene's limits: the device's pairs per dispatch,
+/// the streaming chunk size, every chunk buffer's binding limit; whole workgroups where possible.
+pub fn chunk_capacity(scene: &Scene, outputs: &[OutputSpec]) -> u64 {
+    let limits = scene.limits;
+    let by_outputs = outputs
+        .iter()
+        .map(|o| limits.buffers.results.saturating_sub(o.header) / o.max_stride.max(1))
+        .min()
+        .unwrap_or(u64::MAX);
+    let capacity = u64::from(limits.chunk.max_pairs_per_chunk)
+        .min(u64::from(limits.stream_chunk))
+        .min(limits.buffers.pairs / PAIR_STRIDE)
+        .min(by_outputs);
+    let group = u64::from(super::WORKGROUP_SIZE);
+    if capacity >= group {
+        capacity / group * group
+    } else {
+        capacity.max(1)
+    }
 }
 
-impl Scene {
-    /// Runs `job` over `pairs` chunk by chunk, blocking until every chunk's outputs are collected. Indices are
-    /// checked first, so a bad batch fails whole with the index named.
-    pub(super) fn run_job(
-        &mut self,
-        instances: &[Instance],
-        pairs: &[Pair],
-        kind: QueryKind,
-        config: &GjkConfig,
-        job: &mut dyn KernelJob,
-    ) -> Result<GpuTimings, GpuError> {
-        let start = Instant::now();
-        self.check_indices(instances, pairs)?;
-        let mut timings = GpuTimings::default();
-        if pairs.is_empty() {
-            timings.total_s = start.elapsed().as_secs_f64();
-            return Ok(timings);
+/// The first pair that names an instance the scene does not have.
+fn check_pairs(pairs: &[Pair], instances: usize) -> Result<(), GpuError> {
+    let largest = pairs.iter().flatten().copied().max().unwrap_or(0);
+    if (largest as usize) < instances || pairs.is_empty() {
+        return Ok(());
+    }
+    let (pair, index) = pairs
+        .iter()
+        .enumerate()
+        .find_map(|(k, p)| {
+            p.iter()
+                .find(|&&i| i as usize >= instances)
+                .map(|&i| (k, i))
+        })
+        .unwrap_or((0, largest));
+    Err(GpuError::BadIndex(
+        IndexError::BadInstanceIndex {
+            pair,
+            index,
+            instances,
         }
-        let limits = self.job_limits(job);
-        let ranges = chunk_ranges(pairs, instances, &self.hull_points, limits);
-        let largest = ranges.iter().map(|r| r.len()).max().unwrap_or(0) as u64;
-        self.prepare(instances, largest);
-        for output in job.outputs_mut() {
-            output.ensure(&self.device, largest, self.max_buffer);
-        }
-        let mut kernel_ns = 0.0;
-        for range in ranges {
-            let chunk = &pairs[range];
-            let count = chunk.len() as u32;
-            let t0 = Instant::now();
-            self.queue
-                .write_buffer(self.pairs.buffer(), 0, bytemuck::cast_slice(chunk));
-            self.write_params(count, kind, config);
-            job.reset(&self.queue);
-            self.queue.submit([]);
-            wait(&self.device)?;
-            let t1 = Instant::now();
+        .to_string(),
+    ))
+}
 
-            let bind_group = self.bind_group(job, count as u64);
-            let mut encoder = self
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("chunk"),
-                });
-            job.encode(
-                &mut encoder,
-                &bind_group,
-                count,
-                self.timestamps.as_ref().map(|t| &t.query_set),
-            );
-            if let Some(t) = &self.timestamps {
-                encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
-                encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, 16);
+/// The settings of one batch.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchSettings<'a> {
+    pub kind: QueryKind,
+    pub config: &'a GjkConfig,
+}
+
+/// How a batch reaches the scene: through windows of the resident instances (one, the whole buffer, when the
+/// scene fits one binding), or in gathered groups uploaded one after the other.
+enum Plan {
+    Windows(Vec<Window>),
+    Gathered(Vec<Group>),
+}
+
+impl Plan {
+    fn new(scene: &mut Scene, pairs: &[Pair]) -> Result<Self, GpuError> {
+        if scene.resident() {
+            let (window, align) = scene.instance_window();
+            if scene.instance_count() <= window as usize {
+                return Ok(Plan::Windows(vec![Window {
+                    pairs: 0..pairs.len(),
+                    base: 0,
+                }]));
             }
-            self.queue.submit([encoder.finish()]);
-            wait(&self.device)?;
-            let t2 = Instant::now();
-            kernel_ns += self.read_kernel_ns()?;
-
-            let t3 = Instant::now();
-            self.read_outputs(job, count as u64)?;
-            let t4 = Instant::now();
-            timings.upload_s += (t1 - t0).as_secs_f64();
-            timings.compute_s += (t2 - t1).as_secs_f64();
-            timings.readback_s += (t4 - t3).as_secs_f64();
-            timings.chunks += 1;
+            if let Some(windows) = plan_windows(pairs, window, align) {
+                return Ok(Plan::Windows(windows));
+            }
         }
-        timings.kernel_s = self.timestamps.as_ref().map(|_| kernel_ns * 1e-9);
-        timings.total_s = start.elapsed().as_secs_f64();
-        Ok(timings)
+        let groups = plan_groups(
+            pairs,
+            scene.gpu_instances(),
+            scene.hull_set(),
+            scene.hulls_resident(),
+            &scene.limits.buffers,
+        )?;
+        scene.reserve_groups(&groups);
+        Ok(Plan::Gathered(groups))
     }
 
-    /// The chunk limits for `job`: the device's, further limited so that every output fits one storage
-    /// binding and one buffer, rounded down to whole workgroups.
-    fn job_limits(&self, job: &dyn KernelJob) -> ChunkLimits {
-        let binding = self.max_binding.min(self.max_buffer);
-        let by_outputs = job
-            .outputs()
-            .iter()
-            .map(|o| o.max_pairs(binding))
-            .min()
-            .unwrap_or(u64::MAX);
-        let chunk = (self.limits.max_pairs_per_chunk as u64).min(by_outputs) as u32;
-        let rounded = chunk / super::WORKGROUP_SIZE * super::WORKGROUP_SIZE;
-        ChunkLimits {
-            max_pairs_per_chunk: (if rounded == 0 { chunk } else { rounded }).max(1),
-            ..self.limits
+    /// Pairs of each run, for sizing the ring.
+    fn runs(&self) -> Vec<usize> {
+        match self {
+            Plan::Windows(windows) => windows.iter().map(|w| w.pairs.len()).collect(),
+            Plan::Gathered(groups) => groups.iter().map(|g| g.pairs.len()).collect(),
         }
     }
+}
 
-    fn bind_group(&self, job: &dyn KernelJob, pairs: u64) -> wgpu::BindGroup {
-        let mut resources = vec![
-            self.params.as_entire_binding(),
-            self.vertices.as_entire_binding(),
-            self.hulls.as_entire_binding(),
-            self.instances.buffer().as_entire_binding(),
-            range(self.pairs.buffer(), pairs * PAIR_STRIDE),
-        ];
-        resources.extend(job.outputs().iter().map(|o| o.binding(pairs)));
-        let entries: Vec<wgpu::BindGroupEntry> = resources
-            .into_iter()
-            .enumerate()
-            .map(|(binding, resource)| wgpu::BindGroupEntry {
-                binding: binding as u32,
-                resource,
-            })
-            .collect();
-        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("kernel bind group"),
-            layout: job.layout(),
-            entries: &entries,
+/// One batch in progress: counters and the slot to use next.
+struct Stream<'a> {
+    scene: &'a Scene,
+    ring: &'a mut Ring,
+    ring_size: usize,
+    settings: BatchSettings<'a>,
+    timings: GpuTimings,
+    kernel_ns: f64,
+    period_ns: f64,
+    next_slot: usize,
+    /// Pairs rebased to a window's first instance, reused chunk after chunk.
+    rebased: Vec<Pair>,
+}
+
+/// A run of pairs as the GPU indexes them: rebased to a window of the resident instances, or a gathered
+/// group's own indices.
+#[derive(Clone, Copy)]
+enum Source<'p> {
+    Rebased(u32),
+    Local(&'p [Pair]),
+}
+
+/// Runs `job` over `pairs`, blocking until every chunk's outputs are collected. Pair indices are checked first,
+/// so a bad batch fails whole with the index named.
+pub fn run_batch(
+    scene: &mut Scene,
+    ring: &mut Ring,
+    job: &mut dyn KernelJob,
+    pairs: &[Pair],
+    settings: BatchSettings<'_>,
+) -> Result<GpuTimings, GpuError> {
+    let start = Instant::now();
+    let pending = std::mem::take(&mut scene.pending);
+    let mut timings = GpuTimings {
+        upload_s: pending.seconds,
+        bytes_up: pending.bytes,
+        ..GpuTimings::default()
+    };
+    check_pairs(pairs, scene.instance_count())?;
+    if pairs.is_empty() {
+        timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
+        return Ok(timings);
+    }
+    let plan = Plan::new(scene, pairs)?;
+    let capacity = chunk_capacity(scene, job.outputs());
+    let runs = plan.runs();
+    let chunks: usize = runs.iter().map(|n| n.div_ceil(capacity as usize)).sum();
+    let longest = runs.iter().copied().max().unwrap_or(0) as u64;
+    ring.ensure(
+        &scene.device,
+        job.outputs(),
+        capacity.min(longest),
+        scene.limits.ring.min(chunks),
+    );
+    let ring_size = ring.slots.len();
+    let period_ns = f64::from(scene.queue.get_timestamp_period());
+    let scene: &Scene = scene;
+    let mut stream = Stream {
+        scene,
+        ring,
+        ring_size,
+        settings,
+        timings,
+        kernel_ns: 0.0,
+        period_ns,
+        next_slot: 0,
+        rebased: Vec::new(),
+    };
+    match &plan {
+        Plan::Windows(windows) => {
+            for w in windows {
+                let binding = scene.resident_binding(w.base);
+                let run = &pairs[w.pairs.clone()];
+                let source = Source::Rebased(w.base);
+                stream.run_pairs(job, run, source, w.pairs.start, &binding, capacity)?;
+            }
+        }
+        Plan::Gathered(groups) => {
+            for group in groups {
+                let start = Instant::now();
+                stream.timings.bytes_up += scene.upload_group(group);
+                stream.timings.upload_s += start.elapsed().as_secs_f64();
+                let binding = scene.gathered_binding();
+                let run = &pairs[group.pairs.clone()];
+                let source = Source::Local(&group.local_pairs);
+                stream.run_pairs(job, run, source, group.pairs.start, &binding, capacity)?;
+            }
+        }
+    }
+    stream.finish(job)?;
+    let mut timings = stream.timings;
+    timings.groups = runs.len() as u32;
+    timings.kernel_s = stream
+        .ring
+        .slots
+        .first()
+        .and_then(|s| s.timestamps.as_ref())
+        .map(|_| stream.kernel_ns * 1e-9);
+    timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
+    Ok(timings)
+}
+
+impl Stream<'_> {
+    /// Streams one run of pairs in chunks: `global` as the scene indexes them (for the work estimate), `source`
+    /// says how the GPU indexes them, `first` is their index in the batch.
+    fn run_pairs(
+        &mut self,
+        job: &mut dyn KernelJob,
+        global: &[Pair],
+        source: Source<'_>,
+        first: usize,
+        binding: &SceneBinding,
+        capacity: u64,
+    ) -> Result<(), GpuError> {
+        for range in self.chunks(global, capacity) {
+            let slot = self.next_slot;
+            self.next_slot = (self.next_slot + 1) % self.ring_size;
+            self.free(slot, job)?;
+            let mut rebased = std::mem::take(&mut self.rebased);
+            let chunk: &[Pair] = match source {
+                Source::Rebased(0) => &global[range.clone()],
+                Source::Rebased(base) => {
+                    rebased.clear();
+                    rebased.extend(global[range.clone()].iter().map(|p| p.map(|i| i - base)));
+                    &rebased
+                }
+                Source::Local(local) => &local[range.clone()],
+            };
+            let submitted = self.submit(slot, job, chunk, first + range.start, binding);
+            self.rebased = rebased;
+            submitted?;
+            self.collect_ready(job)?;
+        }
+        Ok(())
+    }
+
+    /// Chunk ranges by pair count and, where big hulls make it matter, by estimated work.
+    fn chunks(&self, pairs: &[Pair], capacity: u64) -> Vec<Range<usize>> {
+        let limits = self.scene.limits.chunk;
+        let max_pairs = capacity as usize;
+        let most = pair_work(self.scene.max_points, self.scene.max_points);
+        if most.saturating_mul(capacity) <= limits.max_work_per_chunk {
+            return (0..pairs.len())
+                .step_by(max_pairs)
+                .map(|s| s..(s + max_pairs).min(pairs.len()))
+                .collect();
+        }
+        chunk_ranges_by(pairs.len(), max_pairs, limits.max_work_per_chunk, |k| {
+            let [a, b] = pairs[k];
+            pair_work(self.scene.points_of(a), self.scene.points_of(b))
         })
     }
 
-    /// Copies every output's chunk bytes to its readback buffer in one submission, maps them all with one wait
-    /// and hands them to the job.
-    fn read_outputs(&self, job: &mut dyn KernelJob, pairs: u64) -> Result<(), GpuError> {
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("readback"),
-            });
-        for output in job.outputs().iter() {
-            let (offset, len) = output.read_range(pairs);
-            encoder.copy_buffer_to_buffer(output.buffer(), offset, output.mapped.buffer(), 0, len);
+    /// Makes `slot` free for a new chunk: collects its chunk (waiting if it is still running) and makes sure its
+    /// staging buffer is mapped.
+    fn free(&mut self, slot: usize, job: &mut dyn KernelJob) -> Result<(), GpuError> {
+        if self.ring.slots[slot].in_flight.is_some() {
+            if self.ring.slots[slot].readback_state.get().is_none() {
+                let index = self.ring.slots[slot]
+                    .in_flight
+                    .as_ref()
+                    .map(|f| f.submission.clone());
+                self.block(index)?;
+            }
+            self.collect(slot, job)?;
         }
-        self.queue.submit([encoder.finish()]);
-        // Buffer handles are shared references, so the job can take the bytes while they are mapped.
-        let mapped: Vec<(wgpu::Buffer, u64)> = job
-            .outputs()
-            .iter()
-            .map(|o| (o.mapped.buffer().clone(), o.read_range(pairs).1))
-            .collect();
-        let buffers: Vec<(&wgpu::Buffer, u64)> = mapped.iter().map(|(b, len)| (b, *len)).collect();
-        read_buffers(&self.device, &buffers, |views| job.collect(views))
+        if self.ring.slots[slot].staging_state.get().is_none() {
+            self.block(None)?;
+        }
+        match self.ring.slots[slot].staging_state.get() {
+            Some(true) => Ok(()),
+            _ => Err(GpuError::Readback("mapping a staging buffer failed".into())),
+        }
     }
 
-    /// Kernel time of the last chunk from its resolved timestamps, in nanoseconds (0 without timestamp
-    /// queries).
-    fn read_kernel_ns(&self) -> Result<f64, GpuError> {
-        let Some(t) = &self.timestamps else {
-            return Ok(0.0);
+    fn block(&mut self, submission: Option<wgpu::SubmissionIndex>) -> Result<(), GpuError> {
+        let start = Instant::now();
+        poll(
+            &self.scene.device,
+            wgpu::PollType::Wait {
+                submission_index: submission,
+                timeout: None,
+            },
+        )?;
+        self.timings.blocking_waits += 1;
+        self.timings.compute_s += start.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Fills the slot's staging buffer, records the chunk and submits it: copy in, the kernel's passes,
+    /// timestamps, copy out, in one submission. Then asks for both of the slot's buffers to be mapped again.
+    fn submit(
+        &mut self,
+        slot: usize,
+        job: &mut dyn KernelJob,
+        pairs: &[Pair],
+        first: usize,
+        binding: &SceneBinding,
+    ) -> Result<(), GpuError> {
+        let start = Instant::now();
+        let count = pairs.len() as u64;
+        let layout = self.ring.layout.clone();
+        let outputs = job.outputs();
+        let params = GpuParams {
+            pair_count: count as u32,
+            max_iterations: self.settings.config.max_iterations,
+            kind: self.settings.kind as u32,
+            touch_tolerance: self.settings.config.touch_tolerance as f32,
+            loop_probe: LOOP_PROBE_TRIPS,
+            format: job.format(),
+            pad: [0; 2],
         };
-        let ticks = read_buffer(&self.device, &t.readback, 16, |bytes| {
-            let stamps: &[u64] = bytemuck::cast_slice(bytes);
-            stamps[1].saturating_sub(stamps[0])
-        })?;
-        Ok(ticks as f64 * t.period_ns)
+        let pairs_bytes: &[u8] = bytemuck::cast_slice(pairs);
+        let staged = layout.pairs_offset + pairs_bytes.len() as u64;
+        let s = &mut self.ring.slots[slot];
+        {
+            let mut view = s
+                .staging
+                .get_mapped_range_mut(..staged)
+                .map_err(|e| GpuError::Readback(e.to_string()))?;
+            let mut write = view.slice(..);
+            write
+                .slice(..PARAMS_BYTES as usize)
+                .copy_from_slice(bytemuck::bytes_of(&params));
+            for (o, &at) in outputs.iter().zip(&layout.init_offsets) {
+                if !o.init.is_empty() {
+                    let at = at as usize;
+                    write.slice(at..at + o.init.len()).copy_from_slice(o.init);
+                }
+            }
+            write
+                .slice(layout.pairs_offset as usize..)
+                .copy_from_slice(pairs_bytes);
+        }
+        s.staging.unmap();
+        let device = &self.scene.device;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("chunk"),
+        });
+        encoder.copy_buffer_to_buffer(&s.staging, 0, &s.params, 0, PARAMS_BYTES);
+        for ((o, &at), buffer) in outputs.iter().zip(&layout.init_offsets).zip(&s.outputs) {
+            if !o.init.is_empty() {
+                encoder.copy_buffer_to_buffer(&s.staging, at, buffer, 0, o.init.len() as u64);
+            }
+        }
+        encoder.copy_buffer_to_buffer(
+            &s.staging,
+            layout.pairs_offset,
+            &s.pairs,
+            0,
+            pairs_bytes.len() as u64,
+        );
+        if s.bind_group
+            .as_ref()
+            .is_none_or(|(key, _)| *key != binding.key)
+        {
+            let mut buffers = vec![
+                (&s.params, None),
+                (&binding.vertices, None),
+                (&binding.hulls, None),
+                (
+                    &binding.instances,
+                    Some((binding.instance_offset, binding.instance_size)),
+                ),
+                (&s.pairs, None),
+            ];
+            buffers.extend(s.outputs.iter().map(|b| (b, None)));
+            let group = bind_group(device, "chunk bindings", job.layout(), &buffers);
+            s.bind_group = Some((binding.key, group));
+        }
+        let (_, group) = s.bind_group.as_ref().expect("made above");
+        job.encode(
+            &mut encoder,
+            group,
+            count as u32,
+            s.timestamps.as_ref().map(|(set, _)| set),
+            &s.outputs,
+        );
+        if let Some((set, resolve)) = &s.timestamps {
+            encoder.resolve_query_set(set, 0..2, resolve, 0);
+            encoder.copy_buffer_to_buffer(resolve, 0, &s.readback, 0, TIMESTAMP_BYTES);
+        }
+        let (read_at, read_len) = read_offsets(outputs, count);
+        for ((o, &at), buffer) in outputs.iter().zip(&read_at).zip(&s.outputs) {
+            let (offset, len) = o.read_range(count);
+            if len > 0 {
+                encoder.copy_buffer_to_buffer(buffer, offset, &s.readback, at, len);
+            }
+        }
+        let submission = self.scene.queue.submit([encoder.finish()]);
+        s.staging_state
+            .request(&s.staging, wgpu::MapMode::Write, 0..s.staging.size());
+        s.readback_state
+            .request(&s.readback, wgpu::MapMode::Read, 0..read_len);
+        s.in_flight = Some(InFlight {
+            first,
+            count,
+            submission,
+            read_len,
+        });
+        self.timings.chunks += 1;
+        self.timings.submissions += 1;
+        self.timings.bytes_up += staged;
+        self.timings.bytes_down += read_len;
+        let in_flight = self
+            .ring
+            .slots
+            .iter()
+            .filter(|s| s.in_flight.is_some())
+            .count();
+        self.timings.max_in_flight = self.timings.max_in_flight.max(in_flight as u32);
+        self.timings.upload_s += start.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Collects every chunk whose outputs are already mapped, without waiting.
+    fn collect_ready(&mut self, job: &mut dyn KernelJob) -> Result<(), GpuError> {
+        poll(&self.scene.device, wgpu::PollType::Poll)?;
+        for slot in 0..self.ring.slots.len() {
+            let s = &self.ring.slots[slot];
+            if s.in_flight.is_some() && s.readback_state.get().is_some() {
+                self.collect(slot, job)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands a mapped chunk's outputs to the job and adds up its kernel time.
+    fn collect(&mut self, slot: usize, job: &mut dyn KernelJob) -> Result<(), GpuError> {
+        let start = Instant::now();
+        let s: &mut Slot = &mut self.ring.slots[slot];
+        let Some(chunk) = s.in_flight.take() else {
+            return Ok(());
+        };
+        if s.readback_state.get() != Some(true) {
+            return Err(GpuError::Readback(
+                "mapping a readback buffer failed".into(),
+            ));
+        }
+        {
+            let view = s
+                .readback
+                .get_mapped_range(..chunk.read_len)
+                .map_err(|e| GpuError::Readback(e.to_string()))?;
+            if s.timestamps.is_some() {
+                let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&view[..16]);
+                self.kernel_ns += ticks[1].saturating_sub(ticks[0]) as f64 * self.period_ns;
+            }
+            let (read_at, _) = read_offsets(job.outputs(), chunk.count);
+            let slices: Vec<&[u8]> = job
+                .outputs()
+                .iter()
+                .zip(&read_at)
+                .map(|(o, &at)| {
+                    let len = o.read_range(chunk.count).1;
+                    if len == 0 {
+                        &view[..0]
+                    } else {
+                        &view[at as usize..(at + len) as usize]
+                    }
+                })
+                .collect();
+            job.collect(chunk.first, &slices);
+        }
+        s.readback.unmap();
+        self.timings.readback_s += start.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The end of the batch: one wait if anything is still running, then every remaining chunk is collected.
+    fn finish(&mut self, job: &mut dyn KernelJob) -> Result<(), GpuError> {
+        self.collect_ready(job)?;
+        if self.ring.slots.iter().any(|s| s.in_flight.is_some()) {
+            self.block(None)?;
+            for slot in 0..self.ring.slots.len() {
+                self.collect(slot, job)?;
+            }
+        }
+        Ok(())
     }
 }

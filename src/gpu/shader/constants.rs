@@ -13,6 +13,9 @@ use crate::gjk::{
     DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS,
     LOWER_BOUND_NOISE_FACTOR, MAX_STALLS, NOISE_ULPS, PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS,
 };
+use crate::gpu::packed::{
+    PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
+};
 use crate::gpu::WORKGROUP_SIZE;
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
@@ -88,6 +91,12 @@ pub fn shared_constants() -> Vec<WgslConstant> {
         f32_constant("EPA_COPLANAR_ULPS", EPA_COPLANAR_ULPS),
         f32_constant("EPA_UNIT_NORMAL_SLACK", EPA_UNIT_NORMAL_SLACK),
         u32_constant("WORKGROUP_SIZE", WORKGROUP_SIZE),
+        u32_constant("STATUS_WORD_SHIFT", STATUS_WORD_SHIFT),
+        u32_constant("MAX_PACKED_ITERATIONS", MAX_PACKED_ITERATIONS),
+        u32_constant("FORMAT_FULL", ResultFormat::Full as u32),
+        u32_constant("FORMAT_DISTANCE", ResultFormat::Distance as u32),
+        u32_constant("FORMAT_HIT", ResultFormat::Hit as u32),
+        u32_constant("FORMAT_CONTACT", PenetrationFormat::Contact as u32),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());

@@ -20,7 +20,7 @@ macro_rules! shared {
 }
 
 /// What every kernel needs: the GPU structs, the scene bindings and the GJK twin (layers 2 to 5).
-static GJK_FILES: [SharedFile; 9] = [
+static GJK_FILES: [SharedFile; 10] = [
     shared!("shared/types.wgsl"),
     shared!("shared/scene.wgsl"),
     shared!("shared/quaternion.wgsl"),
@@ -30,6 +30,7 @@ static GJK_FILES: [SharedFile; 9] = [
     shared!("shared/simplex.wgsl"),
     shared!("shared/solver.wgsl"),
     shared!("shared/pair.wgsl"),
+    shared!("shared/output.wgsl"),
 ];
 
 /// What the penetration kernels add: the EPA twin, their outputs and the certificate.

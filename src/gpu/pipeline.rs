@@ -1,0 +1,152 @@
+//! Building a kernel's pipeline from its bindings, and the blocking readback the renderer's screenshot and the
+//! tests use (batches stream through [`super::ring`] instead).
+
+use super::shader::Kernel;
+use super::GpuError;
+
+/// How a kernel binds a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Uniform,
+    Read,
+    ReadWrite,
+}
+
+/// The scene's bindings, 0 to 4, in every narrow-phase kernel: settings, vertex pool, hull table, instances,
+/// pairs (`shaders/shared/scene.wgsl`).
+pub const SCENE_BINDINGS: [Access; 5] = [
+    Access::Uniform,
+    Access::Read,
+    Access::Read,
+    Access::Read,
+    Access::Read,
+];
+
+/// A bind group layout with one compute-visible buffer per entry of `bindings`, numbered from 0.
+pub fn bind_group_layout(
+    device: &wgpu::Device,
+    label: &str,
+    bindings: &[Access],
+) -> wgpu::BindGroupLayout {
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+        .iter()
+        .enumerate()
+        .map(|(binding, access)| wgpu::BindGroupLayoutEntry {
+            binding: binding as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match access {
+                    Access::Uniform => wgpu::BufferBindingType::Uniform,
+                    Access::Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    Access::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &entries,
+    })
+}
+
+/// The compute pipeline of `kernel` (assembled from its WGSL files) over `layout`.
+pub fn compute_pipeline(
+    device: &wgpu::Device,
+    kernel: &Kernel,
+    layout: &wgpu::BindGroupLayout,
+) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(kernel.file.path),
+        source: wgpu::ShaderSource::Wgsl(kernel.source().into()),
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(kernel.name),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(kernel.name),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some(kernel.name),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
+/// A bind group over `buffers`, numbered from 0: each bound whole, or as `(offset, size)` where given.
+pub fn bind_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    buffers: &[(&wgpu::Buffer, Option<(u64, u64)>)],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = buffers
+        .iter()
+        .enumerate()
+        .map(|(binding, (buffer, window))| wgpu::BindGroupEntry {
+            binding: binding as u32,
+            resource: match window {
+                None => buffer.as_entire_binding(),
+                Some((offset, size)) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset: *offset,
+                    size: std::num::NonZeroU64::new(*size),
+                }),
+            },
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// The dispatch of `count` pairs in workgroups of [`WORKGROUP_SIZE`](super::WORKGROUP_SIZE).
+pub fn workgroups(count: u32) -> u32 {
+    count.div_ceil(super::WORKGROUP_SIZE)
+}
+
+/// Maps the first `size` bytes of `buffer` (MAP_READ), waits for the device, hands the bytes to `read` and
+/// unmaps.
+pub fn read_buffer<T>(
+    device: &wgpu::Device,
+    buffer: &wgpu::Buffer,
+    size: u64,
+    read: impl FnOnce(&[u8]) -> T,
+) -> Result<T, GpuError> {
+    let slice = buffer.slice(..size);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = sender.send(r);
+    });
+    wait(device)?;
+    receiver
+        .recv()
+        .map_err(|e| GpuError::Readback(e.to_string()))?
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    let out = {
+        let view = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        read(&view)
+    };
+    buffer.unmap();
+    Ok(out)
+}
+
+/// Blocks until the device has finished everything submitted.
+pub fn wait(device: &wgpu::Device) -> Result<(), GpuError> {
+    poll(device, wgpu::PollType::wait_indefinitely())
+}
+
+pub(super) fn poll(device: &wgpu::Device, how: wgpu::PollType) -> Result<(), GpuError> {
+    device.poll(how).map(|_| ()).map_err(|e| GpuError::Device {
+        adapter: String::from("current device"),
+        reason: e.to_string(),
+    })
+}
