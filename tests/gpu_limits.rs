@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::gpu::{backend_contexts, serial};
+use common::gpu::{backend_contexts, exclusive};
 use glam::Vec3;
 use gpu_gjk::gpu::{BufferLimits, GpuLimits, GpuTimings, NarrowPhase};
 use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
@@ -56,7 +56,7 @@ fn shrunk(ctx: &gpu_gjk::gpu::GpuContext, buffers: impl Fn(&mut BufferLimits)) -
 #[test]
 fn each_buffer_limit_splits_a_batch_without_changing_an_answer() {
     let scene = scene();
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         let (whole, whole_pen, t, _) = answers(ctx, &scene, None);
         assert_eq!((t.groups, t.chunks), (1, 1), "{backend}: {t:?}");
@@ -114,7 +114,7 @@ fn pairs_spanning_more_than_a_binding_are_gathered() {
     // Pair k joins the first instance of pair k with the second of pair n - 1 - k.
     let far: Vec<[u32; 2]> = (0..n).map(|k| [2 * k, 2 * (n - 1 - k) + 1]).collect();
     let config = GjkConfig::default();
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         let mut whole = NarrowPhase::new(&ctx.device, &ctx.queue);
         whole.upload_hulls(&scene.shapes).unwrap();
@@ -168,7 +168,7 @@ fn identical_shapes_go_up_once() {
         })
         .collect();
     let pairs: Vec<[u32; 2]> = (0..lines).map(|k| [2 * k, 2 * k + 1]).collect();
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         // A vertex pool of four boxes: the batch fits only because the 10,000 shapes are two hulls.
         let limits = shrunk(ctx, |b| b.vertex_pool = 4 * 8 * 16);
@@ -217,7 +217,7 @@ fn a_pair_too_large_for_the_device_is_named() {
             pose: Pose::IDENTITY,
         },
     ];
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         let limits = shrunk(ctx, |b| b.vertex_pool = 100 * 16);
         let mut np = NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::gpu::{backend_contexts, serial};
+use common::gpu::{backend_contexts, exclusive};
 use gpu_gjk::gpu::{GpuContext, GpuLimits, NarrowPhase, PackedDistance, PackedHit};
 use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
 use gpu_gjk::{GjkConfig, GjkStatus, Instance, Pose, QueryKind};
@@ -31,7 +31,7 @@ fn narrow(ctx: &GpuContext, stream_chunk: u32, ring: usize) -> NarrowPhase {
 fn a_resident_scene_streams_only_pairs_one_submission_per_chunk() {
     let scene = scene(10_000);
     let config = GjkConfig::default();
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         let mut np = narrow(ctx, 1024, 3);
         np.upload_hulls(&scene.shapes).unwrap();
@@ -103,7 +103,7 @@ fn moved_instances_are_updated_in_place_and_answered_as_if_set_whole() {
         .collect();
     let mut after = scene.instances.clone();
     after[..1000].copy_from_slice(&moved);
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
         np.upload_hulls(&scene.shapes).unwrap();
@@ -129,7 +129,7 @@ fn moved_instances_are_updated_in_place_and_answered_as_if_set_whole() {
 fn compact_records_convert_to_the_full_answers() {
     let scene = scene(20_000);
     let config = GjkConfig::default();
-    let _turn = serial();
+    let _turn = exclusive();
     for (backend, ctx) in backend_contexts() {
         let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
         np.upload_hulls(&scene.shapes).unwrap();
