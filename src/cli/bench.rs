@@ -2,6 +2,7 @@
 //! writes the files asked for. Returns whether every comparison was clean (exit code 0) or not (2).
 
 use super::backend::{select_backend, Backend, Selected, SoftwareAdapters};
+use super::bench_io::{run_io_bench, IoBenchSpec};
 use super::sink::{require_stdout, Destination, Format};
 use crate::bench::{
     self, kind_name, parse_count, parse_hull_points, parse_shapes, render_chart, render_group,
@@ -54,6 +55,10 @@ pub struct BenchArgs {
     /// stderr). Another extension than .svg is refused.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
+    /// Measure batch I/O instead: write the scene as a JSON Lines file, then time reading, parsing,
+    /// answering (CPU) and writing it, next to the compute-only figure (table, and --json).
+    #[arg(long, conflicts_with_all = ["sweep", "csv", "chart", "backend", "kind"])]
+    pub io: bool,
 }
 
 impl BenchArgs {
@@ -178,6 +183,9 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
         require_stdout("the benchmark report")?;
     }
     let mut report = report_writer(to_stderr);
+    if args.io {
+        return run_io(&spec, &exports, &mut report);
+    }
     let selected = select_backend(args.backend, SoftwareAdapters::Accept)?;
     let kinds: Vec<&str> = spec.kinds.iter().map(|&k| kind_name(k)).collect();
     writeln!(
@@ -300,6 +308,27 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     }
     report.flush()?;
     Ok(clean)
+}
+
+/// `bench --io`: the table, and the figures to `--json`.
+fn run_io(spec: &BenchSpec, exports: &Exports, report: &mut dyn Write) -> anyhow::Result<bool> {
+    let (table, document) = run_io_bench(&IoBenchSpec {
+        seed: spec.seed,
+        pairs: spec.sizes[0],
+        mix: spec.mix(),
+        repeat: spec.repeat,
+    })?;
+    report.write_all(table.as_bytes())?;
+    if let Some(destination) = &exports.json {
+        destination
+            .write_all(document.as_bytes())
+            .context("--json")?;
+        if !destination.is_stdout() {
+            writeln!(report, "wrote {}", destination.describe())?;
+        }
+    }
+    report.flush()?;
+    Ok(true)
 }
 
 #[cfg(test)]

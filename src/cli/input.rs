@@ -1,7 +1,7 @@
-//! Reading the whole input, cutting it into lines and parsing each.
+//! Reading the input, cutting it into lines and parsing each.
 //!
-//! The input is read at once (not line by line) so that all lines can be parsed in parallel and every
-//! valid pair computed as one batch; a million short lines are a few hundred megabytes at most.
+//! The input is read in blocks of whole lines, each block parsed in parallel, and every valid pair is
+//! kept for one batch; the parsed lines share the shapes that repeat (see [`super::typed`]).
 //!
 //! The rules, so that output line N always answers input line N: lines end at `\n` (a `\r` before it is
 //! dropped), and the newline that ends the last line does not start another; a UTF-8 byte order mark at
@@ -10,8 +10,10 @@
 
 use super::exec::Executor;
 use super::parse::{parse_line, PairInput};
+use super::typed::{parse_good_line, ShapeCache};
 use anyhow::Context;
 use std::io::Read;
+
 use std::path::Path;
 
 /// Reads `path`, or stdin when it is `-`.
@@ -39,7 +41,14 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
     if text.is_empty() {
         return Vec::new();
     }
-    body.split(|&b| b == b'\n')
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', body)
+        .chain(std::iter::once(body.len()))
+        .map(|end| {
+            let line = &body[start..end];
+            start = end + 1;
+            line
+        })
         .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
         .map(|line| line.strip_prefix(BYTE_ORDER_MARK).unwrap_or(line))
         .collect()
@@ -57,16 +66,69 @@ pub enum ParsedLine {
 
 /// Cuts `text` into lines and parses each, in order (in parallel unless `exec` is single-threaded).
 pub fn parse_input(text: &[u8], exec: &Executor) -> Vec<ParsedLine> {
+    parse_input_with(text, exec, &ShapeCache::default())
+}
+
+/// [`parse_input`] with the shape cache given, so a caller can see how many distinct shapes there were.
+pub fn parse_input_with(text: &[u8], exec: &Executor, cache: &ShapeCache) -> Vec<ParsedLine> {
     let lines: Vec<(usize, &[u8])> = split_lines(text).into_iter().enumerate().collect();
-    exec.map(&lines, |&(index, line)| {
-        if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
-            return ParsedLine::Blank;
+    exec.map(&lines, |&(index, line)| parse_one(index, line, cache))
+}
+
+/// One line (`index` from 0). A good line takes the typed path; any other goes to the field-by-field
+/// reader, which names its error.
+fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
+    if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+        return ParsedLine::Blank;
+    }
+    if let Some(pair) = parse_good_line(line, cache) {
+        return ParsedLine::Pair(pair);
+    }
+    match parse_line(line) {
+        Ok(pair) => ParsedLine::Pair(pair),
+        Err(message) => ParsedLine::Error(format!("line {}: {message}", index + 1)),
+    }
+}
+
+/// Bytes read at a time by [`parse_stream`]: big enough to parse in parallel, small enough to stay in
+/// the caches and to reuse one buffer (reading a whole file into a fresh buffer costs a page fault per
+/// 4 KiB, as much as parsing it).
+const BLOCK_BYTES: usize = 1 << 22;
+
+/// [`parse_input_with`] on a stream, read block by block: each block's whole lines are parsed (in
+/// parallel) while the next is not yet read, and a line cut by the block's end waits for the next one.
+/// The lines are the same as [`split_lines`] gives on the whole input.
+pub fn parse_stream(
+    mut input: impl Read,
+    exec: &Executor,
+    cache: &ShapeCache,
+) -> std::io::Result<Vec<ParsedLine>> {
+    let mut parsed = Vec::new();
+    let mut buffer: Vec<u8> = Vec::with_capacity(2 * BLOCK_BYTES);
+    loop {
+        let read = input
+            .by_ref()
+            .take(BLOCK_BYTES as u64)
+            .read_to_end(&mut buffer)?;
+        let end = match read {
+            0 => buffer.len(),
+            _ => match memchr::memrchr(b'\n', &buffer) {
+                Some(last) => last + 1,
+                None => continue,
+            },
+        };
+        let first = parsed.len();
+        let lines: Vec<(usize, &[u8])> = split_lines(&buffer[..end])
+            .into_iter()
+            .enumerate()
+            .map(|(k, line)| (first + k, line))
+            .collect();
+        parsed.extend(exec.map(&lines, |&(index, line)| parse_one(index, line, cache)));
+        buffer.drain(..end);
+        if read == 0 {
+            return Ok(parsed);
         }
-        match parse_line(line) {
-            Ok(pair) => ParsedLine::Pair(pair),
-            Err(message) => ParsedLine::Error(format!("line {}: {message}", index + 1)),
-        }
-    })
+    }
 }
 
 #[cfg(test)]

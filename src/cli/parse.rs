@@ -12,11 +12,13 @@ use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3, Vec3};
 use serde_json::{Map, Value};
 use std::fmt;
+use std::sync::Arc;
 
-/// One shape placed in the world.
+/// One shape placed in the world. The shape is shared: lines that repeat a shape (the same points and
+/// radius) hold one copy of it (see [`super::typed`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlacedShape {
-    pub shape: ConvexShape,
+    pub shape: Arc<ConvexShape>,
     pub pose: DPose,
 }
 
@@ -170,17 +172,28 @@ fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, 
     };
 
     let pose = DPose::checked(position, rotation).map_err(|e| library_error(path, e))?;
-    // Centre the points in float64 before they are rounded to float32, and fold the centre into the
-    // float64 pose: points written far from their origin (world coordinates around 1e6) keep every digit
-    // the input gave them.
-    let centre = bounding_box_centre(&points);
+    let (shape, centre) = centred_shape(&points, radius).map_err(|e| library_error(path, e))?;
+    Ok(place(Arc::new(shape), centre, pose))
+}
+
+/// The shape of `points` centred in float64 before they are rounded to float32, and that centre: points
+/// written far from their origin (world coordinates around 1e6) keep every digit the input gave them.
+pub(super) fn centred_shape(
+    points: &[DVec3],
+    radius: f32,
+) -> Result<(ConvexShape, DVec3), GjkError> {
+    let centre = bounding_box_centre(points);
     let centred: Vec<Vec3> = points.iter().map(|p| (*p - centre).as_vec3()).collect();
-    let shape = ConvexShape::new(centred, radius).map_err(|e| library_error(path, e))?;
+    Ok((ConvexShape::new(centred, radius)?, centre))
+}
+
+/// A centred shape at `pose`, its centre folded into the float64 pose.
+pub(super) fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
     let pose = DPose {
         position: pose.position + pose.rotation * centre,
         rotation: pose.rotation,
     };
-    Ok(PlacedShape { shape, pose })
+    PlacedShape { shape, pose }
 }
 
 fn bounding_box_centre(points: &[DVec3]) -> DVec3 {
@@ -247,13 +260,13 @@ fn radius(value: &Value, path: Path) -> Result<f32, String> {
 /// direction.
 fn rotation(value: &Value, path: Path) -> Result<DQuat, String> {
     let q = DQuat::from_array(numbers::<4>(value, path, |_, _| Ok(()))?);
+    normalised(q).ok_or_else(|| format!("{path}: zero quaternion (all four components are 0)"))
+}
+
+/// `q` divided by its largest component, then normalised; `None` when all four are zero.
+pub(super) fn normalised(q: DQuat) -> Option<DQuat> {
     let largest = q.to_array().into_iter().map(f64::abs).fold(0.0, f64::max);
-    if largest == 0.0 {
-        return Err(format!(
-            "{path}: zero quaternion (all four components are 0)"
-        ));
-    }
-    Ok((q / largest).normalize())
+    (largest != 0.0).then(|| (q / largest).normalize())
 }
 
 /// An array of exactly `N` finite numbers, each passing `check` (in order, so the first bad one is named).

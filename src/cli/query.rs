@@ -7,13 +7,15 @@
 use super::answer::{query_pair, PairAnswer};
 use super::backend::{select_backend, Backend, SoftwareAdapters};
 use super::exec::{parse_threads, threads_from_count, Executor};
-use super::input::{parse_input, read_input, ParsedLine};
+use super::input::{parse_stream, ParsedLine};
 use super::output::{write_error, write_result};
 use super::parse::PairInput;
 use super::sink::Destination;
+use super::typed::ShapeCache;
 use anyhow::Context;
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Clone, Debug, clap::Args)]
@@ -53,10 +55,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         .map_or(Destination::Stdout, Destination::from_arg);
     output.check("--output", None)?;
     let exec = Executor::new(threads_from_count(args.threads))?;
-    let text = read_input(&args.input)?;
-    let parsed = parse_input(&text, &exec);
-    // The raw text is no longer needed; on large inputs it is as big as everything else together.
-    drop(text);
+    let parsed = read_and_parse(&args.input, &exec, &ShapeCache::default())?;
     let valid: Vec<&PairInput> = parsed
         .iter()
         .filter_map(|line| match line {
@@ -86,6 +85,20 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     })
 }
 
+/// Reads and parses `path` (stdin for `-`) block by block.
+pub(super) fn read_and_parse(
+    path: &Path,
+    exec: &Executor,
+    cache: &ShapeCache,
+) -> anyhow::Result<Vec<ParsedLine>> {
+    if path.as_os_str() == "-" {
+        return parse_stream(io::stdin().lock(), exec, cache).context("cannot read standard input");
+    }
+    let context = || format!("cannot read input file {}", path.display());
+    let file = File::open(path).with_context(context)?;
+    parse_stream(file, exec, cache).with_context(context)
+}
+
 /// `pairs=1234 compute_s=0.001230 pairs_per_s=1003252`.
 pub fn stats_line(pairs: usize, compute_s: f64) -> String {
     let rate = if compute_s > 0.0 {
@@ -98,7 +111,7 @@ pub fn stats_line(pairs: usize, compute_s: f64) -> String {
 
 /// Writes one line per input line in order and echoes each error line to stderr; returns how many lines
 /// failed. `results` holds the answers of the valid lines, in order.
-fn write_all(
+pub(super) fn write_all(
     output: &Destination,
     parsed: &[ParsedLine],
     results: &[PairAnswer],

@@ -11,24 +11,32 @@ use crate::instance::Instance;
 use crate::pose::{Pose, RelativePose};
 use crate::query::{WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Runs the valid pairs on the GPU; returns the answers and the batch time (upload, compute, readback).
 pub fn query_pairs_gpu(
     ctx: &GpuContext,
     pairs: &[&PairInput],
 ) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
-    let mut shapes: Vec<ConvexShape> = Vec::with_capacity(pairs.len() * 2);
+    // A shape that the parser shared between lines (the same points and radius) goes up once.
+    let mut shapes: Vec<ConvexShape> = Vec::new();
+    let mut index_of: HashMap<*const ConvexShape, u32> = HashMap::new();
+    let mut shape_index = |shape: &Arc<ConvexShape>| {
+        *index_of.entry(Arc::as_ptr(shape)).or_insert_with(|| {
+            shapes.push(ConvexShape::clone(shape));
+            shapes.len() as u32 - 1
+        })
+    };
     let mut instances = Vec::with_capacity(pairs.len() * 2);
-    for (k, pair) in pairs.iter().enumerate() {
+    for pair in pairs {
         let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
-        shapes.push(pair.a.shape.clone());
-        shapes.push(pair.b.shape.clone());
         instances.push(Instance {
-            shape: 2 * k as u32,
+            shape: shape_index(&pair.a.shape),
             pose: Pose::IDENTITY,
         });
         instances.push(Instance {
-            shape: 2 * k as u32 + 1,
+            shape: shape_index(&pair.b.shape),
             pose: Pose::new(relative.position, relative.rotation),
         });
     }

@@ -11,6 +11,7 @@ use crate::gjk::GjkConfig;
 use crate::gpu::{BackendChoice, GpuContext, NarrowPhase};
 use crate::instance::Instance;
 use crate::pose::{Pose, RelativePose};
+use crate::shape::ConvexShape;
 use anyhow::{Context, Result};
 use std::path::Path;
 
@@ -40,7 +41,10 @@ pub fn gpu_verdict(gpu: &GpuContext, inspected: &Inspected) -> GpuVerdict {
     ];
     let mut narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
     let answer = narrow
-        .upload_hulls(&[pair.a.shape.clone(), pair.b.shape.clone()])
+        .upload_hulls(&[
+            ConvexShape::clone(&pair.a.shape),
+            ConvexShape::clone(&pair.b.shape),
+        ])
         .and_then(|()| narrow.run_penetration(&instances, &[[0, 1]], &GjkConfig::default()));
     match answer {
         Ok(batch) => match (batch.results.first(), batch.penetrations.first()) {
@@ -61,8 +65,8 @@ pub fn inspect_screenshot(inspected: &Inspected, path: &Path) -> Result<()> {
     let pair = &inspected.pair;
     let mut inspector = Inspector::new(InspectedPair {
         label: format!("line {}", inspected.line),
-        a: pair.a.shape.clone(),
-        b: pair.b.shape.clone(),
+        a: ConvexShape::clone(&pair.a.shape),
+        b: ConvexShape::clone(&pair.b.shape),
         relative: RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose),
         trace: inspected.trace.clone(),
         epa_trace: None,

@@ -1,0 +1,254 @@
+//! `gpu-gjk bench --io`: pairs per second from a JSON Lines file to its answers file, next to the
+//! compute-only figure for the same pairs, on the CPU with one thread and with all threads.
+//!
+//! The seeded scene is written as a `query` input file (each pair's shapes from the scene's shape library,
+//! so shapes repeat across lines as in a real data set), then answered the way `query --backend cpu` does:
+//! read, parse, compute, write, each stage timed. The same file is also answered with the field-by-field
+//! reader alone (the parser before the typed path), as the reference the typed path must match byte for
+//! byte and as the "before" figure.
+
+use super::answer::query_pair;
+use super::exec::Executor;
+use super::input::{read_input, split_lines, ParsedLine};
+use super::pair_line::pair_line;
+use super::parse::{parse_line, PairInput};
+use super::query::{read_and_parse, write_all};
+use super::sink::Destination;
+use super::typed::ShapeCache;
+use crate::batch::Threads;
+use crate::bench::{text_table, thousands};
+use crate::scenario::{random_scene, MixSpec};
+use anyhow::{bail, Context};
+use serde_json::json;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Writes the scene as a `query` input file; returns its size in bytes.
+pub fn write_mix_file(path: &Path, seed: u64, pairs: usize, mix: &MixSpec) -> anyhow::Result<u64> {
+    let scene = random_scene(seed, pairs, mix);
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut out = BufWriter::new(file);
+    for &[ia, ib] in &scene.pairs {
+        let (a, b) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
+        let line = pair_line(
+            &scene.shapes[a.shape as usize],
+            &a.pose.to_f64(),
+            &scene.shapes[b.shape as usize],
+            &b.pose.to_f64(),
+        );
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(std::fs::metadata(path)?.len())
+}
+
+/// Which parser a run uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    /// The typed path with shared shapes (what `query` uses).
+    Typed,
+    /// Every line through the `serde_json::Value` reader, each shape built on its own.
+    FieldByField,
+}
+
+/// One end-to-end run's stage times, in seconds.
+#[derive(Clone, Copy, Default)]
+struct Stages {
+    /// Reading and parsing overlap (the typed path reads block by block), so they are timed together.
+    read_parse: f64,
+    compute: f64,
+    write: f64,
+}
+
+impl Stages {
+    fn total(&self) -> f64 {
+        self.read_parse + self.compute + self.write
+    }
+}
+
+/// Reads, parses, answers and writes `input` to `output` as `query --backend cpu` does.
+fn end_to_end(
+    input: &Path,
+    output: &Path,
+    exec: &Executor,
+    reader: Reader,
+) -> anyhow::Result<(Stages, usize)> {
+    let mut stages = Stages::default();
+    let start = Instant::now();
+    let cache = ShapeCache::default();
+    let parsed = match reader {
+        Reader::Typed => read_and_parse(input, exec, &cache)?,
+        Reader::FieldByField => {
+            let text = read_input(input)?;
+            let lines: Vec<(usize, &[u8])> = split_lines(&text).into_iter().enumerate().collect();
+            exec.map(&lines, |&(i, line)| {
+                if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+                    return ParsedLine::Blank;
+                }
+                match parse_line(line) {
+                    Ok(pair) => ParsedLine::Pair(pair),
+                    Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+                }
+            })
+        }
+    };
+    let valid: Vec<&PairInput> = parsed
+        .iter()
+        .filter_map(|line| match line {
+            ParsedLine::Pair(pair) => Some(pair),
+            _ => None,
+        })
+        .collect();
+    stages.read_parse = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    let results = exec.map(&valid, |pair| query_pair(pair));
+    stages.compute = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    write_all(&Destination::File(output.to_path_buf()), &parsed, &results)?;
+    stages.write = start.elapsed().as_secs_f64();
+    Ok((stages, cache.len()))
+}
+
+/// The best of `repeat` runs (by total time).
+fn best_run(
+    input: &Path,
+    output: &Path,
+    exec: &Executor,
+    reader: Reader,
+    repeat: usize,
+) -> anyhow::Result<(Stages, usize)> {
+    let mut best: Option<(Stages, usize)> = None;
+    for _ in 0..repeat {
+        let run = end_to_end(input, output, exec, reader)?;
+        if best.is_none_or(|b| run.0.total() < b.0.total()) {
+            best = Some(run);
+        }
+    }
+    Ok(best.expect("at least one run"))
+}
+
+/// What `bench --io` measures.
+pub struct IoBenchSpec {
+    pub seed: u64,
+    pub pairs: usize,
+    pub mix: MixSpec,
+    pub repeat: usize,
+}
+
+/// Runs the I/O benchmark; returns the report (table and notes) and the JSON document.
+pub fn run_io_bench(spec: &IoBenchSpec) -> anyhow::Result<(String, String)> {
+    let dir = scratch_dir()?;
+    let result = measure(spec, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn scratch_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-bench-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(dir)
+}
+
+fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
+    let input = dir.join("pairs.jsonl");
+    let bytes = write_mix_file(&input, spec.seed, spec.pairs, &spec.mix)?;
+    let typed_out = dir.join("typed.jsonl");
+    let reader_out = dir.join("field_by_field.jsonl");
+
+    let headers = [
+        "path",
+        "threads",
+        "read + parse (s)",
+        "compute (s)",
+        "write (s)",
+        "total (s)",
+        "pairs/s",
+        "of compute-only",
+    ];
+    let mut rows = Vec::new();
+    let mut records = Vec::new();
+    let mut shapes = 0;
+    for (threads, label) in [(Threads::Single, "1"), (Threads::All, "all")] {
+        let exec = Executor::new(threads)?;
+        let (typed, distinct) = best_run(&input, &typed_out, &exec, Reader::Typed, spec.repeat)?;
+        shapes = distinct;
+        let (reader, _) = best_run(
+            &input,
+            &reader_out,
+            &exec,
+            Reader::FieldByField,
+            spec.repeat,
+        )?;
+        if std::fs::read(&typed_out)? != std::fs::read(&reader_out)? {
+            bail!("the typed reader's answers differ from the field-by-field reader's");
+        }
+        // Compute-only: the best compute stage over both readers' runs (the same pairs and answers).
+        let compute = typed.compute.min(reader.compute);
+        let rate = |s: f64| spec.pairs as f64 / s;
+        rows.push(vec![
+            "compute only".into(),
+            label.into(),
+            String::new(),
+            format!("{compute:.3}"),
+            String::new(),
+            format!("{compute:.3}"),
+            thousands(rate(compute)),
+            "100%".into(),
+        ]);
+        for (name, s) in [
+            ("file to answers, typed", typed),
+            ("file to answers, field by field", reader),
+        ] {
+            rows.push(vec![
+                name.into(),
+                label.into(),
+                format!("{:.3}", s.read_parse),
+                format!("{:.3}", s.compute),
+                format!("{:.3}", s.write),
+                format!("{:.3}", s.total()),
+                thousands(rate(s.total())),
+                format!("{:.0}%", 100.0 * compute / s.total()),
+            ]);
+            records.push(json!({
+                "path": name,
+                "threads": label,
+                "read_parse_s": s.read_parse,
+                "compute_s": s.compute,
+                "write_s": s.write,
+                "total_s": s.total(),
+                "pairs_per_s": rate(s.total()),
+                "compute_only_s": compute,
+                "compute_only_pairs_per_s": rate(compute),
+                "fraction_of_compute_only": compute / s.total(),
+            }));
+        }
+    }
+    let report = format!(
+        "gpu-gjk bench --io: seed {}, {} pairs, hull points {}..{}, a {:.1} MB JSON Lines file with {} distinct \
+         shapes; CPU, best of {} run{}; the file was just written (read from the page cache); answers of both \
+         readers identical byte for byte\n{}",
+        spec.seed,
+        spec.pairs,
+        spec.mix.hull_points.0,
+        spec.mix.hull_points.1,
+        bytes as f64 / 1e6,
+        shapes,
+        spec.repeat,
+        if spec.repeat == 1 { "" } else { "s" },
+        text_table(&headers, &rows)
+    );
+    let document = json!({
+        "seed": spec.seed,
+        "pairs": spec.pairs,
+        "hull_points": [spec.mix.hull_points.0, spec.mix.hull_points.1],
+        "file_bytes": bytes,
+        "distinct_shapes": shapes,
+        "repeat": spec.repeat,
+        "io": records,
+    });
+    Ok((report, format!("{document:#}\n")))
+}

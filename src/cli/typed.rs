@@ -1,0 +1,339 @@
+//! The fast path of the line parser: a good line is read straight into typed fields (no
+//! `serde_json::Value` tree), and a shape's `points` array is matched against the point lists already
+//! read, by its text, so that a shape that repeats across lines (the same points as written and the same
+//! radius) is converted and built once and then shared ([`ShapeCache`]). On the issue 17 mix (80 MB,
+//! 400 distinct shapes) serde_json's typed reader spent its time scanning the repeated point lists; a
+//! byte comparison with the cached text skips them at memory speed.
+//!
+//! This path only ever answers good lines. Anything it does not accept (a syntax error, an unknown or
+//! repeated field, a number out of range, a value past a limit) goes to the field-by-field reader in
+//! [`super::parse`], which then gives the line's answer or its error: the error texts come from one place,
+//! and a line this path takes is one that reader takes with the same result (the numbers are converted by
+//! the same serde_json routine, and the checks and the shape building are the same functions).
+
+use super::parse::{centred_shape, normalised, place, PairInput, PlacedShape};
+use crate::pose::{DPose, COORDINATE_LIMIT};
+use crate::shape::ConvexShape;
+use glam::{DQuat, DVec3};
+use rustc_hash::FxHashMap;
+use serde_json::value::RawValue;
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Parses a good line; `None` for anything else (the caller then asks [`super::parse::parse_line`]).
+pub fn parse_good_line(line: &[u8], cache: &ShapeCache) -> Option<PairInput> {
+    let mut at = Cursor { text: line, i: 0 };
+    let (mut a, mut b) = (None, None);
+    at.object(|at, key| {
+        let slot = match key {
+            b"a" => &mut a,
+            b"b" => &mut b,
+            _ => return None,
+        };
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(at.shape(cache)?);
+        Some(())
+    })?;
+    at.skip_space();
+    if at.i != line.len() {
+        return None;
+    }
+    Some(PairInput { a: a?, b: b? })
+}
+
+/// A read position in a line. Every method returns `None` on anything but the plain layout of a good
+/// line (no escapes in keys, no repeated keys), which then goes to the field-by-field reader.
+struct Cursor<'a> {
+    text: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        self.skip_space();
+        (self.text.get(self.i) == Some(&byte)).then(|| self.i += 1)
+    }
+
+    /// `{"key": value, ...}`, each value read by `member`.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &[u8]) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        loop {
+            self.eat(b'"')?;
+            let rest = &self.text[self.i..];
+            let len = rest.iter().position(|&c| c == b'"')?;
+            let key = &rest[..len];
+            if key.contains(&b'\\') {
+                return None;
+            }
+            self.i += len + 1;
+            self.eat(b':')?;
+            member(self, key)?;
+            self.skip_space();
+            match self.text.get(self.i)? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// One number token, converted by serde_json (the same routine as in a document, so the same float).
+    fn number(&mut self) -> Option<f64> {
+        self.skip_space();
+        let start = self.i;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.text.get(self.i) {
+            self.i += 1;
+        }
+        serde_json::from_slice(&self.text[start..self.i]).ok()
+    }
+
+    fn numbers<const N: usize>(&mut self) -> Option<[f64; N]> {
+        self.eat(b'[')?;
+        let mut out = [0.0; N];
+        for (k, x) in out.iter_mut().enumerate() {
+            if k > 0 {
+                self.eat(b',')?;
+            }
+            *x = self.number()?;
+        }
+        self.eat(b']')?;
+        Some(out)
+    }
+
+    fn shape(&mut self, cache: &ShapeCache) -> Option<PlacedShape> {
+        let mut fields = ShapeFields::default();
+        self.object(|at, key| {
+            match key {
+                b"points" if fields.points.is_none() => {
+                    at.skip_space();
+                    let (points, len) = cache.points(&at.text[at.i..])?;
+                    at.i += len;
+                    fields.points = Some(points);
+                }
+                b"radius" if fields.radius.is_none() => fields.radius = Some(at.number()?),
+                b"position" if fields.position.is_none() => fields.position = Some(at.numbers()?),
+                b"rotation" if fields.rotation.is_none() => fields.rotation = Some(at.numbers()?),
+                _ => return None,
+            }
+            Some(())
+        })?;
+        fields.placed()
+    }
+}
+
+#[derive(Default)]
+struct ShapeFields {
+    points: Option<Arc<Points>>,
+    radius: Option<f64>,
+    position: Option<[f64; 3]>,
+    rotation: Option<[f64; 4]>,
+}
+
+fn within_limit(x: f64) -> bool {
+    x.abs() <= COORDINATE_LIMIT
+}
+
+impl ShapeFields {
+    fn placed(self) -> Option<PlacedShape> {
+        let radius = match self.radius {
+            None => 0.0,
+            Some(r) if (0.0..=COORDINATE_LIMIT).contains(&r) => r as f32,
+            Some(_) => return None,
+        };
+        let position = match self.position {
+            None => DVec3::ZERO,
+            Some(p) if p.iter().all(|&x| within_limit(x)) => DVec3::from_array(p),
+            Some(_) => return None,
+        };
+        let rotation = match self.rotation {
+            None => DQuat::IDENTITY,
+            Some(q) => normalised(DQuat::from_array(q))?,
+        };
+        let pose = DPose::checked(position, rotation).ok()?;
+        let (shape, centre) = self.points?.shape(radius)?;
+        Some(place(shape, centre, pose))
+    }
+}
+
+/// A built shape and the centre its points were moved by.
+type Built = (Arc<ConvexShape>, DVec3);
+
+/// One point list as written, converted, with the shapes built from it (one per radius seen).
+struct Points {
+    text: Box<[u8]>,
+    points: Vec<DVec3>,
+    shapes: Mutex<Vec<(u32, Built)>>,
+}
+
+impl Points {
+    fn shape(&self, radius: f32) -> Option<Built> {
+        let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, built)) = shapes.iter().find(|(bits, _)| *bits == radius.to_bits()) {
+            return Some(built.clone());
+        }
+        let (shape, centre) = centred_shape(&self.points, radius).ok()?;
+        let built = (Arc::new(shape), centre);
+        shapes.push((radius.to_bits(), built.clone()));
+        Some(built)
+    }
+}
+
+/// Point lists are looked up by a hash of their first bytes: this many, the length of the shortest
+/// list there is (`[[0,0,0]]`).
+const KEY_BYTES: usize = 9;
+
+/// The point lists read so far, by their text, shared by the threads that parse. A line's point list is
+/// found by comparing the cached texts with the line's bytes where the list starts: a cached text is a
+/// whole JSON array, so when the line starts with it, that is exactly the line's list, and the line's
+/// numbers are neither scanned nor converted again.
+#[derive(Default)]
+pub struct ShapeCache {
+    lists: RwLock<FxHashMap<u64, Vec<Arc<Points>>>>,
+}
+
+impl ShapeCache {
+    /// How many distinct shapes (point lists and radius) were built.
+    pub fn len(&self) -> usize {
+        let lists = self.lists.read().unwrap_or_else(|e| e.into_inner());
+        lists
+            .values()
+            .flatten()
+            .map(|p| p.shapes.lock().unwrap_or_else(|e| e.into_inner()).len())
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The point list that `rest` starts with, and its length in bytes; `None` when it is not a good
+    /// point list.
+    fn points(&self, rest: &[u8]) -> Option<(Arc<Points>, usize)> {
+        let key = rustc_hash::FxBuildHasher.hash_one(rest.get(..KEY_BYTES)?);
+        let found = |lists: &FxHashMap<u64, Vec<Arc<Points>>>| {
+            lists
+                .get(&key)?
+                .iter()
+                .find(|p| rest.starts_with(&p.text))
+                .map(|p| (p.clone(), p.text.len()))
+        };
+        if let Some(hit) = found(&self.lists.read().unwrap_or_else(|e| e.into_inner())) {
+            return Some(hit);
+        }
+        let (points, len) = convert(rest)?;
+        let mut lists = self.lists.write().unwrap_or_else(|e| e.into_inner());
+        // Another thread may have read the same list meanwhile: keep the first, so it is stored once.
+        if let Some(hit) = found(&lists) {
+            return Some(hit);
+        }
+        let points = Arc::new(points);
+        lists.entry(key).or_default().push(points.clone());
+        Some((points, len))
+    }
+}
+
+/// Reads the JSON array `rest` starts with as a point list within the coordinate limit.
+fn convert(rest: &[u8]) -> Option<(Points, usize)> {
+    let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<&RawValue>();
+    let raw = stream.next()?.ok()?;
+    let len = stream.byte_offset();
+    let list: Vec<[f64; 3]> = serde_json::from_str(raw.get()).ok()?;
+    if list.is_empty() || !list.iter().flatten().all(|&x| within_limit(x)) {
+        return None;
+    }
+    Some((
+        Points {
+            text: rest[..len].into(),
+            points: list.into_iter().map(DVec3::from_array).collect(),
+            shapes: Mutex::new(Vec::new()),
+        },
+        len,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::parse_line;
+
+    fn both(line: &str) -> (Option<PairInput>, Result<PairInput, String>) {
+        let cache = ShapeCache::default();
+        (
+            parse_good_line(line.as_bytes(), &cache),
+            parse_line(line.as_bytes()),
+        )
+    }
+
+    #[test]
+    fn good_lines_read_as_the_field_reader_reads_them() {
+        for line in [
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,2,3],[4,5,6]], "radius": 0.5}}"#,
+            r#"{"b": {"rotation": [0,0,1e-300,0], "points": [[1e9,-1e9,0.1]], "position": [-0,1e-7,3]}, "a": {"points": [[0.30000000000000004,0,0]]}}"#,
+            r#" { "a" : { "points" : [ [ 0 , 0 , 0 ] ] } , "b": {"points": [[1, 2, 3]], "radius": 1000000000} } "#,
+        ] {
+            let (fast, reader) = both(line);
+            assert_eq!(fast, Some(reader.unwrap()), "{line}");
+        }
+    }
+
+    #[test]
+    fn unusual_good_lines_are_left_to_the_field_reader() {
+        // An escaped key, a repeated key (the last one wins there): good lines this path does not take.
+        for line in [
+            r#"{"\u0061": {"points": [[0,0,0]]}, "b": {"points": [[1, 2, 3]]}}"#,
+            r#"{"a": {"points": [[9,9,9]]}, "a": {"points": [[0,0,0]]}, "b": {"points": [[1,2,3]]}}"#,
+        ] {
+            let (fast, reader) = both(line);
+            assert!(fast.is_none() && reader.is_ok(), "{line}");
+        }
+    }
+
+    #[test]
+    fn lines_the_reader_refuses_are_not_taken() {
+        for line in [
+            r#"{"a": {"points": [[0,0,0]]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": null}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": null}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,1e999]]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,2e9]]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": []}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": -1}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "rotation": [0,0,0,0]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "pos": [0,0,0]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]]}, "c": 1}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]]}} x"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,"1",0]]}}"#,
+        ] {
+            let (fast, reader) = both(line);
+            assert!(fast.is_none() && reader.is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn repeated_shapes_are_built_once() {
+        let cache = ShapeCache::default();
+        let line = r#"{"a": {"points": [[0,0,0],[1,0,0]], "position": [5,0,0]}, "b": {"points": [[0,0,0],[1,0,0]]}}"#;
+        let first = parse_good_line(line.as_bytes(), &cache).unwrap();
+        let second = parse_good_line(line.as_bytes(), &cache).unwrap();
+        assert!(Arc::ptr_eq(&first.a.shape, &first.b.shape));
+        assert!(Arc::ptr_eq(&first.a.shape, &second.b.shape));
+        assert_eq!(first.a.pose.position, DVec3::new(5.5, 0.0, 0.0));
+        // Another radius is another shape.
+        let rounded = line.replace(r#""position""#, r#""radius": 0.25, "position""#);
+        let third = parse_good_line(rounded.as_bytes(), &cache).unwrap();
+        assert!(!Arc::ptr_eq(&third.a.shape, &third.b.shape));
+        assert_eq!(third.a.shape.radius(), 0.25);
+        assert_eq!(cache.len(), 2);
+    }
+}
