@@ -59,6 +59,10 @@ pub struct BenchArgs {
     /// answering (CPU) and writing it, next to the compute-only figure (table, and --json).
     #[arg(long, conflicts_with_all = ["sweep", "csv", "chart", "backend", "kind"])]
     pub io: bool,
+    /// With --io: write the generated input file here and keep it (by default it goes to a temporary
+    /// folder and is removed), e.g. to time `gpu-gjk query` on it.
+    #[arg(long, value_name = "FILE.jsonl", requires = "io")]
+    pub io_input: Option<PathBuf>,
 }
 
 impl BenchArgs {
@@ -184,7 +188,7 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     }
     let mut report = report_writer(to_stderr);
     if args.io {
-        return run_io(&spec, &exports, &mut report);
+        return run_io(args, &spec, &exports, &mut report);
     }
     let selected = select_backend(args.backend, SoftwareAdapters::Accept)?;
     let kinds: Vec<&str> = spec.kinds.iter().map(|&k| kind_name(k)).collect();
@@ -311,12 +315,24 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
 }
 
 /// `bench --io`: the table, and the figures to `--json`.
-fn run_io(spec: &BenchSpec, exports: &Exports, report: &mut dyn Write) -> anyhow::Result<bool> {
+fn run_io(
+    args: &BenchArgs,
+    spec: &BenchSpec,
+    exports: &Exports,
+    report: &mut dyn Write,
+) -> anyhow::Result<bool> {
+    if let Some(path) = &args.io_input {
+        if path.as_os_str() == "-" {
+            bail!("--io-input needs a file name (the input is read back from it)");
+        }
+        Destination::File(path.clone()).check("--io-input", None)?;
+    }
     let (table, document) = run_io_bench(&IoBenchSpec {
         seed: spec.seed,
         pairs: spec.sizes[0],
         mix: spec.mix(),
         repeat: spec.repeat,
+        keep_input: args.io_input.clone(),
     })?;
     report.write_all(table.as_bytes())?;
     if let Some(destination) = &exports.json {

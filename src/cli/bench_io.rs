@@ -137,6 +137,8 @@ pub struct IoBenchSpec {
     pub pairs: usize,
     pub mix: MixSpec,
     pub repeat: usize,
+    /// Where to write the generated input and keep it; a temporary file otherwise.
+    pub keep_input: Option<PathBuf>,
 }
 
 /// Runs the I/O benchmark; returns the report (table and notes) and the JSON document.
@@ -154,7 +156,10 @@ fn scratch_dir() -> anyhow::Result<PathBuf> {
 }
 
 fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
-    let input = dir.join("pairs.jsonl");
+    let input = spec
+        .keep_input
+        .clone()
+        .unwrap_or_else(|| dir.join("pairs.jsonl"));
     let bytes = write_mix_file(&input, spec.seed, spec.pairs, &spec.mix)?;
     let typed_out = dir.join("typed.jsonl");
     let reader_out = dir.join("field_by_field.jsonl");

@@ -88,10 +88,15 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// One number token, converted by serde_json (the same routine as in a document, so the same float).
+    /// One number token, converted as serde_json converts it in a document (so the same float): a plain
+    /// decimal in one pass here (see [`plain_decimal`]), any other token by serde_json.
     fn number(&mut self) -> Option<f64> {
         self.skip_space();
         let start = self.i;
+        if let Some((x, len)) = plain_decimal(&self.text[start..]) {
+            self.i += len;
+            return Some(x);
+        }
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.text.get(self.i) {
             self.i += 1;
         }
@@ -130,6 +135,54 @@ impl<'a> Cursor<'a> {
         })?;
         fields.placed()
     }
+}
+
+/// Exact powers of ten, as serde_json's own table has them.
+const POW10: [f64; 20] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19,
+];
+
+/// The plain decimal token (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 19 digits) that `text` starts with,
+/// and its length, converted as serde_json 1 converts it without its `float_roundtrip` feature (which
+/// nothing in this build enables): the digits as one integer, rounded to f64, then divided by the power
+/// of ten of the fraction's length. Any other token (an exponent, more digits, a malformed number)
+/// returns `None` and goes to serde_json itself. Measured: serde_json's deserializer set up for each lone
+/// token cost more than the conversion; the test `plain_decimals_convert_as_serde_json_does` compares the
+/// two on random tokens, so a serde_json that converts otherwise fails it.
+fn plain_decimal(text: &[u8]) -> Option<(f64, usize)> {
+    let negative = text.first() == Some(&b'-');
+    let mut i = usize::from(negative);
+    let mut significand = 0u64;
+    let mut digits = |i: &mut usize| {
+        let from = *i;
+        while let Some(&d @ b'0'..=b'9') = text.get(*i) {
+            significand = significand
+                .wrapping_mul(10)
+                .wrapping_add(u64::from(d - b'0'));
+            *i += 1;
+        }
+        *i - from
+    };
+    let whole_from = i;
+    let whole = digits(&mut i);
+    let fraction = match text.get(i) {
+        Some(b'.') => {
+            i += 1;
+            match digits(&mut i) {
+                0 => return None,
+                n => n,
+            }
+        }
+        _ => 0,
+    };
+    let leading_zero = whole > 1 && text[whole_from] == b'0';
+    let more = matches!(text.get(i), Some(b'e' | b'E' | b'+' | b'-' | b'.'));
+    if whole == 0 || leading_zero || more || whole + fraction > 19 {
+        return None;
+    }
+    let f = significand as f64 / POW10[fraction];
+    Some((if negative { -f } else { f }, i))
 }
 
 #[derive(Default)]
@@ -317,6 +370,60 @@ mod tests {
         ] {
             let (fast, reader) = both(line);
             assert!(fast.is_none() && reader.is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn plain_decimals_convert_as_serde_json_does() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(17);
+        let mut taken = 0;
+        for _ in 0..200_000 {
+            let mut token = String::new();
+            if rng.random_bool(0.5) {
+                token.push('-');
+            }
+            let digits = rng.random_range(1..=21);
+            let point = rng.random_range(0..=digits);
+            for k in 0..digits {
+                if k == point && k > 0 {
+                    token.push('.');
+                }
+                token.push(char::from(b'0' + rng.random_range(0..10u8)));
+            }
+            if rng.random_bool(0.02) {
+                token.push_str(["e5", ".", "-", "1.5"][rng.random_range(0..4)]);
+            }
+            let reference = serde_json::from_str::<f64>(&token).ok();
+            match plain_decimal(token.as_bytes())
+                .filter(|&(_, len)| len == token.len())
+                .map(|(x, _)| x)
+            {
+                Some(x) => {
+                    taken += 1;
+                    assert_eq!(Some(x.to_bits()), reference.map(f64::to_bits), "{token}");
+                }
+                None => assert!(
+                    token.len() > 19 || reference.is_none() || token.contains('e'),
+                    "{token} left to serde_json"
+                ),
+            }
+        }
+        assert!(taken > 100_000, "{taken}");
+        for token in [
+            "-0",
+            "0",
+            "0.0",
+            "-0.5",
+            "9999999999999999999",
+            "1",
+            "9.999999999999999999",
+        ] {
+            assert_eq!(
+                plain_decimal(token.as_bytes()).map(|(x, _)| x.to_bits()),
+                serde_json::from_str::<f64>(token).ok().map(f64::to_bits),
+                "{token}"
+            );
         }
     }
 
