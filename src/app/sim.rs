@@ -3,8 +3,10 @@
 //! this, so what the picture shows is what the tests check.
 
 use super::check::{answer_on_cpu, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
+use super::draw_list::{draw_slots, mark_of_state};
 use crate::broad_phase::{sweep_and_prune, world_aabb, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
+use crate::gpu::layout::GpuResult;
 use crate::gpu::NarrowPhase;
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
@@ -46,6 +48,10 @@ pub struct FrameStats {
     pub disagreements: usize,
     /// Pairs the GPU answered with a failure status this frame (answered again on the CPU).
     pub gpu_failures: usize,
+    /// Where the bodies' colours (their mark words on the GPU) came from this frame: `true` when the narrow
+    /// phase's marking pass wrote them on the GPU, `false` when the host wrote them (CPU mode, a disputed or
+    /// failed pair this frame, or a scene too large to stay resident).
+    pub marked_on_gpu: bool,
     /// The collision response's pass (R), when it is on: CPU EPA on the colliding pairs, then pushes.
     pub response: Option<ResponseStats>,
     pub response_ms: Option<f64>,
@@ -169,6 +175,9 @@ impl Simulation {
             self.gpu
                 .upload_hulls(&self.shapes)
                 .context("uploading the bodies' hulls to the GPU")?;
+            self.gpu
+                .set_body_slots(&draw_slots(&self.scene.templates))
+                .context("making the bodies' marks on the GPU")?;
             self.shapes_dirty = false;
         }
         self.frame += 1;
@@ -192,10 +201,7 @@ impl Simulation {
         };
         let answers = match self.mode {
             NarrowMode::Gpu => {
-                let mut batch = self
-                    .gpu
-                    .run(&job.instances, &job.pairs, self.kind, &self.config)
-                    .context("GPU narrow phase")?;
+                let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
                 let raw = batch.results.clone();
@@ -230,6 +236,15 @@ impl Simulation {
         stats.colliding_pairs = frame.colliding_pairs;
         stats.disagreements = self.last_disagreements(&stats);
         self.states = frame.states;
+        // The GPU's marks stand unless something only the host knows changes a colour: a pair the GPU could not
+        // answer, a dispute of the check, or marks the GPU could not make (CPU mode included).
+        if !stats.marked_on_gpu || stats.gpu_failures > 0 || !self.disputed.is_empty() {
+            stats.marked_on_gpu = false;
+            let marks: Vec<u32> = self.states.iter().map(|&s| mark_of_state(s)).collect();
+            if let Some(buffer) = self.gpu.body_marks_mut() {
+                buffer.write(&marks);
+            }
+        }
         if self.response {
             // The push happens after the colours, so the picture shows what the narrow phase answered.
             let start = Instant::now();
@@ -250,6 +265,45 @@ impl Simulation {
             disputed_pairs: self.disputed_pairs.clone(),
         };
         Ok(&self.last)
+    }
+
+    /// Sets the frame's instances and runs the GPU narrow phase with the marking pass, every answer converted.
+    fn run_marked(
+        &mut self,
+        job: &CheckJob,
+        stats: &mut FrameStats,
+    ) -> Result<crate::gpu::GpuBatch> {
+        self.gpu
+            .set_instances(&job.instances)
+            .context("uploading the bodies' poses to the GPU")?;
+        let (records, marked) = self
+            .gpu
+            .full_results_marked(&job.pairs, self.kind, &self.config, &self.disputed)
+            .context("GPU narrow phase")?;
+        stats.marked_on_gpu = marked;
+        Ok(crate::gpu::GpuBatch {
+            results: records.records.iter().map(GpuResult::to_result).collect(),
+            timings: records.timings,
+            resolved_on_cpu: 0,
+        })
+    }
+
+    /// The bodies' mark words on the GPU, in draw order, which colour them ([`crate::gpu::BodyMarks`]); `None`
+    /// until the first frame, or while they belong to another body count.
+    pub fn marks_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.gpu
+            .body_marks()
+            .filter(|m| m.bodies() == self.scene.bodies.len())
+            .map(|m| m.buffer())
+    }
+
+    /// The bodies' mark words read back from the GPU in body order (waits for the device: tests only).
+    pub fn read_marks(&self) -> Result<Option<Vec<u32>>> {
+        self.gpu
+            .body_marks()
+            .map(|m| m.read())
+            .transpose()
+            .context("reading the bodies' marks back")
     }
 
     /// The GPU's answer for one pair of the latest frame, with EPA (for the inspector beside the CPU's trace).

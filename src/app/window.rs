@@ -739,6 +739,7 @@ impl Running {
                 wireframe: self.wireframe,
                 bounds_half_extent: bounds,
                 overlays: &overlays,
+                marks: self.sim.marks_buffer().filter(|_| self.plane.is_none()),
             },
         );
         let inspector = match &self.plane {

@@ -6,6 +6,7 @@
 use super::chunks::ChunkLimits;
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
+use super::marks::BodyMarks;
 use super::packed::{PackedDistance, PackedHit, ResultFormat};
 use super::penetration::PenetrationJob;
 use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
@@ -50,6 +51,8 @@ pub struct NarrowPhase {
     /// The penetration (EPA) job, built by the first penetration batch.
     epa: Option<PenetrationJob>,
     epa_ring: Ring,
+    /// Per-body marks written with each marked batch ([`NarrowPhase::set_body_slots`]).
+    marks: Option<BodyMarks>,
 }
 
 impl NarrowPhase {
@@ -77,6 +80,7 @@ impl NarrowPhase {
             gjk_ring: Ring::default(),
             epa: None,
             epa_ring: Ring::default(),
+            marks: None,
         }
     }
 
@@ -195,6 +199,62 @@ impl NarrowPhase {
         })
     }
 
+    /// Keeps a mark word per body on the GPU, body `i`'s at `slot_of_body[i]` (a renderer's draw order; each slot
+    /// once), written by every [`NarrowPhase::full_results_marked`] batch. Replaces any earlier marks.
+    pub fn set_body_slots(&mut self, slot_of_body: &[u32]) -> Result<(), GpuError> {
+        let marks = BodyMarks::new(
+            &self.scene.device,
+            &self.scene.queue,
+            &self.gjk.layout,
+            slot_of_body,
+        )?;
+        self.marks = Some(marks);
+        Ok(())
+    }
+
+    /// The per-body marks, once [`NarrowPhase::set_body_slots`] made them.
+    pub fn body_marks(&self) -> Option<&BodyMarks> {
+        self.marks.as_ref()
+    }
+
+    pub fn body_marks_mut(&mut self) -> Option<&mut BodyMarks> {
+        self.marks.as_mut()
+    }
+
+    /// Like [`NarrowPhase::full_results`], and each chunk's submission also marks the bodies of its pairs in the
+    /// [`BodyMarks`] (starting from [`super::MARK_DISPUTED`] on `disputed` bodies), so the marks never cross the
+    /// bus. Returns `marked: false` (and leaves the marks as `reset` wrote them) when the scene is not resident
+    /// in one binding, where chunks index gathered or rebased instances: the caller marks on the CPU then.
+    pub fn full_results_marked(
+        &mut self,
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+        disputed: &[u32],
+    ) -> Result<(Records<'_, GpuResult>, bool), GpuError> {
+        let bodies = self.scene.instance_count();
+        let marks = self.marks.as_mut().ok_or_else(|| {
+            GpuError::BadIndex("a marked batch needs body slots (set_body_slots)".into())
+        })?;
+        if marks.bodies() != bodies {
+            return Err(GpuError::BadIndex(format!(
+                "{} bodies have marks but the scene has {bodies} instances",
+                marks.bodies()
+            )));
+        }
+        marks.reset(disputed);
+        let marked = self.scene.in_one_window();
+        self.gjk.mark = marked.then(|| marks.pass());
+        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config);
+        self.gjk.mark = None;
+        let timings = timings?;
+        let records = Records {
+            records: self.gjk.records(pairs.len()),
+            timings,
+        };
+        Ok((records, marked))
+    }
+
     /// Sets the instances and runs one batch, every answer converted to [`GjkResult`] (bit for bit the kernel's
     /// answer). Batches larger than one chunk are split automatically, and a scene too large for the device
     /// goes up in groups; pair indices are checked first, so a bad batch fails whole with the index named.
@@ -242,6 +302,8 @@ struct GjkJob {
     outputs: [OutputSpec; 1],
     /// The batch's records as words, in pair order (kept between batches, so they only grow).
     words: Vec<u32>,
+    /// The body-marking pass each chunk runs after GJK in a marked batch: pipeline and its group 1.
+    mark: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
 }
 
 impl GjkJob {
@@ -268,6 +330,7 @@ impl GjkJob {
                 shared: false,
             }],
             words: Vec::new(),
+            mark: None,
         }
     }
 
@@ -319,12 +382,27 @@ impl KernelJob for GjkJob {
             timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
                 query_set,
                 beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
+                end_of_pass_write_index: self.mark.is_none().then_some(1),
             }),
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(workgroups(count), 1, 1);
+        drop(pass);
+        if let Some((pipeline, marks)) = &self.mark {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("mark bodies"),
+                timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: None,
+                    end_of_pass_write_index: Some(1),
+                }),
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.set_bind_group(1, marks, &[]);
+            pass.dispatch_workgroups(workgroups(count), 1, 1);
+        }
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {

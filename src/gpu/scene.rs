@@ -219,6 +219,12 @@ impl Scene {
         self.hulls_resident && self.instances_resident
     }
 
+    /// Whether batches index the resident instances directly: the whole scene on the GPU and every instance
+    /// in one binding (so a chunk's pair indices are the scene's).
+    pub(super) fn in_one_window(&self) -> bool {
+        self.resident() && self.instance_count() <= self.instance_window().0 as usize
+    }
+
     /// Instances one binding holds, and the alignment (in instances) of a binding's start.
     pub(super) fn instance_window(&self) -> (u32, u32) {
         let align = u64::from(self.device.limits().min_storage_buffer_offset_alignment)
