@@ -7,11 +7,11 @@ mod common;
 
 use common::gpu::{context, exclusive};
 use gpu_gjk::app::assets::ASSET_NAMES;
-use gpu_gjk::app::check::CheckPolicy;
+use gpu_gjk::app::check::{answer_on_cpu, CheckJob, CheckPolicy};
 use gpu_gjk::app::draw_list::state_of_mark;
 use gpu_gjk::app::sim::{NarrowMode, Simulation};
 use gpu_gjk::gpu::{GpuContext, GpuLimits, NarrowPhase};
-use gpu_gjk::stress::{BodyState, StressScene, StressSpec};
+use gpu_gjk::stress::{classify_bodies, BodyState, StressScene, StressSpec};
 use gpu_gjk::{ConvexShape, QueryKind};
 use std::path::Path;
 
@@ -117,4 +117,68 @@ fn disputed_bodies_and_the_cpu_mode_reach_the_same_marks() {
     let (on_gpu, colliding) = compare_frames(&mut sim, 3);
     assert_eq!(on_gpu, 0, "the CPU narrow phase writes the marks itself");
     assert!(colliding > 0);
+}
+
+#[test]
+fn with_the_check_sampled_frames_keep_their_results_on_the_gpu_and_colour_from_the_marks() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut scene = StressScene::new(
+        asset_shapes(),
+        StressSpec {
+            seed: 5,
+            bodies: 1200,
+            ..StressSpec::default()
+        },
+    )
+    .unwrap();
+    scene.make_player(0);
+    let narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
+    let mut sim = Simulation::new(
+        scene,
+        narrow,
+        QueryKind::Intersection,
+        CheckPolicy::WhenIdle,
+    );
+    sim.answers_wanted = false;
+    let (frames, mut kept_on_gpu, mut waits) = (12, 0, 0);
+    for frame in 0..frames {
+        let stats = sim.step(1.0 / 60.0).unwrap().clone();
+        assert!(stats.marked_on_gpu, "frame {frame}: {stats:?}");
+        waits += stats.gpu_blocking_waits;
+        // No answers on the host: the colours must be the CPU reference's, computed here from scratch.
+        assert!(sim.data.answers.is_empty(), "frame {frame}");
+        kept_on_gpu += 1;
+        let job = CheckJob {
+            frame: sim.data.frame,
+            shapes: std::sync::Arc::new(sim.scene.shapes.clone()),
+            instances: std::sync::Arc::clone(&sim.data.instances),
+            pairs: std::sync::Arc::clone(&sim.data.pairs),
+        };
+        let cpu = answer_on_cpu(&job, sim.kind, &sim.config).unwrap();
+        let expected = classify_bodies(sim.scene.bodies.len(), &job.pairs, &cpu.results, &[], 0);
+        assert!(expected.colliding_pairs > 0);
+        assert_eq!(gpu_states(&sim), expected.states, "frame {frame}");
+    }
+    // Reading the marks above drained the device before each frame; these frames leave it running, back to
+    // back, then with 40 ms between them (a frame's rendering and presentation). Timing-dependent, so printed,
+    // not asserted: the host waits only for work the device has not finished.
+    let (mut back_to_back, mut paced) = (0, 0);
+    for _ in 0..frames {
+        back_to_back += sim.step(1.0 / 60.0).unwrap().gpu_blocking_waits;
+    }
+    for _ in 0..frames {
+        std::thread::sleep(std::time::Duration::from_millis(40));
+        paced += sim.step(1.0 / 60.0).unwrap().gpu_blocking_waits;
+    }
+    sim.finish_checks().unwrap();
+    let totals = &sim.totals;
+    eprintln!(
+        "{kept_on_gpu} of {frames} frames without answers on the host, {} of {} frames checked, blocking waits \
+         in the frames: {waits} (device drained between frames), {back_to_back} (back to back), {paced} (40 ms \
+         apart)",
+        totals.frames_checked, totals.frames
+    );
+    assert!(totals.frames_checked >= 1, "{totals:?}");
+    assert_eq!(totals.disagreements, 0, "{totals:?}");
 }

@@ -48,6 +48,9 @@ pub struct FrameStats {
     pub disagreements: usize,
     /// Pairs the GPU answered with a failure status this frame (answered again on the CPU).
     pub gpu_failures: usize,
+    /// Times this frame's host blocked on the GPU's narrow phase (its own batch, and collecting the previous
+    /// frame's when that was left running).
+    pub gpu_blocking_waits: u32,
     /// Where the bodies' colours (their mark words on the GPU) came from this frame: `true` when the narrow
     /// phase's marking pass wrote them on the GPU, `false` when the host wrote them (CPU mode, a disputed or
     /// failed pair this frame, or a scene too large to stay resident).
@@ -127,6 +130,13 @@ pub struct Simulation {
     /// A self-test of the disagreement display (`--flip-gpu-answers`): the intersecting flag of this many
     /// pairs per frame is flipped in the GPU's answers before the check, which must then report them.
     pub flip_gpu_answers: usize,
+    /// Whether anything shown needs each frame's per-pair answers on the host (overlays, a picked body, the
+    /// inspector); the window sets it. Without it, with the check sampled and the response off, a frame's
+    /// results stay on the GPU (the marks colour the bodies) and only the frames the check takes come back,
+    /// collected at the start of the next frame: no frame waits for the GPU.
+    pub answers_wanted: bool,
+    /// The frame whose batch is still in flight with its records coming back for the check.
+    deferred_check: Option<CheckJob>,
 }
 
 impl Simulation {
@@ -152,6 +162,8 @@ impl Simulation {
             frame: 0,
             data: FrameData::default(),
             flip_gpu_answers: 0,
+            answers_wanted: true,
+            deferred_check: None,
         }
     }
 
@@ -199,10 +211,26 @@ impl Simulation {
             instances,
             pairs,
         };
+        self.collect_deferred(&mut stats)?;
+        if self.defers() && self.step_deferred(&job, &mut stats)? {
+            self.totals.frames += 1;
+            self.last = stats;
+            self.data = FrameData {
+                frame: self.frame,
+                instances: job.instances,
+                boxes,
+                pairs: job.pairs,
+                answers: Vec::new(),
+                gpu_answers: None,
+                disputed_pairs: self.disputed_pairs.clone(),
+            };
+            return Ok(&self.last);
+        }
         let answers = match self.mode {
             NarrowMode::Gpu => {
                 let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
+                stats.gpu_blocking_waits += batch.timings.blocking_waits;
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
                 let raw = batch.results.clone();
                 // The check compares what the GPU answered; the colours need an answer for every pair, so
@@ -265,6 +293,69 @@ impl Simulation {
             disputed_pairs: self.disputed_pairs.clone(),
         };
         Ok(&self.last)
+    }
+
+    /// Whether this frame's results may stay on the GPU (see [`Simulation::answers_wanted`]).
+    fn defers(&self) -> bool {
+        self.mode == NarrowMode::Gpu
+            && self.policy == CheckPolicy::WhenIdle
+            && !self.response
+            && !self.answers_wanted
+    }
+
+    /// Submits the frame's narrow phase with the marking pass and returns without waiting: the records come
+    /// back only when the check's worker is free to take this frame. `false` when the GPU cannot mark this
+    /// scene (nothing submitted; the frame runs with its answers read back).
+    fn step_deferred(&mut self, job: &CheckJob, stats: &mut FrameStats) -> Result<bool> {
+        self.poll_check(stats)?;
+        let read_back = !self.worker.is_busy();
+        self.gpu
+            .set_instances(&job.instances)
+            .context("uploading the bodies' poses to the GPU")?;
+        let (timings, marked) = self
+            .gpu
+            .submit_marked(
+                &job.pairs,
+                self.kind,
+                &self.config,
+                &self.disputed,
+                read_back,
+            )
+            .context("GPU narrow phase")?;
+        if !marked {
+            return Ok(false);
+        }
+        if read_back {
+            self.deferred_check = Some(job.clone());
+        }
+        stats.marked_on_gpu = true;
+        stats.gpu_blocking_waits += timings.blocking_waits;
+        stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
+        // Known only for frames read back: the latest such frame's figures stand.
+        stats.colliding_pairs = self.last.colliding_pairs;
+        stats.disagreements = self.last_disagreements(stats);
+        Ok(true)
+    }
+
+    /// Finishes the previous frame's batch if it is still outstanding (on a GPU that kept up, nothing to wait
+    /// for) and hands its answers, when they came back, to the check.
+    fn collect_deferred(&mut self, stats: &mut FrameStats) -> Result<()> {
+        let job = self.deferred_check.take();
+        let Some(records) = self
+            .gpu
+            .collect_marked()
+            .context("collecting the GPU narrow phase")?
+        else {
+            return Ok(());
+        };
+        stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
+        stats.gpu_blocking_waits += records.timings.blocking_waits;
+        let Some(job) = job else { return Ok(()) };
+        let mut gpu: Vec<GjkResult<f32>> =
+            records.records.iter().map(GpuResult::to_result).collect();
+        flip_answers(&mut gpu, self.flip_gpu_answers);
+        self.totals.gpu_failures += gpu.iter().filter(|r| r.status.is_failure()).count() as u64;
+        self.check(&job, &gpu, stats)
     }
 
     /// Sets the frame's instances and runs the GPU narrow phase with the marking pass, every answer converted.
@@ -345,17 +436,23 @@ impl Simulation {
                 self.fold_check(job, gpu, cpu, stats);
             }
             CheckPolicy::WhenIdle => {
-                if let Some(cpu) = self.worker.poll()? {
-                    if let Some(pending) = self.pending.take() {
-                        self.fold_check(&pending.job, &pending.gpu, cpu, stats);
-                    }
-                }
+                self.poll_check(stats)?;
                 if self.worker.offer(job.clone())? {
                     self.pending = Some(Pending {
                         job: job.clone(),
                         gpu: gpu.to_vec(),
                     });
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds in the worker's check if it has finished, without waiting.
+    fn poll_check(&mut self, stats: &mut FrameStats) -> Result<()> {
+        if let Some(cpu) = self.worker.poll()? {
+            if let Some(pending) = self.pending.take() {
+                self.fold_check(&pending.job, &pending.gpu, cpu, stats);
             }
         }
         Ok(())
@@ -398,6 +495,9 @@ impl Simulation {
 
     /// Waits for a check still running on the worker and counts it (the end of a headless run).
     pub fn finish_checks(&mut self) -> Result<()> {
+        let mut stats = self.last.clone();
+        self.collect_deferred(&mut stats)?;
+        self.last = stats;
         if let Some(cpu) = self.worker.wait()? {
             if let Some(pending) = self.pending.take() {
                 let mut stats = self.last.clone();

@@ -12,7 +12,8 @@ use super::penetration::PenetrationJob;
 use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
 use super::ring::Ring;
 use super::runner::{
-    chunk_capacity, run_batch, BatchSettings, GpuTimings, KernelJob, OutputSpec, Read,
+    chunk_capacity, run_batch, run_batch_deferred, settle, BatchSettings, GpuTimings, KernelJob,
+    OutputSpec, Read,
 };
 use super::scene::Scene;
 use super::shader::GJK;
@@ -53,6 +54,8 @@ pub struct NarrowPhase {
     epa_ring: Ring,
     /// Per-body marks written with each marked batch ([`NarrowPhase::set_body_slots`]).
     marks: Option<BodyMarks>,
+    /// A batch [`NarrowPhase::submit_marked`] left running: its pair count and whether its records come back.
+    deferred: Option<(usize, bool)>,
 }
 
 impl NarrowPhase {
@@ -81,6 +84,7 @@ impl NarrowPhase {
             epa: None,
             epa_ring: Ring::default(),
             marks: None,
+            deferred: None,
         }
     }
 
@@ -132,6 +136,10 @@ impl NarrowPhase {
     /// Makes room for batches of up to `pairs` pairs (distance, intersection, and penetration too when asked),
     /// so that no later batch allocates a buffer: call it before timing.
     pub fn reserve(&mut self, pairs: usize, penetration: bool) {
+        debug_assert!(
+            self.deferred.is_none(),
+            "collect_marked before reserve: the ring may be remade"
+        );
         let device = self.scene.device.clone();
         reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
         if penetration {
@@ -149,6 +157,7 @@ impl NarrowPhase {
         format: ResultFormat,
         config: &GjkConfig,
     ) -> Result<GpuTimings, GpuError> {
+        self.collect_marked()?;
         self.gjk.begin(format, pairs.len());
         run_batch(
             &mut self.scene,
@@ -232,6 +241,20 @@ impl NarrowPhase {
         config: &GjkConfig,
         disputed: &[u32],
     ) -> Result<(Records<'_, GpuResult>, bool), GpuError> {
+        self.collect_marked()?;
+        let marked = self.start_marks(disputed)?;
+        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config);
+        self.gjk.mark = None;
+        let records = Records {
+            records: self.gjk.records(pairs.len()),
+            timings: timings?,
+        };
+        Ok((records, marked))
+    }
+
+    /// Resets the marks (disputed bodies marked) and arms the marking pass where the GPU can mark; returns
+    /// whether it can.
+    fn start_marks(&mut self, disputed: &[u32]) -> Result<bool, GpuError> {
         let bodies = self.scene.instance_count();
         let marks = self.marks.as_mut().ok_or_else(|| {
             GpuError::BadIndex("a marked batch needs body slots (set_body_slots)".into())
@@ -245,14 +268,60 @@ impl NarrowPhase {
         marks.reset(disputed);
         let marked = self.scene.in_one_window();
         self.gjk.mark = marked.then(|| marks.pass());
-        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config);
+        Ok(marked)
+    }
+
+    /// Starts a marked batch ([`NarrowPhase::full_results_marked`]) and returns without waiting for its end, so
+    /// a frame can render from the marks while the GPU works; the host blocks only if the ring fills. Only a
+    /// `read_back` batch copies its records out. [`NarrowPhase::collect_marked`] (or the next batch) finishes it.
+    /// When the GPU cannot mark (`false` returned), nothing was started: run a batch that reads back instead.
+    pub fn submit_marked(
+        &mut self,
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+        disputed: &[u32],
+        read_back: bool,
+    ) -> Result<(GpuTimings, bool), GpuError> {
+        self.collect_marked()?;
+        if !self.start_marks(disputed)? {
+            self.gjk.mark = None;
+            return Ok((GpuTimings::default(), false));
+        }
+        self.gjk.begin(ResultFormat::Full, pairs.len());
+        self.gjk.read_back = read_back;
+        let timings = run_batch_deferred(
+            &mut self.scene,
+            &mut self.gjk_ring,
+            &mut self.gjk,
+            pairs,
+            BatchSettings { kind, config },
+        );
         self.gjk.mark = None;
-        let timings = timings?;
-        let records = Records {
-            records: self.gjk.records(pairs.len()),
-            timings,
+        if timings.is_ok() {
+            self.deferred = Some((pairs.len(), read_back));
+        } else {
+            self.gjk.read_back = true;
+        }
+        Ok((timings?, true))
+    }
+
+    /// Finishes the batch [`NarrowPhase::submit_marked`] started, waiting only if a chunk is still running:
+    /// what finishing cost, with the batch's records when it was read back (else none). `None` with no batch
+    /// outstanding.
+    pub fn collect_marked(&mut self) -> Result<Option<Records<'_, GpuResult>>, GpuError> {
+        let Some((pairs, read_back)) = self.deferred.take() else {
+            return Ok(None);
         };
-        Ok((records, marked))
+        let timings = settle(&self.scene, &mut self.gjk_ring, &mut self.gjk);
+        self.gjk.read_back = true;
+        let timings = timings?;
+        let records = if read_back {
+            self.gjk.records(pairs)
+        } else {
+            &[]
+        };
+        Ok(Some(Records { records, timings }))
     }
 
     /// Sets the instances and runs one batch, every answer converted to [`GjkResult`] (bit for bit the kernel's
@@ -304,6 +373,8 @@ struct GjkJob {
     words: Vec<u32>,
     /// The body-marking pass each chunk runs after GJK in a marked batch: pipeline and its group 1.
     mark: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
+    /// Whether the batch's records come back (false: a deferred batch whose frame is not checked).
+    read_back: bool,
 }
 
 impl GjkJob {
@@ -331,6 +402,7 @@ impl GjkJob {
             }],
             words: Vec::new(),
             mark: None,
+            read_back: true,
         }
     }
 
@@ -405,7 +477,14 @@ impl KernelJob for GjkJob {
         }
     }
 
+    fn reads_back(&self) -> bool {
+        self.read_back
+    }
+
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
+        if !self.read_back {
+            return;
+        }
         let stride = (self.format.stride() / 4) as usize;
         let bytes = outputs[0];
         let at = first * stride;
