@@ -158,6 +158,12 @@ fn with_the_check_sampled_frames_keep_their_results_on_the_gpu_and_colour_from_t
         let cpu = answer_on_cpu(&job, sim.kind, &sim.config).unwrap();
         let expected = classify_bodies(sim.scene.bodies.len(), &job.pairs, &cpu.results, &[], 0);
         assert!(expected.colliding_pairs > 0);
+        // The HUD's count is the latest frame read back, collected a frame later: none yet in the first.
+        assert_eq!(
+            stats.colliding_pairs > 0,
+            frame > 0,
+            "frame {frame}: {stats:?}"
+        );
         assert_eq!(gpu_states(&sim), expected.states, "frame {frame}");
     }
     // Reading the marks above drained the device before each frame; these frames leave it running, back to

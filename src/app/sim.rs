@@ -137,6 +137,8 @@ pub struct Simulation {
     pub answers_wanted: bool,
     /// The frame whose batch is still in flight with its records coming back for the check.
     deferred_check: Option<CheckJob>,
+    /// Colliding pairs of the latest frame whose answers came back to the host.
+    colliding_pairs_read_back: usize,
 }
 
 impl Simulation {
@@ -164,6 +166,7 @@ impl Simulation {
             flip_gpu_answers: 0,
             answers_wanted: true,
             deferred_check: None,
+            colliding_pairs_read_back: 0,
         }
     }
 
@@ -262,6 +265,7 @@ impl Simulation {
             stats.disagreements,
         );
         stats.colliding_pairs = frame.colliding_pairs;
+        self.colliding_pairs_read_back = frame.colliding_pairs;
         stats.disagreements = self.last_disagreements(&stats);
         self.states = frame.states;
         // The GPU's marks stand unless something only the host knows changes a colour: a pair the GPU could not
@@ -331,8 +335,8 @@ impl Simulation {
         stats.marked_on_gpu = true;
         stats.gpu_blocking_waits += timings.blocking_waits;
         stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
-        // Known only for frames read back: the latest such frame's figures stand.
-        stats.colliding_pairs = self.last.colliding_pairs;
+        // Known only for frames read back: the latest such frame's count stands.
+        stats.colliding_pairs = self.colliding_pairs_read_back;
         stats.disagreements = self.last_disagreements(stats);
         Ok(true)
     }
@@ -353,6 +357,7 @@ impl Simulation {
         let Some(job) = job else { return Ok(()) };
         let mut gpu: Vec<GjkResult<f32>> =
             records.records.iter().map(GpuResult::to_result).collect();
+        self.colliding_pairs_read_back = gpu.iter().filter(|r| r.intersecting).count();
         flip_answers(&mut gpu, self.flip_gpu_answers);
         self.totals.gpu_failures += gpu.iter().filter(|r| r.status.is_failure()).count() as u64;
         self.check(&job, &gpu, stats)
