@@ -9,6 +9,7 @@
 //! [`penetration`] are the GJK and GJK + EPA jobs.
 
 pub mod chunks;
+mod contacts;
 mod context;
 mod groups;
 pub mod hulls;
