@@ -63,7 +63,7 @@ pub fn penetrate<R: Real>(
     ) {
         return first;
     }
-    let limits = EpaLimits::grown(q.support.points_a.len(), q.support.points_b.len());
+    let limits = EpaLimits::grown(q.support.a.points.len(), q.support.b.points.len());
     let second = expand(q, simplex, limits);
     Penetration {
         iterations: first.iterations + second.iterations,

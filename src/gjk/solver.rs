@@ -89,7 +89,7 @@ pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResul
     };
     let mut search = GjkSearch::start(q);
     // Two single-point cores (spheres, points): A - B is one point, already the answer.
-    let single_points = q.support.points_a.len() == 1 && q.support.points_b.len() == 1;
+    let single_points = q.support.a.points.len() == 1 && q.support.b.points.len() == 1;
     let stop = loop {
         if let Some(stop) = search.decided(kind, &tolerances, single_points) {
             break stop;

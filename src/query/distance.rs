@@ -1,10 +1,12 @@
 //! Distance and intersection queries on one pair of placed shapes: GJK on the prepared pair, and the float64
 //! repeat of a pair that float32 rounding leaves unresolved.
 
+use super::closed_form::closed_form;
 use super::frame::{narrow_result, Prepared, Wide};
 use super::world::WorldResult;
-use crate::gjk::{gjk, GjkConfig, GjkResult, GjkStatus, QueryKind};
+use crate::gjk::{gjk, GjkConfig, GjkResult, GjkStatus, PairQuery, QueryKind};
 use crate::pose::{DPose, Pose, RelativePose};
+use crate::real::Real;
 use crate::shape::ConvexShape;
 
 /// The float32 query, with the pair-local frame formed in float32 exactly as the GPU forms it.
@@ -35,7 +37,7 @@ pub fn query_relative(
     config: &GjkConfig,
 ) -> GjkResult<f32> {
     let pair = Prepared::new(a, b, relative);
-    let result = gjk(&pair.query(config), kind);
+    let result = answer(&pair.query(config), kind);
     if !matches!(
         result.status,
         GjkStatus::Unresolved | GjkStatus::MaxIterations
@@ -43,7 +45,15 @@ pub fn query_relative(
         return pair.gjk_to_local(result);
     }
     let wide = pair.widened();
-    narrow_result(wide.gjk_to_local(gjk(&wide.query(config), kind)))
+    narrow_result(wide.gjk_to_local(answer(&wide.query(config), kind)))
+}
+
+/// GJK's answer on a prepared pair, or the closed form where the cores are points or segments apart.
+pub fn answer<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> GjkResult<R> {
+    match closed_form(q) {
+        Some((result, _)) => result,
+        None => gjk(q, kind),
+    }
 }
 
 /// The same algorithm in float64 from float64 poses, a referee for the float32 path in tests.
@@ -56,7 +66,7 @@ pub fn query_f64(
     config: &GjkConfig,
 ) -> GjkResult<f64> {
     let wide = Wide::between(a, pose_a, b, pose_b);
-    wide.gjk_to_local(gjk(&wide.query(config), kind))
+    wide.gjk_to_local(answer(&wide.query(config), kind))
 }
 
 /// Distance query in world coordinates, the pair-local frame formed in float64 from the given poses.

@@ -5,13 +5,15 @@
 //! cannot finish, and moves the answer back to A's local frame (or the world, [`WorldResult`]). The GPU
 //! kernels are the twins of this layer for many pairs at once.
 
+mod closed_form;
 mod distance;
 mod frame;
 mod penetration;
 mod units;
 mod world;
 
-pub use distance::{distance, query, query_f64, query_relative};
+pub use closed_form::{closed_form, closest_points_of_segments};
+pub use distance::{answer, distance, query, query_f64, query_relative};
 pub use frame::{narrow_penetration, narrow_result, Prepared, Wide};
 pub use penetration::{
     penetration, penetration_certified, penetration_f64, penetration_query, penetration_relative,

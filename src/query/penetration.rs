@@ -1,6 +1,7 @@
 //! Penetration queries on one pair of placed shapes: GJK, then EPA where the shapes overlap, then the
 //! certificate every penetrating answer must pass, and the float64 repeat of a pair float32 cannot finish.
 
+use super::closed_form::closed_form;
 use super::frame::{narrow_penetration, narrow_result, Prepared, Wide};
 use crate::epa::{
     penetrate, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_UNIT_NORMAL_SLACK,
@@ -11,10 +12,14 @@ use crate::real::Real;
 use crate::shape::ConvexShape;
 
 /// GJK in distance mode, then EPA when the shapes overlap, on a prepared pair. Returns GJK's distance answer
-/// too (the same as `gjk` in distance mode). The GPU twin is the pair of kernels `penetration_gjk` and
-/// `penetration_epa`.
+/// too (the same as `gjk` in distance mode). Point and segment cores apart take the closed form
+/// ([`closed_form`]) instead of GJK, and EPA's "cores apart" case. The GPU twin is the pair of kernels
+/// `penetration_gjk` and `penetration_epa`.
 pub fn penetration<R: Real>(q: &PairQuery<R>) -> (GjkResult<R>, Penetration<R>) {
-    let (result, simplex) = gjk_with_simplex(q, QueryKind::Distance);
+    let (result, simplex) = match closed_form(q) {
+        Some(found) => found,
+        None => gjk_with_simplex(q, QueryKind::Distance),
+    };
     let answer = match result.status {
         GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
@@ -140,6 +145,7 @@ pub fn penetration_f64(
 mod tests {
     use super::*;
     use crate::gjk::PairSupport;
+    use crate::shape::HullView;
     use glam::{Quat, Vec3};
 
     #[test]
@@ -157,7 +163,12 @@ mod tests {
         };
         let config = GjkConfig::default();
         let pair = |margin: f32| PairQuery {
-            support: PairSupport::<f32>::new(&cube, &cube, &relative, 1.0),
+            support: PairSupport::<f32>::new(
+                HullView::scan(&cube),
+                HullView::scan(&cube),
+                &relative,
+                1.0,
+            ),
             radius_a: margin,
             radius_b: 0.0,
             scale: 1.0,
