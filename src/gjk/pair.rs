@@ -29,6 +29,9 @@ pub struct PairSupport<'a, R: Real> {
     pub position_b: R::V,
     /// The factor from the user's units to normalised units.
     pub unit: R,
+    /// GJK's first search direction, from A towards B: B's position, or a direction carried over from an
+    /// earlier query of the same pair (see `crate::query::WarmStart`).
+    pub start: R::V,
 }
 
 impl<'a, R: Real> PairSupport<'a, R> {
@@ -44,6 +47,7 @@ impl<'a, R: Real> PairSupport<'a, R> {
             rotation_b: R::mat_from_quat(relative.rotation),
             position_b: relative.position * unit,
             unit,
+            start: relative.position * unit,
         }
     }
 

@@ -116,10 +116,11 @@ pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResul
 }
 
 impl<R: Real> GjkSearch<R> {
-    /// The support points of A towards B and of B towards A: a direction from the relative position, which
-    /// avoids the near-zero first directions that rotated cubes otherwise produce.
+    /// The support points of A towards B and of B towards A: a direction from the relative position (or the
+    /// pair's last separating direction), which avoids the near-zero first directions that rotated cubes
+    /// otherwise produce.
     fn start(q: &PairQuery<R>) -> Self {
-        let mut dir = q.support.position_b;
+        let mut dir = q.support.start;
         if !(R::length_squared(dir) > R::ZERO) {
             dir = R::vec(R::ONE, R::ZERO, R::ZERO);
         }

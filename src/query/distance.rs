@@ -2,9 +2,10 @@
 //! repeat of a pair that float32 rounding leaves unresolved.
 
 use super::closed_form::closed_form;
-use super::frame::{narrow_result, Prepared, Wide};
+use super::frame::Wide;
+use super::kind::{answer_relative, AnswerKind};
 use super::world::WorldResult;
-use crate::gjk::{gjk, GjkConfig, GjkResult, GjkStatus, PairQuery, QueryKind};
+use crate::gjk::{gjk, GjkConfig, GjkResult, PairQuery, QueryKind};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::real::Real;
 use crate::shape::ConvexShape;
@@ -36,16 +37,11 @@ pub fn query_relative(
     kind: QueryKind,
     config: &GjkConfig,
 ) -> GjkResult<f32> {
-    let pair = Prepared::new(a, b, relative);
-    let result = answer(&pair.query(config), kind);
-    if !matches!(
-        result.status,
-        GjkStatus::Unresolved | GjkStatus::MaxIterations
-    ) {
-        return pair.gjk_to_local(result);
-    }
-    let wide = pair.widened();
-    narrow_result(wide.gjk_to_local(answer(&wide.query(config), kind)))
+    let kind = match kind {
+        QueryKind::Intersection => AnswerKind::Intersection,
+        QueryKind::Distance => AnswerKind::Distance,
+    };
+    answer_relative(a, b, relative, kind, config, None).0
 }
 
 /// GJK's answer on a prepared pair, or the closed form where the cores are points or segments apart.

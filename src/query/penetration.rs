@@ -2,7 +2,8 @@
 //! certificate every penetrating answer must pass, and the float64 repeat of a pair float32 cannot finish.
 
 use super::closed_form::closed_form;
-use super::frame::{narrow_penetration, narrow_result, Prepared, Wide};
+use super::frame::{Prepared, Wide};
+use super::kind::{answer_relative, AnswerKind};
 use crate::epa::{
     penetrate, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_UNIT_NORMAL_SLACK,
 };
@@ -83,27 +84,16 @@ pub fn penetration_relative(
     relative: &RelativePose<f32>,
     config: &GjkConfig,
 ) -> (GjkResult<f32>, Penetration<f32>) {
-    let pair = Prepared::new(a, b, relative);
-    let (result, hit) = penetration(&pair.query(config));
-    if !needs_float64(&result, &hit) {
-        return (pair.gjk_to_local(result), pair.penetration_to_local(hit));
-    }
-    // Both answers come from the float64 run, so they agree with each other (near the touching tolerance a
-    // float32 "intersecting" next to a float64 "separated" would contradict itself).
-    let wide = pair.widened();
-    let (result64, hit64) = penetration(&wide.query(config));
+    let (result, hit) = answer_relative(a, b, relative, AnswerKind::Penetration, config, None);
     (
-        narrow_result(wide.gjk_to_local(result64)),
-        narrow_penetration(
-            wide.penetration_to_local(hit64),
-            hit.iterations + hit64.iterations,
-        ),
+        result,
+        hit.expect("a penetration query answers a penetration"),
     )
 }
 
 /// Whether float32 left the pair without an answer that float64 may give: GJK unresolved or out of
 /// iterations (slow progress along a sliver), EPA folded or out of bounds.
-fn needs_float64(result: &GjkResult<f32>, hit: &Penetration<f32>) -> bool {
+pub(super) fn needs_float64(result: &GjkResult<f32>, hit: &Penetration<f32>) -> bool {
     matches!(
         result.status,
         GjkStatus::Unresolved | GjkStatus::MaxIterations
