@@ -5,6 +5,11 @@
 //! Cores that touch or cross (closer than the touching tolerance) have no direction between them; those pairs,
 //! rare, take the general path (GJK, then EPA for the depth).
 
+#![expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "negated comparisons are deliberate: they are true for NaN too, which must take the safe branch (the general path)"
+)]
+
 use crate::gjk::{GjkResult, GjkStatus, PairQuery, Simplex};
 use crate::real::Real;
 

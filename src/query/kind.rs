@@ -75,7 +75,7 @@ pub fn answer_relative(
         _ => (answer(&q, kind.gjk_kind()), None),
     };
     if let Some(w) = warm {
-        w.record(&q, &result);
+        w.record(&q, &result, kind.gjk_kind());
     }
     let repeat = match &hit {
         Some(hit) => needs_float64(&result, hit),
