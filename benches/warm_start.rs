@@ -19,7 +19,7 @@ const SEED: u64 = 20_240_611;
 const PAIRS: usize = 1000;
 const FRAMES: usize = 30;
 
-/// The instances after `frame` steps of 1/60 s: each drifts at up to 0.6 units/s and turns at 1 rad/s.
+/// The instances after `frame` steps of 1/60 s: each drifts at 0.35 to 0.5 units/s and turns at 1 rad/s.
 fn advance(instances: &[Instance], frame: usize) -> Vec<Instance> {
     let t = frame as f32 / 60.0;
     instances
