@@ -93,10 +93,18 @@ impl HullAdjacency {
     /// the coordinates here are float32, exact in float64).
     #[inline]
     pub fn climb<R: Real>(&self, points: &[R::V], start: u32, dir: R::V) -> usize {
+        // The previous vertex is a good start for GJK's slowly turning directions, but EPA's face normals jump
+        // across the hull; the best seed, within about 35 degrees of any direction, bounds how far a walk goes.
+        let seed = self.best_seed::<R>(dir);
         let (mut at, mut height) = if start == NO_START {
-            self.best_seed::<R>(dir)
+            seed
         } else {
-            (start as usize, R::dot(points[start as usize], dir))
+            let from_start = (start as usize, R::dot(points[start as usize], dir));
+            if seed.1 > from_start.1 {
+                seed
+            } else {
+                from_start
+            }
         };
         loop {
             let mut next = at;
