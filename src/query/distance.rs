@@ -1,13 +1,12 @@
 //! Distance and intersection queries on one pair of placed shapes: GJK on the prepared pair, and the float64
 //! repeat of a pair that float32 rounding leaves unresolved.
 
-use super::closed_form::closed_form;
 use super::frame::Wide;
 use super::kind::{answer_relative, AnswerKind};
+use super::solve::answer;
 use super::world::WorldResult;
-use crate::gjk::{gjk, GjkConfig, GjkResult, PairQuery, QueryKind};
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::pose::{DPose, Pose, RelativePose};
-use crate::real::Real;
 use crate::shape::ConvexShape;
 
 /// The float32 query, with the pair-local frame formed in float32 exactly as the GPU forms it.
@@ -42,14 +41,6 @@ pub fn query_relative(
         QueryKind::Distance => AnswerKind::Distance,
     };
     answer_relative(a, b, relative, kind, config, None).0
-}
-
-/// GJK's answer on a prepared pair, or the closed form where the cores are points or segments apart.
-pub fn answer<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> GjkResult<R> {
-    match closed_form(q) {
-        Some((result, _)) => result,
-        None => gjk(q, kind),
-    }
 }
 
 /// The same algorithm in float64 from float64 poses, a referee for the float32 path in tests.

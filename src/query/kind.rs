@@ -2,9 +2,8 @@
 //! are, or (the default of `gpu-gjk query`) how deep they overlap. Asking for less costs less: no EPA for a
 //! distance, and GJK's boolean early exit for an intersection flag.
 
-use super::distance::answer;
 use super::frame::{narrow_penetration, narrow_result, Prepared};
-use super::penetration::{needs_float64, penetration};
+use super::solve::{answer, needs_float64, penetration};
 use super::warm_start::WarmStart;
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};

@@ -10,18 +10,19 @@ mod distance;
 mod frame;
 mod kind;
 mod penetration;
+mod solve;
 mod units;
 mod warm_start;
 mod world;
 
 pub use closed_form::{closed_form, closest_points_of_segments};
-pub use distance::{answer, distance, query, query_f64, query_relative};
+pub use distance::{distance, query, query_f64, query_relative};
 pub use frame::{narrow_penetration, narrow_result, Prepared, Wide};
 pub use kind::{answer_relative, AnswerKind, KindAnswer};
 pub use penetration::{
-    penetration, penetration_certified, penetration_f64, penetration_query, penetration_relative,
-    penetration_relative_float32,
+    penetration_f64, penetration_query, penetration_relative, penetration_relative_float32,
 };
+pub use solve::{answer, penetration, penetration_certified};
 pub use units::{
     pair_unit, F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
