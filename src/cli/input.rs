@@ -47,6 +47,10 @@ pub fn split_lines(text: &[u8]) -> Vec<&[u8]> {
 
 /// What one input line holds.
 #[derive(Clone, Debug, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "nearly every line is a pair: boxing it would add an allocation per line to save space on the few blank or bad ones"
+)]
 pub enum ParsedLine {
     /// Nothing but spaces, tabs and carriage returns: answered by a blank line.
     Blank,

@@ -10,6 +10,7 @@
 //! GPU, for a renderer to colour from.
 
 pub mod chunks;
+mod contacts;
 mod context;
 mod groups;
 pub mod hulls;

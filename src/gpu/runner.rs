@@ -12,6 +12,7 @@ use super::groups::{plan_groups, plan_windows, Group, Window};
 use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
 use super::pipeline::{bind_group, poll};
 use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
+pub use super::ring::{OutputSpec, Read};
 use super::scene::{Scene, SceneBinding};
 use super::GpuError;
 use crate::gjk::{GjkConfig, QueryKind};
@@ -54,34 +55,6 @@ impl GpuTimings {
         let kernel = self.kernel_s?;
         Some((self.total_s - kernel).max(0.0) * 1e9 / pairs.max(1) as f64)
     }
-}
-
-/// What of an output comes back after each chunk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Read {
-    /// The chunk's records, `stride` bytes per pair after the header.
-    PerPair,
-    /// `len` bytes of the header at `offset` (a queue's count).
-    Header { offset: u64, len: u64 },
-    /// Nothing (the output stays on the GPU).
-    Nothing,
-}
-
-/// A kernel's output binding.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputSpec {
-    pub label: &'static str,
-    /// Bytes per pair in the batch's format (0: not written in this format).
-    pub stride: u64,
-    /// The largest stride of any format: the buffers are made for it, so formats can alternate.
-    pub max_stride: u64,
-    /// Bytes before the per-pair records.
-    pub header: u64,
-    /// Copied over the header before each chunk (a queue's dispatch arguments and count); empty for none.
-    pub init: &'static [u8],
-    pub read: Read,
-    /// One buffer for the whole ring (scratch that only the device reads between chunks).
-    pub shared: bool,
 }
 
 /// One kernel's side of a batch.

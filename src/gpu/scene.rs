@@ -5,15 +5,12 @@
 
 use super::groups::Group;
 use super::hulls::{HullSet, HULL_STRIDE};
-use super::layout::{padded_len, GpuHull, GpuInstance, VERTEX_STRIDE};
+use super::layout::{padded_len, GpuHull, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::GpuLimits;
 use super::GpuError;
 use crate::instance::{IndexError, Instance};
 use crate::shape::ConvexShape;
 use std::time::Instant;
-
-/// Bytes per instance.
-pub const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
 
 /// Storage buffers that a later, larger upload replaces (the old one stays alive in any chunk still using it).
 fn storage(device: &wgpu::Device, label: &'static str, size: u64) -> wgpu::Buffer {
