@@ -13,12 +13,15 @@
 //! duplicates included), which is what the batch and the GPU receive. All shapes are built once, outside the
 //! timed loops.
 
+mod parry_pairs;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
 use gpu_gjk::query;
 use gpu_gjk::scenario::{random_scene, MixSpec, ShapeKind};
-use gpu_gjk::{ConvexShape, Pose};
-use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, RoundShape, Shape};
+use gpu_gjk::ConvexShape;
+use parry3d::shape::Shape;
+use parry_pairs::{reduced_scene, to_parry, Pair};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -78,16 +81,6 @@ const GROUPS: [GroupSpec; 8] = [
     },
 ];
 
-/// One pair: shape indices and world poses, in both libraries' types.
-struct Pair {
-    a: usize,
-    b: usize,
-    pose_a: Pose,
-    pose_b: Pose,
-    parry_a: parry3d::math::Pose,
-    parry_b: parry3d::math::Pose,
-}
-
 struct Prepared {
     name: &'static str,
     is_hull: bool,
@@ -99,34 +92,6 @@ struct Prepared {
     pairs: Vec<Pair>,
 }
 
-fn to_parry_pose(p: &Pose) -> parry3d::math::Pose {
-    parry3d::math::Pose::from_parts(p.position, p.rotation)
-}
-
-/// The parry3d shape with exactly the geometry of `shape`: `hull(points) ⊕ ball(radius)`.
-fn to_parry(shape: &ConvexShape) -> Box<dyn Shape> {
-    let points: Vec<glam::Vec3> = shape.local_points().collect();
-    let radius = shape.radius();
-    match points.len() {
-        1 => {
-            assert_eq!(points[0], glam::Vec3::ZERO, "spheres are centred");
-            Box::new(Ball::new(radius))
-        }
-        2 => Box::new(Capsule::new(points[0], points[1], radius)),
-        _ => {
-            let hull = ConvexPolyhedron::from_convex_hull(&points).expect("3D hull");
-            if radius > 0.0 {
-                Box::new(RoundShape {
-                    inner_shape: hull,
-                    border_radius: radius,
-                })
-            } else {
-                Box::new(hull)
-            }
-        }
-    }
-}
-
 fn prepare(spec: &GroupSpec) -> Prepared {
     let mix = MixSpec {
         kinds: spec.kinds.to_vec(),
@@ -135,30 +100,8 @@ fn prepare(spec: &GroupSpec) -> Prepared {
         ..MixSpec::default()
     };
     let scene = random_scene(SEED, PAIRS, &mix);
-    let reduced: Vec<ConvexShape> = scene
-        .shapes
-        .iter()
-        .map(|s| {
-            let points: Vec<glam::Vec3> = s.local_points().collect();
-            ConvexShape::hull(&points, s.radius()).expect("valid shape")
-        })
-        .collect();
+    let (reduced, pairs) = reduced_scene(&scene);
     let parry = reduced.iter().map(to_parry).collect();
-    let pairs = scene
-        .pairs
-        .iter()
-        .map(|&[ia, ib]| {
-            let (ia, ib) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
-            Pair {
-                a: ia.shape as usize,
-                b: ib.shape as usize,
-                pose_a: ia.pose,
-                pose_b: ib.pose,
-                parry_a: to_parry_pose(&ia.pose),
-                parry_b: to_parry_pose(&ib.pose),
-            }
-        })
-        .collect();
     Prepared {
         name: spec.name,
         is_hull: spec.kinds == [ShapeKind::Hull],

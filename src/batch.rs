@@ -5,9 +5,10 @@ use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{check_indices, IndexError, Instance, Pair};
 use crate::pose::RelativePose;
-use crate::query::{penetration_relative, query_relative};
+use crate::query::{answer_relative, penetration_relative, query_relative, AnswerKind, WarmStart};
 use crate::shape::ConvexShape;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// How many CPU threads a batch may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -101,6 +102,77 @@ pub fn query_pair(
     query_relative(a, b, &relative, kind, config)
 }
 
+/// Per-pair warm starts kept across frames, keyed by the pair's instance indices (in the spirit of Box2D's
+/// `b2SimplexCache`): a pair seen again starts GJK along its last separating direction and its hull walks at
+/// their last vertices. Pairs absent from a frame are dropped, so the cache holds only the current candidates.
+#[derive(Clone, Debug, Default)]
+pub struct WarmCache {
+    entries: HashMap<[u32; 2], WarmStart>,
+}
+
+impl WarmCache {
+    /// Pairs remembered.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// [`query_batch`] with warm starts from `cache`, which is then updated with this frame's pairs (and forgets
+/// the others). The answers are within the same tolerances as cold ones; `iterations` shows the saving.
+pub fn query_batch_warm(
+    shapes: &[ConvexShape],
+    instances: &[Instance],
+    pairs: &[[u32; 2]],
+    kind: QueryKind,
+    config: &GjkConfig,
+    threads: Threads,
+    cache: &mut WarmCache,
+) -> Result<Vec<GjkResult<f32>>, BatchError> {
+    validate(shapes, instances, pairs)?;
+    let kind = match kind {
+        QueryKind::Intersection => AnswerKind::Intersection,
+        QueryKind::Distance => AnswerKind::Distance,
+    };
+    let starts: Vec<WarmStart> = pairs
+        .iter()
+        .map(|p| cache.entries.get(p).copied().unwrap_or_default())
+        .collect();
+    let indexed: Vec<usize> = (0..pairs.len()).collect();
+    let answered: Vec<(GjkResult<f32>, WarmStart)> = map_indices(&indexed, threads, |&k| {
+        let (a, b, relative) = pair_parts(shapes, instances, pairs[k]);
+        let mut warm = starts[k];
+        let (result, _) = answer_relative(a, b, &relative, kind, config, Some(&mut warm));
+        (result, warm)
+    })?;
+    cache.entries = pairs
+        .iter()
+        .zip(&answered)
+        .map(|(p, (_, warm))| (*p, *warm))
+        .collect();
+    Ok(answered.into_iter().map(|(r, _)| r).collect())
+}
+
+/// [`map_pairs`] over indices.
+fn map_indices<T, F>(indices: &[usize], threads: Threads, run: F) -> Result<Vec<T>, BatchError>
+where
+    T: Send,
+    F: Fn(&usize) -> T + Sync + Send,
+{
+    Ok(match threads {
+        Threads::Single => indices.iter().map(run).collect(),
+        Threads::All => indices.par_iter().with_min_len(64).map(run).collect(),
+        Threads::Count(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .map_err(|_| BatchError::ThreadPool(n))?
+            .install(|| indices.par_iter().with_min_len(64).map(run).collect()),
+    })
+}
+
 /// GJK's distance answers and the penetration answers, one of each per pair.
 pub type PenetrationResults = (Vec<GjkResult<f32>>, Vec<Penetration<f32>>);
 
@@ -178,6 +250,163 @@ mod tests {
         assert!(
             distances.iter().any(|r| r.intersecting) && distances.iter().any(|r| !r.intersecting),
             "the scene should mix overlapping and separated pairs"
+        );
+    }
+
+    fn scale_of(shapes: &[ConvexShape], instances: &[Instance], [ia, ib]: [u32; 2]) -> f32 {
+        crate::gjk::pair_scale(
+            shapes[instances[ia as usize].shape as usize].bounding_radius(),
+            shapes[instances[ib as usize].shape as usize].bounding_radius(),
+        )
+    }
+
+    /// The scene's instances moved on by `frame` small steps: each instance drifts and turns a little, as
+    /// bodies do between two frames of a simulation.
+    fn advance(instances: &[Instance], frame: usize) -> Vec<Instance> {
+        instances
+            .iter()
+            .enumerate()
+            .map(|(k, instance)| {
+                let t = frame as f32;
+                let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+                let drift = glam::Vec3::new(0.011, -0.007, 0.005) * (sign * t);
+                let turn = glam::Quat::from_axis_angle(
+                    glam::Vec3::new(1.0, k as f32 % 3.0, 0.5).normalize(),
+                    0.02 * t,
+                );
+                let mut moved = *instance;
+                moved.pose.position += drift;
+                moved.pose.rotation = (turn * instance.pose.rotation).normalize();
+                moved
+            })
+            .collect()
+    }
+
+    #[test]
+    fn warm_starts_answer_as_cold_ones_in_fewer_iterations() {
+        let mix = MixSpec {
+            scale: (0.5, 2.0),
+            ..MixSpec::default()
+        };
+        let scene = random_scene(11, 400, &mix);
+        let config = GjkConfig::default();
+        for kind in [QueryKind::Distance, QueryKind::Intersection] {
+            let mut cache = WarmCache::default();
+            let (mut cold_iterations, mut warm_iterations) = (0u64, 0u64);
+            for frame in 0..6 {
+                let instances = advance(&scene.instances, frame);
+                let cold = query_batch(
+                    &scene.shapes,
+                    &instances,
+                    &scene.pairs,
+                    kind,
+                    &config,
+                    Threads::Single,
+                )
+                .unwrap();
+                let warm = query_batch_warm(
+                    &scene.shapes,
+                    &instances,
+                    &scene.pairs,
+                    kind,
+                    &config,
+                    Threads::All,
+                    &mut cache,
+                )
+                .unwrap();
+                assert_eq!(cache.len(), scene.pairs.len());
+                if frame == 0 {
+                    // An empty cache is a cold start, answer for answer.
+                    assert_eq!(warm, cold, "{kind:?}");
+                    continue;
+                }
+                for (k, (w, c)) in warm.iter().zip(&cold).enumerate() {
+                    let scale = scale_of(&scene.shapes, &instances, scene.pairs[k]);
+                    let near_contact = c.distance.min(w.distance) < 1e-4 * scale;
+                    assert!(
+                        w.intersecting == c.intersecting || near_contact,
+                        "{kind:?} frame {frame} pair {k}: warm {w:?} cold {c:?}"
+                    );
+                    if kind == QueryKind::Distance {
+                        assert!(
+                            (w.distance - c.distance).abs() <= 2e-6 * scale,
+                            "{kind:?} frame {frame} pair {k}: warm {} cold {} (scale {scale})",
+                            w.distance,
+                            c.distance
+                        );
+                    }
+                    cold_iterations += u64::from(c.iterations);
+                    warm_iterations += u64::from(w.iterations);
+                }
+            }
+            eprintln!("{kind:?}: iterations cold {cold_iterations}, warm {warm_iterations}");
+            // Distance queries start along last frame's separating direction (measured 6,150 cold against
+            // 5,701 warm iterations here); intersection queries keep only the hull walks' vertices (which save
+            // work per support call, not iterations), so they must at least not lose.
+            let fewer = match kind {
+                QueryKind::Distance => warm_iterations < cold_iterations,
+                QueryKind::Intersection => warm_iterations <= cold_iterations,
+            };
+            assert!(
+                fewer,
+                "{kind:?}: warm {warm_iterations} iterations, cold {cold_iterations}"
+            );
+        }
+    }
+
+    /// Pairs that leave the candidate list leave the cache; a pair's entry follows the pair, not its position.
+    #[test]
+    fn the_warm_cache_keeps_only_this_frames_pairs() {
+        let scene = random_scene(5, 50, &MixSpec::default());
+        let config = GjkConfig::default();
+        let mut cache = WarmCache::default();
+        let kind = QueryKind::Distance;
+        let run = |pairs: &[[u32; 2]], cache: &mut WarmCache| {
+            query_batch_warm(
+                &scene.shapes,
+                &scene.instances,
+                pairs,
+                kind,
+                &config,
+                Threads::Single,
+                cache,
+            )
+            .unwrap()
+        };
+        run(&scene.pairs, &mut cache);
+        assert_eq!(cache.len(), 50);
+        let mut fewer: Vec<[u32; 2]> = scene.pairs[..20].to_vec();
+        fewer.reverse();
+        let warm = run(&fewer, &mut cache);
+        assert_eq!(cache.len(), 20);
+        let cold = query_batch(
+            &scene.shapes,
+            &scene.instances,
+            &fewer,
+            kind,
+            &config,
+            Threads::Single,
+        )
+        .unwrap();
+        for ((w, c), pair) in warm.iter().zip(&cold).zip(&fewer) {
+            let scale = scale_of(&scene.shapes, &scene.instances, *pair);
+            assert_eq!(w.intersecting, c.intersecting);
+            assert!((w.distance - c.distance).abs() <= 2e-6 * scale);
+        }
+        assert!(query_batch_warm(
+            &scene.shapes,
+            &scene.instances,
+            &[[0, 999]],
+            kind,
+            &config,
+            Threads::Single,
+            &mut cache,
+        )
+        .is_err());
+        assert_eq!(
+            cache.len(),
+            20,
+            "a rejected batch leaves the cache as it was"
         );
     }
 

@@ -33,6 +33,11 @@ pub trait Real:
     type Q: Copy + std::fmt::Debug + Send + Sync;
     /// The 3x3 matrix type (`Mat3` or `DMat3`): rotations applied in the GJK loop, cheaper than quaternions.
     type M: Copy + std::fmt::Debug + Send + Sync;
+    /// A SIMD vector of this scalar (`wide::f32x8` or `wide::f64x4`): the lanes of the structure-of-arrays
+    /// support scan.
+    type Lanes: Copy + std::fmt::Debug + PartialEq + Send + Sync;
+    /// Scalars in one [`Real::Lanes`].
+    const LANE_COUNT: usize;
 
     const ZERO: Self;
     const ONE: Self;
@@ -100,6 +105,8 @@ pub trait Real:
         }
     }
     fn vec_from_f64(v: DVec3) -> Self::V;
+    /// A float32 vector in this precision (exact).
+    fn vec_from_f32(v: Vec3) -> Self::V;
     fn vec_to_f64(v: Self::V) -> DVec3;
 
     fn quat_from_f64(q: DQuat) -> Self::Q;
@@ -108,14 +115,76 @@ pub trait Real:
     fn mat_mul(m: Self::M, v: Self::V) -> Self::V;
     /// `m^T * v`, the inverse rotation when `m` is a rotation.
     fn mat_mul_transposed(m: Self::M, v: Self::V) -> Self::V;
+
+    /// Lanes holding `values` (exactly [`Real::LANE_COUNT`] of them).
+    fn lanes(values: &[Self]) -> Self::Lanes;
+    /// Index of the point with the largest dot product with `dir` among points stored as coordinate lanes
+    /// (point `LANE_COUNT * block + lane` in lane `lane` of block `block`), the first one on ties: the same
+    /// answer, bit for bit, as a scalar scan with [`Real::dot`], whose sum order it keeps.
+    fn scan_lanes(x: &[Self::Lanes], y: &[Self::Lanes], z: &[Self::Lanes], dir: Self::V) -> usize;
+}
+
+/// [`Real::scan_lanes`] for one lane type. Two running maxima (even and odd blocks) halve the chain of
+/// dependent compares; each lane keeps the first block with its maximum (strict `>`), the two are merged lane by
+/// lane (lower block first on ties), and the lanes by value (lower index first on ties), which gives the scalar
+/// scan's first-on-ties answer.
+macro_rules! scan_lanes_body {
+    ($t:ty, $lanes:ty, $n:expr, $x:expr, $y:expr, $z:expr, $dir:expr) => {{
+        let (x, y, z, dir) = ($x, $y, $z, $dir);
+        let blocks = x.len().min(y.len()).min(z.len());
+        let (dx, dy, dz) = (
+            <$lanes>::splat(dir.x),
+            <$lanes>::splat(dir.y),
+            <$lanes>::splat(dir.z),
+        );
+        let dot = |b: usize| x[b] * dx + y[b] * dy + z[b] * dz;
+        let (mut best0, mut block0) = (dot(0), <$lanes>::splat(0.0));
+        let (mut best1, mut block1) = (<$lanes>::splat(<$t>::NEG_INFINITY), block0);
+        let mut b = 1;
+        while b + 1 < blocks {
+            let (d0, d1) = (dot(b), dot(b + 1));
+            let (m0, m1) = (d0.simd_gt(best0), d1.simd_gt(best1));
+            best0 = m0.select(d0, best0);
+            block0 = m0.select(<$lanes>::splat(b as $t), block0);
+            best1 = m1.select(d1, best1);
+            block1 = m1.select(<$lanes>::splat((b + 1) as $t), block1);
+            b += 2;
+        }
+        if b < blocks {
+            let d = dot(b);
+            let m = d.simd_gt(best0);
+            best0 = m.select(d, best0);
+            block0 = m.select(<$lanes>::splat(b as $t), block0);
+        }
+        let take1 = best1.simd_gt(best0) | (best1.simd_eq(best0) & block1.simd_lt(block0));
+        let (values, blocks_of) = (
+            take1.select(best1, best0).to_array(),
+            take1.select(block1, block0).to_array(),
+        );
+        let mut answer = (values[0], blocks_of[0] as usize * $n);
+        for lane in 1..$n {
+            let index = blocks_of[lane] as usize * $n + lane;
+            if values[lane] > answer.0 || (values[lane] == answer.0 && index < answer.1) {
+                answer = (values[lane], index);
+            }
+        }
+        // A NaN direction makes every dot product NaN: the first point, like the scalar scan.
+        if answer.0 == answer.0 {
+            answer.1
+        } else {
+            0
+        }
+    }};
 }
 
 macro_rules! impl_real {
-    ($t:ty, $widest:expr, $v:ty, $q:ty, $m:ty, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
+    ($t:ty, $widest:expr, $v:ty, $q:ty, $m:ty, $lanes:ty, $n:expr, $from_f32:expr, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
         impl Real for $t {
             type V = $v;
             type Q = $q;
             type M = $m;
+            type Lanes = $lanes;
+            const LANE_COUNT: usize = $n;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const EPSILON: Self = <$t>::EPSILON;
@@ -162,6 +231,10 @@ macro_rules! impl_real {
                 $conv_v(v)
             }
             #[inline(always)]
+            fn vec_from_f32(v: Vec3) -> Self::V {
+                $from_f32(v)
+            }
+            #[inline(always)]
             fn vec_to_f64(v: Self::V) -> DVec3 {
                 $back_v(v)
             }
@@ -181,6 +254,21 @@ macro_rules! impl_real {
             fn mat_mul_transposed(m: Self::M, v: Self::V) -> Self::V {
                 <$v>::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
             }
+            #[inline]
+            fn lanes(values: &[Self]) -> Self::Lanes {
+                let mut a = [0.0; $n];
+                a.copy_from_slice(values);
+                <$lanes>::new(a)
+            }
+            #[inline]
+            fn scan_lanes(
+                x: &[Self::Lanes],
+                y: &[Self::Lanes],
+                z: &[Self::Lanes],
+                dir: Self::V,
+            ) -> usize {
+                scan_lanes_body!($t, $lanes, $n, x, y, z, dir)
+            }
         }
     };
 }
@@ -191,6 +279,9 @@ impl_real!(
     Vec3,
     Quat,
     Mat3,
+    wide::f32x8,
+    8,
+    |v: Vec3| v,
     |v: DVec3| v.as_vec3(),
     |v: Vec3| v.as_dvec3(),
     |q: DQuat| q.as_quat()
@@ -201,6 +292,9 @@ impl_real!(
     DVec3,
     DQuat,
     DMat3,
+    wide::f64x4,
+    4,
+    |v: Vec3| v.as_dvec3(),
     |v: DVec3| v,
     |v: DVec3| v,
     |q: DQuat| q

@@ -51,7 +51,14 @@ fn run_raw(args: &[&str], stdin: &str) -> Run {
     // Written from a thread so a large output cannot block the child while we are still writing.
     let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
     let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
+    // A command that refuses its arguments (an unwritable --output) exits before reading its input.
+    if let Err(e) = writer.join().unwrap() {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing stdin: {e}"
+        );
+    }
     let stderr = String::from_utf8(out.stderr).unwrap();
     let (notices, rest): (Vec<&str>, Vec<&str>) =
         stderr.lines().partition(|l| l.starts_with("notice: "));

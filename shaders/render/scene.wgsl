@@ -2,7 +2,9 @@
 // (always, in a dark shade of the body's colour), hull wireframes (V) that fade where the edges crowd on
 // screen, highlight edges (the picked body and the player's), and the bounding cube. Instance matrices have
 // uniform scale, so the model's upper 3x3 rotates normals correctly once renormalised.
-// The Rust twin of `Frame` is `FrameUniforms` in `src/app/render/pipelines.rs`.
+// The Rust twin of `Frame` is `FrameUniforms` in `src/app/render/pipelines.rs`. Bodies take their colour from
+// their mark word (the narrow phase's per-body marks, read on the GPU; MARK_UNSET: the instance's own colour);
+// the mark bits and the palette are emitted from Rust (pipelines.rs) ahead of this file.
 
 struct Frame {
     view_proj: mat4x4<f32>,
@@ -24,6 +26,20 @@ struct Instance {
     @location(6) colour: vec4<f32>,
 }
 
+// A body's colour from its mark word: disputed over colliding over free.
+fn body_colour(instance: Instance, mark: u32) -> vec4<f32> {
+    if (mark == MARK_UNSET) {
+        return instance.colour;
+    }
+    if ((mark & MARK_DISPUTED) != 0u) {
+        return DISPUTED_COLOUR;
+    }
+    if ((mark & MARK_COLLIDING) != 0u) {
+        return COLLIDING_COLOUR;
+    }
+    return FREE_COLOUR;
+}
+
 fn model_matrix(instance: Instance) -> mat4x4<f32> {
     return mat4x4<f32>(instance.model_0, instance.model_1, instance.model_2, instance.model_3);
 }
@@ -40,6 +56,7 @@ fn vs_mesh(
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     instance: Instance,
+    @location(7) mark: u32,
 ) -> MeshOut {
     let model = model_matrix(instance);
     let world = model * vec4<f32>(position, 1.0);
@@ -47,7 +64,7 @@ fn vs_mesh(
     out.clip_position = frame.view_proj * world;
     out.world_position = world.xyz;
     out.normal = (model * vec4<f32>(normal, 0.0)).xyz;
-    out.colour = instance.colour;
+    out.colour = body_colour(instance, mark);
     return out;
 }
 
@@ -78,22 +95,38 @@ struct EdgeOut {
     @location(1) pixels: f32,
 }
 
-// Each edge is two vertices of its own carrying the edge's length in the mesh's units.
+fn edge_out(position: vec3<f32>, edge_length: f32, instance: Instance, colour: vec4<f32>) -> EdgeOut {
+    let model = model_matrix(instance);
+    let world = (model * vec4<f32>(position, 1.0)).xyz;
+    let pulled = mix(world, frame.camera_position.xyz, LINE_PULL);
+    var out: EdgeOut;
+    out.clip_position = frame.view_proj * vec4<f32>(pulled, 1.0);
+    out.colour = colour;
+    let scale = length(instance.model_0.xyz);
+    out.pixels = edge_length * scale * frame.viewport.z / max(out.clip_position.w, 1e-6);
+    return out;
+}
+
+// Each edge is two vertices of its own carrying the edge's length in the mesh's units. Edges in the
+// instance's colour (highlights, the bounding cube).
 @vertex
 fn vs_edge(
     @location(0) position: vec3<f32>,
     @location(1) edge_length: f32,
     instance: Instance,
 ) -> EdgeOut {
-    let model = model_matrix(instance);
-    let world = (model * vec4<f32>(position, 1.0)).xyz;
-    let pulled = mix(world, frame.camera_position.xyz, LINE_PULL);
-    var out: EdgeOut;
-    out.clip_position = frame.view_proj * vec4<f32>(pulled, 1.0);
-    out.colour = instance.colour;
-    let scale = length(instance.model_0.xyz);
-    out.pixels = edge_length * scale * frame.viewport.z / max(out.clip_position.w, 1e-6);
-    return out;
+    return edge_out(position, edge_length, instance, instance.colour);
+}
+
+// A body's edges (outlines, wireframes), in the body's colour from its mark.
+@vertex
+fn vs_body_edge(
+    @location(0) position: vec3<f32>,
+    @location(1) edge_length: f32,
+    instance: Instance,
+    @location(7) mark: u32,
+) -> EdgeOut {
+    return edge_out(position, edge_length, instance, body_colour(instance, mark));
 }
 
 // Opacity of a wireframe edge: edges a few pixels long (a finely tessellated sphere far away) fade, so the

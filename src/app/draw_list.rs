@@ -1,6 +1,7 @@
 //! Turns bodies and their collision states into per-mesh instance lists for the renderer.
 
 use super::render::BodyInstance;
+use crate::gpu::{MARK_COLLIDING, MARK_DISPUTED};
 use crate::stress::{BodyState, StressScene};
 
 /// Linear RGB: free bodies a neutral grey-blue, colliding ones red, disputed ones (GPU and CPU disagree)
@@ -41,6 +42,49 @@ pub fn highlight_instances(
         }
     }
     lists
+}
+
+/// Where each body is drawn among all bodies: the lists of [`body_instances`] one after the other (template 0's
+/// bodies in body order, then template 1's, ...). The narrow phase keeps its per-body marks in this order, so
+/// the renderer reads them as a per-instance attribute.
+pub fn draw_slots(templates: &[usize]) -> Vec<u32> {
+    let mut first = vec![0u32; templates.iter().max().map_or(0, |&t| t + 1)];
+    for &t in templates {
+        first[t] += 1;
+    }
+    let mut next = 0u32;
+    for count in &mut first {
+        let bodies = *count;
+        *count = next;
+        next += bodies;
+    }
+    templates
+        .iter()
+        .map(|&t| {
+            first[t] += 1;
+            first[t] - 1
+        })
+        .collect()
+}
+
+/// A body's state from its mark word (the narrow phase's bits): disputed over colliding over free.
+pub fn state_of_mark(mark: u32) -> BodyState {
+    if mark & MARK_DISPUTED != 0 {
+        BodyState::Disagreement
+    } else if mark & MARK_COLLIDING != 0 {
+        BodyState::Colliding
+    } else {
+        BodyState::Free
+    }
+}
+
+/// The mark word of a body state (the inverse of [`state_of_mark`]).
+pub fn mark_of_state(state: BodyState) -> u32 {
+    match state {
+        BodyState::Free => 0,
+        BodyState::Colliding => MARK_COLLIDING,
+        BodyState::Disagreement => MARK_DISPUTED,
+    }
 }
 
 /// One instance list per template mesh, each body drawn with its template's mesh at its scale.
@@ -90,5 +134,27 @@ mod tests {
         let list = &lists[scene.templates[3]];
         let red = state_colour(BodyState::Colliding);
         assert_eq!(list.iter().filter(|b| b.colour == red).count(), 1);
+        // Body 3 sits at its draw slot: its list's start plus its place in the list.
+        let slots = draw_slots(&scene.templates);
+        let t = scene.templates[3];
+        let before: usize = lists[..t].iter().map(Vec::len).sum();
+        let place = (0..3).filter(|&i| scene.templates[i] == t).count();
+        assert_eq!(slots[3] as usize, before + place);
+    }
+
+    #[test]
+    fn draw_slots_are_a_permutation_grouped_by_template() {
+        let templates = [1, 0, 2, 1, 0, 0];
+        assert_eq!(draw_slots(&templates), vec![3, 0, 5, 4, 1, 2]);
+        assert!(draw_slots(&[]).is_empty());
+        for state in [
+            BodyState::Free,
+            BodyState::Colliding,
+            BodyState::Disagreement,
+        ] {
+            assert_eq!(state_of_mark(mark_of_state(state)), state);
+        }
+        let both = MARK_COLLIDING | MARK_DISPUTED;
+        assert_eq!(state_of_mark(both), BodyState::Disagreement);
     }
 }

@@ -3,8 +3,10 @@
 //! this, so what the picture shows is what the tests check.
 
 use super::check::{answer_on_cpu, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
+use super::draw_list::{draw_slots, mark_of_state};
 use crate::broad_phase::{sweep_and_prune, world_aabb, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
+use crate::gpu::layout::GpuResult;
 use crate::gpu::NarrowPhase;
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
@@ -46,6 +48,13 @@ pub struct FrameStats {
     pub disagreements: usize,
     /// Pairs the GPU answered with a failure status this frame (answered again on the CPU).
     pub gpu_failures: usize,
+    /// Times this frame's host blocked on the GPU's narrow phase (its own batch, and collecting the previous
+    /// frame's when that was left running).
+    pub gpu_blocking_waits: u32,
+    /// Where the bodies' colours (their mark words on the GPU) came from this frame: `true` when the narrow
+    /// phase's marking pass wrote them on the GPU, `false` when the host wrote them (CPU mode, a disputed or
+    /// failed pair this frame, or a scene too large to stay resident).
+    pub marked_on_gpu: bool,
     /// The collision response's pass (R), when it is on: CPU EPA on the colliding pairs, then pushes.
     pub response: Option<ResponseStats>,
     pub response_ms: Option<f64>,
@@ -121,6 +130,15 @@ pub struct Simulation {
     /// A self-test of the disagreement display (`--flip-gpu-answers`): the intersecting flag of this many
     /// pairs per frame is flipped in the GPU's answers before the check, which must then report them.
     pub flip_gpu_answers: usize,
+    /// Whether anything shown needs each frame's per-pair answers on the host (overlays, a picked body, the
+    /// inspector); the window sets it. Without it, with the check sampled and the response off, a frame's
+    /// results stay on the GPU (the marks colour the bodies) and only the frames the check takes come back,
+    /// collected at the start of the next frame: no frame waits for the GPU.
+    pub answers_wanted: bool,
+    /// The frame whose batch is still in flight with its records coming back for the check.
+    deferred_check: Option<CheckJob>,
+    /// Colliding pairs of the latest frame whose answers came back to the host.
+    colliding_pairs_read_back: usize,
 }
 
 impl Simulation {
@@ -146,6 +164,9 @@ impl Simulation {
             frame: 0,
             data: FrameData::default(),
             flip_gpu_answers: 0,
+            answers_wanted: true,
+            deferred_check: None,
+            colliding_pairs_read_back: 0,
         }
     }
 
@@ -169,6 +190,9 @@ impl Simulation {
             self.gpu
                 .upload_hulls(&self.shapes)
                 .context("uploading the bodies' hulls to the GPU")?;
+            self.gpu
+                .set_body_slots(&draw_slots(&self.scene.templates))
+                .context("making the bodies' marks on the GPU")?;
             self.shapes_dirty = false;
         }
         self.frame += 1;
@@ -190,13 +214,26 @@ impl Simulation {
             instances,
             pairs,
         };
+        self.collect_deferred(&mut stats)?;
+        if self.defers() && self.step_deferred(&job, &mut stats)? {
+            self.totals.frames += 1;
+            self.last = stats;
+            self.data = FrameData {
+                frame: self.frame,
+                instances: job.instances,
+                boxes,
+                pairs: job.pairs,
+                answers: Vec::new(),
+                gpu_answers: None,
+                disputed_pairs: self.disputed_pairs.clone(),
+            };
+            return Ok(&self.last);
+        }
         let answers = match self.mode {
             NarrowMode::Gpu => {
-                let mut batch = self
-                    .gpu
-                    .run(&job.instances, &job.pairs, self.kind, &self.config)
-                    .context("GPU narrow phase")?;
+                let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
+                stats.gpu_blocking_waits += batch.timings.blocking_waits;
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
                 let raw = batch.results.clone();
                 // The check compares what the GPU answered; the colours need an answer for every pair, so
@@ -228,8 +265,18 @@ impl Simulation {
             stats.disagreements,
         );
         stats.colliding_pairs = frame.colliding_pairs;
+        self.colliding_pairs_read_back = frame.colliding_pairs;
         stats.disagreements = self.last_disagreements(&stats);
         self.states = frame.states;
+        // The GPU's marks stand unless something only the host knows changes a colour: a pair the GPU could not
+        // answer, a dispute of the check, or marks the GPU could not make (CPU mode included).
+        if !stats.marked_on_gpu || stats.gpu_failures > 0 || !self.disputed.is_empty() {
+            stats.marked_on_gpu = false;
+            let marks: Vec<u32> = self.states.iter().map(|&s| mark_of_state(s)).collect();
+            if let Some(buffer) = self.gpu.body_marks_mut() {
+                buffer.write(&marks);
+            }
+        }
         if self.response {
             // The push happens after the colours, so the picture shows what the narrow phase answered.
             let start = Instant::now();
@@ -250,6 +297,109 @@ impl Simulation {
             disputed_pairs: self.disputed_pairs.clone(),
         };
         Ok(&self.last)
+    }
+
+    /// Whether this frame's results may stay on the GPU (see [`Simulation::answers_wanted`]).
+    fn defers(&self) -> bool {
+        self.mode == NarrowMode::Gpu
+            && self.policy == CheckPolicy::WhenIdle
+            && !self.response
+            && !self.answers_wanted
+    }
+
+    /// Submits the frame's narrow phase with the marking pass and returns without waiting: the records come
+    /// back only when the check's worker is free to take this frame. `false` when the GPU cannot mark this
+    /// scene (nothing submitted; the frame runs with its answers read back).
+    fn step_deferred(&mut self, job: &CheckJob, stats: &mut FrameStats) -> Result<bool> {
+        self.poll_check(stats)?;
+        let read_back = !self.worker.is_busy();
+        self.gpu
+            .set_instances(&job.instances)
+            .context("uploading the bodies' poses to the GPU")?;
+        let (timings, marked) = self
+            .gpu
+            .submit_marked(
+                &job.pairs,
+                self.kind,
+                &self.config,
+                &self.disputed,
+                read_back,
+            )
+            .context("GPU narrow phase")?;
+        if !marked {
+            return Ok(false);
+        }
+        if read_back {
+            self.deferred_check = Some(job.clone());
+        }
+        stats.marked_on_gpu = true;
+        stats.gpu_blocking_waits += timings.blocking_waits;
+        stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
+        // Known only for frames read back: the latest such frame's count stands.
+        stats.colliding_pairs = self.colliding_pairs_read_back;
+        stats.disagreements = self.last_disagreements(stats);
+        Ok(true)
+    }
+
+    /// Finishes the previous frame's batch if it is still outstanding (on a GPU that kept up, nothing to wait
+    /// for) and hands its answers, when they came back, to the check.
+    fn collect_deferred(&mut self, stats: &mut FrameStats) -> Result<()> {
+        let job = self.deferred_check.take();
+        let Some(records) = self
+            .gpu
+            .collect_marked()
+            .context("collecting the GPU narrow phase")?
+        else {
+            return Ok(());
+        };
+        stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
+        stats.gpu_blocking_waits += records.timings.blocking_waits;
+        let Some(job) = job else { return Ok(()) };
+        let mut gpu: Vec<GjkResult<f32>> =
+            records.records.iter().map(GpuResult::to_result).collect();
+        self.colliding_pairs_read_back = gpu.iter().filter(|r| r.intersecting).count();
+        flip_answers(&mut gpu, self.flip_gpu_answers);
+        self.totals.gpu_failures += gpu.iter().filter(|r| r.status.is_failure()).count() as u64;
+        self.check(&job, &gpu, stats)
+    }
+
+    /// Sets the frame's instances and runs the GPU narrow phase with the marking pass, every answer converted.
+    fn run_marked(
+        &mut self,
+        job: &CheckJob,
+        stats: &mut FrameStats,
+    ) -> Result<crate::gpu::GpuBatch> {
+        self.gpu
+            .set_instances(&job.instances)
+            .context("uploading the bodies' poses to the GPU")?;
+        let (records, marked) = self
+            .gpu
+            .full_results_marked(&job.pairs, self.kind, &self.config, &self.disputed)
+            .context("GPU narrow phase")?;
+        stats.marked_on_gpu = marked;
+        Ok(crate::gpu::GpuBatch {
+            results: records.records.iter().map(GpuResult::to_result).collect(),
+            timings: records.timings,
+            resolved_on_cpu: 0,
+        })
+    }
+
+    /// The bodies' mark words on the GPU, in draw order, which colour them ([`crate::gpu::BodyMarks`]); `None`
+    /// until the first frame, or while they belong to another body count.
+    pub fn marks_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.gpu
+            .body_marks()
+            .filter(|m| m.bodies() == self.scene.bodies.len())
+            .map(|m| m.buffer())
+    }
+
+    /// The bodies' mark words read back from the GPU in body order (waits for the device: tests only).
+    pub fn read_marks(&self) -> Result<Option<Vec<u32>>> {
+        self.gpu
+            .body_marks()
+            .map(|m| m.read())
+            .transpose()
+            .context("reading the bodies' marks back")
     }
 
     /// The GPU's answer for one pair of the latest frame, with EPA (for the inspector beside the CPU's trace).
@@ -291,17 +441,23 @@ impl Simulation {
                 self.fold_check(job, gpu, cpu, stats);
             }
             CheckPolicy::WhenIdle => {
-                if let Some(cpu) = self.worker.poll()? {
-                    if let Some(pending) = self.pending.take() {
-                        self.fold_check(&pending.job, &pending.gpu, cpu, stats);
-                    }
-                }
+                self.poll_check(stats)?;
                 if self.worker.offer(job.clone())? {
                     self.pending = Some(Pending {
                         job: job.clone(),
                         gpu: gpu.to_vec(),
                     });
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds in the worker's check if it has finished, without waiting.
+    fn poll_check(&mut self, stats: &mut FrameStats) -> Result<()> {
+        if let Some(cpu) = self.worker.poll()? {
+            if let Some(pending) = self.pending.take() {
+                self.fold_check(&pending.job, &pending.gpu, cpu, stats);
             }
         }
         Ok(())
@@ -344,6 +500,9 @@ impl Simulation {
 
     /// Waits for a check still running on the worker and counts it (the end of a headless run).
     pub fn finish_checks(&mut self) -> Result<()> {
+        let mut stats = self.last.clone();
+        self.collect_deferred(&mut stats)?;
+        self.last = stats;
         if let Some(cpu) = self.worker.wait()? {
             if let Some(pending) = self.pending.take() {
                 let mut stats = self.last.clone();

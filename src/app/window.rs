@@ -600,10 +600,20 @@ impl Running {
             dt,
             HEADLESS_DT,
         );
+        // Per-pair answers come back to the host only for what shows them; else only the marks (on the GPU)
+        // colour the bodies and the check reads back the frames it takes.
+        let debug = &self.debug;
+        self.sim.answers_wanted = self.paused
+            || debug.overlays.any()
+            || debug.picked.is_some()
+            || debug.selected_pair.is_some()
+            || debug.inspector.is_some();
+        let answered = self.sim.data.answers.len() == self.sim.data.pairs.len();
         let stats = match step {
             Some(dt) => self.sim.step(dt)?.clone(),
-            // Paused: the narrow phase keeps the answers the picture shows.
-            None if self.sim.totals.frames > 0 => self.sim.last.clone(),
+            // Paused: the narrow phase keeps the answers the picture shows (answered again, without moving,
+            // if the last frame kept them on the GPU).
+            None if self.sim.totals.frames > 0 && answered => self.sim.last.clone(),
             None => self.sim.step(0.0)?.clone(),
         };
         if !self.started {
@@ -739,6 +749,7 @@ impl Running {
                 wireframe: self.wireframe,
                 bounds_half_extent: bounds,
                 overlays: &overlays,
+                marks: self.sim.marks_buffer().filter(|_| self.plane.is_none()),
             },
         );
         let inspector = match &self.plane {

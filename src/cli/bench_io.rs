@@ -17,6 +17,7 @@ use super::sink::Destination;
 use super::typed::ShapeCache;
 use crate::batch::Threads;
 use crate::bench::{text_table, thousands};
+use crate::query::AnswerKind;
 use crate::scenario::{random_scene, MixSpec};
 use anyhow::{bail, Context};
 use serde_json::json;
@@ -104,7 +105,7 @@ fn end_to_end(
     stages.read_parse = start.elapsed().as_secs_f64();
 
     let start = Instant::now();
-    let results = exec.map(&valid, |pair| query_pair(pair));
+    let results = exec.map(&valid, |pair| query_pair(pair, AnswerKind::Penetration));
     stages.compute = start.elapsed().as_secs_f64();
 
     let start = Instant::now();

@@ -88,7 +88,7 @@ pub fn inspect_pair(line: usize, pair: PairInput) -> Inspected {
         .expect("a penetration trace has a penetration answer");
     let world_hit = WorldPenetration::from_local(hit, &pair.a.pose);
     let mut out = Vec::new();
-    write_result(&mut out, &world, &world_hit).expect("writing to memory");
+    write_result(&mut out, &world, Some(&world_hit)).expect("writing to memory");
     let answer_line = String::from_utf8(out)
         .expect("JSON is UTF-8")
         .trim_end()

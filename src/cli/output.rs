@@ -17,7 +17,8 @@ struct ResultLine {
     normal: [f64; 3],
     iterations: u32,
     status: &'static str,
-    penetration_status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    penetration_status: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -41,13 +42,14 @@ fn clean3(v: glam::DVec3) -> [f64; 3] {
 }
 
 /// Writes one result line, newline included. On an intersecting pair the penetration answer is printed
-/// whatever its status (a bound hit by EPA still leaves the best face found, and the status says so).
+/// whatever its status (a bound hit by EPA still leaves the best face found, and the status says so). Without
+/// a penetration answer (`--kind distance` or `intersection`) the line has GJK's fields only.
 pub fn write_result(
     out: &mut impl Write,
     r: &WorldResult,
-    hit: &WorldPenetration,
+    hit: Option<&WorldPenetration>,
 ) -> io::Result<()> {
-    let contact = (r.status == GjkStatus::Intersecting).then_some(hit);
+    let contact = hit.filter(|_| r.status == GjkStatus::Intersecting);
     write_line(
         out,
         &ResultLine {
@@ -58,7 +60,7 @@ pub fn write_result(
             normal: clean3(contact.map_or(r.normal, |h| h.normal)),
             iterations: r.iterations,
             status: r.status.name(),
-            penetration_status: hit.status.name(),
+            penetration_status: hit.map(|h| h.status.name()),
             depth: contact.map(|h| clean(h.depth)),
             contact_a: contact.map(|h| clean3(h.contact_a)),
             contact_b: contact.map(|h| clean3(h.contact_b)),
@@ -110,7 +112,7 @@ mod tests {
 
     fn written(r: &WorldResult, hit: &WorldPenetration) -> String {
         let mut out = Vec::new();
-        write_result(&mut out, r, hit).unwrap();
+        write_result(&mut out, r, Some(hit)).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -55,7 +55,7 @@ mod tests {
         assert_eq!(pair.b.shape.core_points(), b.core_points());
         assert_eq!(pair.a.shape.radius(), 0.1);
         let direct = crate::query::distance(&a, &pose_a, &b, &pose_b);
-        let (replayed, _) = query_pair(&pair);
+        let (replayed, _) = query_pair(&pair, crate::query::AnswerKind::Penetration);
         assert_eq!(replayed.status, direct.status);
         assert!(
             (replayed.distance - direct.distance).abs() < 1e-6,

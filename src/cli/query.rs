@@ -12,6 +12,7 @@ use super::output::{write_error, write_result};
 use super::parse::PairInput;
 use super::sink::Destination;
 use super::typed::ShapeCache;
+use crate::query::AnswerKind;
 use anyhow::Context;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -36,6 +37,29 @@ pub struct QueryArgs {
     /// Print `pairs=.. compute_s=.. pairs_per_s=..` for the query batch alone to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// What to answer: `penetration` (distance when apart, depth and contacts when overlapping), `distance`
+    /// (no depth, no EPA) or `intersection` (the flag; GJK stops as soon as it is decided). The GPU backend
+    /// runs its penetration kernels whatever the kind and prints the fields of the kind asked for.
+    #[arg(long, value_enum, default_value_t = KindArg::Penetration)]
+    pub kind: KindArg,
+}
+
+/// `--kind`, the command line's name for [`AnswerKind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KindArg {
+    Intersection,
+    Distance,
+    Penetration,
+}
+
+impl KindArg {
+    pub fn answer_kind(self) -> AnswerKind {
+        match self {
+            KindArg::Intersection => AnswerKind::Intersection,
+            KindArg::Distance => AnswerKind::Distance,
+            KindArg::Penetration => AnswerKind::Penetration,
+        }
+    }
 }
 
 /// What a run did, for the exit code.
@@ -64,14 +88,21 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         })
         .collect();
 
+    let kind = args.kind.answer_kind();
     let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
     let (results, compute_s) = match selected.gpu() {
         None => {
             let start = Instant::now();
-            let results = exec.map(&valid, |pair| query_pair(pair));
+            let results = exec.map(&valid, |pair| query_pair(pair, kind));
             (results, start.elapsed().as_secs_f64())
         }
-        Some(ctx) => super::query_gpu::query_pairs_gpu(ctx, &valid)?,
+        Some(ctx) => {
+            let (mut results, time) = super::query_gpu::query_pairs_gpu(ctx, &valid)?;
+            if kind != AnswerKind::Penetration {
+                results.iter_mut().for_each(|(_, hit)| *hit = None);
+            }
+            (results, time)
+        }
     };
 
     let failed_lines = write_all(&output, &parsed, &results)?;
@@ -125,7 +156,7 @@ pub(super) fn write_all(
             match line {
                 ParsedLine::Pair(_) => {
                     let (r, hit) = answers.next().expect("one result per valid line");
-                    write_result(&mut out, r, hit)?;
+                    write_result(&mut out, r, hit.as_ref())?;
                 }
                 ParsedLine::Blank => out.write_all(b"\n")?,
                 ParsedLine::Error(message) => {

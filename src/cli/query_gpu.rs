@@ -58,7 +58,7 @@ pub fn query_pairs_gpu(
         .map(|((local, hit), pair)| {
             (
                 WorldResult::from_local(local, &pair.a.pose),
-                WorldPenetration::from_local(hit, &pair.a.pose),
+                Some(WorldPenetration::from_local(hit, &pair.a.pose)),
             )
         })
         .collect();

@@ -84,7 +84,7 @@ pub fn penetrate_traced<R: Real, T: EpaTracer<R>>(
     ) {
         return first;
     }
-    let limits = EpaLimits::grown(q.support.points_a.len(), q.support.points_b.len());
+    let limits = EpaLimits::grown(q.support.a.points.len(), q.support.b.points.len());
     let second = expand_traced(q, simplex, limits, tracer);
     Penetration {
         iterations: first.iterations + second.iterations,

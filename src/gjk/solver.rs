@@ -100,7 +100,7 @@ pub fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
     let mut search = GjkSearch::start(q);
     tracer.gjk_step(&search.traced(q, None));
     // Two single-point cores (spheres, points): A - B is one point, already the answer.
-    let single_points = q.support.points_a.len() == 1 && q.support.points_b.len() == 1;
+    let single_points = q.support.a.points.len() == 1 && q.support.b.points.len() == 1;
     let stop = loop {
         if let Some(stop) = search.decided(kind, &tolerances, single_points) {
             break stop;
@@ -132,10 +132,11 @@ pub fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
 }
 
 impl<R: Real> GjkSearch<R> {
-    /// The support points of A towards B and of B towards A: a direction from the relative position, which
-    /// avoids the near-zero first directions that rotated cubes otherwise produce.
+    /// The support points of A towards B and of B towards A: a direction from the relative position (or the
+    /// pair's last separating direction), which avoids the near-zero first directions that rotated cubes
+    /// otherwise produce.
     fn start(q: &PairQuery<R>) -> Self {
-        let mut dir = q.support.position_b;
+        let mut dir = q.support.start;
         if !(R::length_squared(dir) > R::ZERO) {
             dir = R::vec(R::ONE, R::ZERO, R::ZERO);
         }

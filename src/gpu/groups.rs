@@ -6,9 +6,8 @@
 //! however many hulls and instances it has, as long as one pair's own two hulls fit.
 
 use super::hulls::{HullSet, HULL_STRIDE};
-use super::layout::{padded_len, GpuInstance, VERTEX_STRIDE};
+use super::layout::{padded_len, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::BufferLimits;
-use super::scene::INSTANCE_STRIDE;
 use super::GpuError;
 use crate::instance::Pair;
 use std::ops::Range;

@@ -28,6 +28,9 @@ pub struct GpuInstance {
     pub rotation: [f32; 4],
 }
 
+/// Bytes per instance.
+pub const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
+
 /// One pair's answer in the pair-local frame (`GpuResult` in WGSL).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]

@@ -6,14 +6,17 @@
 //! compact result records; [`hulls`] packs identical shapes once; [`scene`] keeps hulls and instances on the
 //! device; [`limits`] and [`chunks`] say how batches are split, [`groups`] how a scene too large for the device
 //! goes up in parts; [`runner`] streams any kernel's batch through the ring of [`ring`]; [`narrow_phase`] and
-//! [`penetration`] are the GJK and GJK + EPA jobs.
+//! [`penetration`] are the GJK and GJK + EPA jobs; [`marks`] marks each body from its pairs' answers on the
+//! GPU, for a renderer to colour from.
 
 pub mod chunks;
+mod contacts;
 mod context;
 mod groups;
 pub mod hulls;
 pub mod layout;
 pub mod limits;
+pub mod marks;
 mod narrow_phase;
 pub mod packed;
 mod penetration;
@@ -29,6 +32,7 @@ pub use context::{
     GpuContext,
 };
 pub use limits::{BufferLimits, GpuLimits, DEFAULT_RING, DEFAULT_STREAM_CHUNK};
+pub use marks::{BodyMarks, MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 pub use narrow_phase::{GpuBatch, NarrowPhase, Records, WORKGROUP_SIZE};
 pub use packed::{PackedContact, PackedDistance, PackedHit, PenetrationFormat, ResultFormat};
 pub use penetration::{ContactRecords, GpuPenetrationBatch};

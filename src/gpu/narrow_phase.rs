@@ -6,12 +6,14 @@
 use super::chunks::ChunkLimits;
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
+use super::marks::BodyMarks;
 use super::packed::{PackedDistance, PackedHit, ResultFormat};
 use super::penetration::PenetrationJob;
 use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
 use super::ring::Ring;
 use super::runner::{
-    chunk_capacity, run_batch, BatchSettings, GpuTimings, KernelJob, OutputSpec, Read,
+    chunk_capacity, run_batch, run_batch_deferred, settle, BatchSettings, GpuTimings, KernelJob,
+    OutputSpec, Read,
 };
 use super::scene::Scene;
 use super::shader::GJK;
@@ -50,6 +52,10 @@ pub struct NarrowPhase {
     /// The penetration (EPA) job, built by the first penetration batch.
     epa: Option<PenetrationJob>,
     epa_ring: Ring,
+    /// Per-body marks written with each marked batch ([`NarrowPhase::set_body_slots`]).
+    marks: Option<BodyMarks>,
+    /// A batch [`NarrowPhase::submit_marked`] left running: its pair count and whether its records come back.
+    deferred: Option<(usize, bool)>,
 }
 
 impl NarrowPhase {
@@ -77,6 +83,8 @@ impl NarrowPhase {
             gjk_ring: Ring::default(),
             epa: None,
             epa_ring: Ring::default(),
+            marks: None,
+            deferred: None,
         }
     }
 
@@ -128,6 +136,10 @@ impl NarrowPhase {
     /// Makes room for batches of up to `pairs` pairs (distance, intersection, and penetration too when asked),
     /// so that no later batch allocates a buffer: call it before timing.
     pub fn reserve(&mut self, pairs: usize, penetration: bool) {
+        debug_assert!(
+            self.deferred.is_none(),
+            "collect_marked before reserve: the ring may be remade"
+        );
         let device = self.scene.device.clone();
         reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
         if penetration {
@@ -145,6 +157,7 @@ impl NarrowPhase {
         format: ResultFormat,
         config: &GjkConfig,
     ) -> Result<GpuTimings, GpuError> {
+        self.collect_marked()?;
         self.gjk.begin(format, pairs.len());
         run_batch(
             &mut self.scene,
@@ -195,6 +208,122 @@ impl NarrowPhase {
         })
     }
 
+    /// Keeps a mark word per body on the GPU, body `i`'s at `slot_of_body[i]` (a renderer's draw order; each slot
+    /// once), written by every [`NarrowPhase::full_results_marked`] batch. Replaces any earlier marks.
+    pub fn set_body_slots(&mut self, slot_of_body: &[u32]) -> Result<(), GpuError> {
+        let marks = BodyMarks::new(
+            &self.scene.device,
+            &self.scene.queue,
+            &self.gjk.layout,
+            slot_of_body,
+        )?;
+        self.marks = Some(marks);
+        Ok(())
+    }
+
+    /// The per-body marks, once [`NarrowPhase::set_body_slots`] made them.
+    pub fn body_marks(&self) -> Option<&BodyMarks> {
+        self.marks.as_ref()
+    }
+
+    pub fn body_marks_mut(&mut self) -> Option<&mut BodyMarks> {
+        self.marks.as_mut()
+    }
+
+    /// Like [`NarrowPhase::full_results`], and each chunk's submission also marks the bodies of its pairs in the
+    /// [`BodyMarks`] (starting from [`super::MARK_DISPUTED`] on `disputed` bodies), so the marks never cross the
+    /// bus. Returns `marked: false` (and leaves the marks as `reset` wrote them) when the scene is not resident
+    /// in one binding, where chunks index gathered or rebased instances: the caller marks on the CPU then.
+    pub fn full_results_marked(
+        &mut self,
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+        disputed: &[u32],
+    ) -> Result<(Records<'_, GpuResult>, bool), GpuError> {
+        self.collect_marked()?;
+        let marked = self.start_marks(disputed)?;
+        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config);
+        self.gjk.mark = None;
+        let records = Records {
+            records: self.gjk.records(pairs.len()),
+            timings: timings?,
+        };
+        Ok((records, marked))
+    }
+
+    /// Resets the marks (disputed bodies marked) and arms the marking pass where the GPU can mark; returns
+    /// whether it can.
+    fn start_marks(&mut self, disputed: &[u32]) -> Result<bool, GpuError> {
+        let bodies = self.scene.instance_count();
+        let marks = self.marks.as_mut().ok_or_else(|| {
+            GpuError::BadIndex("a marked batch needs body slots (set_body_slots)".into())
+        })?;
+        if marks.bodies() != bodies {
+            return Err(GpuError::BadIndex(format!(
+                "{} bodies have marks but the scene has {bodies} instances",
+                marks.bodies()
+            )));
+        }
+        marks.reset(disputed);
+        let marked = self.scene.in_one_window();
+        self.gjk.mark = marked.then(|| marks.pass());
+        Ok(marked)
+    }
+
+    /// Starts a marked batch ([`NarrowPhase::full_results_marked`]) and returns without waiting for its end, so
+    /// a frame can render from the marks while the GPU works; the host blocks only if the ring fills. Only a
+    /// `read_back` batch copies its records out. [`NarrowPhase::collect_marked`] (or the next batch) finishes it.
+    /// When the GPU cannot mark (`false` returned), nothing was started: run a batch that reads back instead.
+    pub fn submit_marked(
+        &mut self,
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+        disputed: &[u32],
+        read_back: bool,
+    ) -> Result<(GpuTimings, bool), GpuError> {
+        self.collect_marked()?;
+        if !self.start_marks(disputed)? {
+            self.gjk.mark = None;
+            return Ok((GpuTimings::default(), false));
+        }
+        self.gjk.begin(ResultFormat::Full, pairs.len());
+        self.gjk.read_back = read_back;
+        let timings = run_batch_deferred(
+            &mut self.scene,
+            &mut self.gjk_ring,
+            &mut self.gjk,
+            pairs,
+            BatchSettings { kind, config },
+        );
+        self.gjk.mark = None;
+        if timings.is_ok() {
+            self.deferred = Some((pairs.len(), read_back));
+        } else {
+            self.gjk.read_back = true;
+        }
+        Ok((timings?, true))
+    }
+
+    /// Finishes the batch [`NarrowPhase::submit_marked`] started, waiting only if a chunk is still running:
+    /// what finishing cost, with the batch's records when it was read back (else none). `None` with no batch
+    /// outstanding.
+    pub fn collect_marked(&mut self) -> Result<Option<Records<'_, GpuResult>>, GpuError> {
+        let Some((pairs, read_back)) = self.deferred.take() else {
+            return Ok(None);
+        };
+        let timings = settle(&self.scene, &mut self.gjk_ring, &mut self.gjk);
+        self.gjk.read_back = true;
+        let timings = timings?;
+        let records = if read_back {
+            self.gjk.records(pairs)
+        } else {
+            &[]
+        };
+        Ok(Some(Records { records, timings }))
+    }
+
     /// Sets the instances and runs one batch, every answer converted to [`GjkResult`] (bit for bit the kernel's
     /// answer). Batches larger than one chunk are split automatically, and a scene too large for the device
     /// goes up in groups; pair indices are checked first, so a bad batch fails whole with the index named.
@@ -242,6 +371,10 @@ struct GjkJob {
     outputs: [OutputSpec; 1],
     /// The batch's records as words, in pair order (kept between batches, so they only grow).
     words: Vec<u32>,
+    /// The body-marking pass each chunk runs after GJK in a marked batch: pipeline and its group 1.
+    mark: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
+    /// Whether the batch's records come back (false: a deferred batch whose frame is not checked).
+    read_back: bool,
 }
 
 impl GjkJob {
@@ -268,6 +401,8 @@ impl GjkJob {
                 shared: false,
             }],
             words: Vec::new(),
+            mark: None,
+            read_back: true,
         }
     }
 
@@ -319,15 +454,37 @@ impl KernelJob for GjkJob {
             timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
                 query_set,
                 beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
+                end_of_pass_write_index: self.mark.is_none().then_some(1),
             }),
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(workgroups(count), 1, 1);
+        drop(pass);
+        if let Some((pipeline, marks)) = &self.mark {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("mark bodies"),
+                timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: None,
+                    end_of_pass_write_index: Some(1),
+                }),
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.set_bind_group(1, marks, &[]);
+            pass.dispatch_workgroups(workgroups(count), 1, 1);
+        }
+    }
+
+    fn reads_back(&self) -> bool {
+        self.read_back
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
+        if !self.read_back {
+            return;
+        }
         let stride = (self.format.stride() / 4) as usize;
         let bytes = outputs[0];
         let at = first * stride;

@@ -6,16 +6,13 @@
 //! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more. The answers come back
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
-use super::layout::{GpuEpaTask, GpuPenetration, GpuResult, EPA_QUEUE_HEADER, RESULT_STRIDE};
-use super::narrow_phase::NarrowPhase;
+use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
 use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
-use super::runner::{run_batch, BatchSettings, GpuTimings, KernelJob, OutputSpec, Read};
+use super::runner::{GpuTimings, KernelJob, OutputSpec, Read};
 use super::shader::{PENETRATION_EPA, PENETRATION_GJK};
-use super::GpuError;
 use crate::epa::Penetration;
-use crate::gjk::{GjkConfig, GjkResult, QueryKind};
-use crate::instance::{Instance, Pair};
+use crate::gjk::GjkResult;
 
 const PENETRATION_STRIDE: u64 = std::mem::size_of::<GpuPenetration>() as u64;
 const CONTACT_STRIDE: u64 = std::mem::size_of::<PackedContact>() as u64;
@@ -28,7 +25,7 @@ const QUEUE_COUNT_OFFSET: u64 = 12;
 const EMPTY_QUEUE: [u8; 16] = [0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
 
 /// Results of one penetration batch as CPU types, in pair order and each pair's local frame (A's frame)
-/// ([`NarrowPhase::run_penetration`]).
+/// (`NarrowPhase::run_penetration`).
 pub struct GpuPenetrationBatch {
     /// GJK's distance answers (as `NarrowPhase::run` in distance mode).
     pub results: Vec<GjkResult<f32>>,
@@ -62,9 +59,9 @@ pub(super) struct PenetrationJob {
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
     /// GJK's full answers (full format only) and the penetration records, as words in pair order.
-    result_words: Vec<u32>,
-    penetration_words: Vec<u32>,
-    epa_pairs: usize,
+    pub(super) result_words: Vec<u32>,
+    pub(super) penetration_words: Vec<u32>,
+    pub(super) epa_pairs: usize,
 }
 
 impl PenetrationJob {
@@ -114,7 +111,7 @@ impl PenetrationJob {
         }
     }
 
-    fn begin(&mut self, format: PenetrationFormat, pairs: usize) {
+    pub(super) fn begin(&mut self, format: PenetrationFormat, pairs: usize) {
         self.format = format;
         self.outputs[0].stride = match format {
             PenetrationFormat::Full => RESULT_STRIDE,
@@ -205,66 +202,5 @@ impl KernelJob for PenetrationJob {
             outputs[1],
         );
         self.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize;
-    }
-}
-
-impl NarrowPhase {
-    fn run_penetration_job(
-        &mut self,
-        pairs: &[Pair],
-        format: PenetrationFormat,
-        config: &GjkConfig,
-    ) -> Result<(GpuTimings, &PenetrationJob), GpuError> {
-        let (scene, ring, job) = self.penetration_parts();
-        job.begin(format, pairs.len());
-        let settings = BatchSettings {
-            kind: QueryKind::Distance,
-            config,
-        };
-        let timings = run_batch(scene, ring, job, pairs, settings)?;
-        Ok((timings, job))
-    }
-
-    /// Penetration depth, contact normal and contact points for `pairs` of the scene's instances (GJK in
-    /// distance mode, then EPA where the cores overlap), as 48-byte records ([`PackedContact`]).
-    pub fn contacts(
-        &mut self,
-        pairs: &[Pair],
-        config: &GjkConfig,
-    ) -> Result<ContactRecords<'_>, GpuError> {
-        let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Contact, config)?;
-        let words = pairs.len() * (CONTACT_STRIDE / 4) as usize;
-        Ok(ContactRecords {
-            records: bytemuck::cast_slice(&job.penetration_words[..words]),
-            epa_pairs: job.epa_pairs,
-            timings,
-        })
-    }
-
-    /// Sets the instances and answers penetration for every pair, GJK's answer and the penetration answer in
-    /// full, blocking until they are back. The GPU twin of [`crate::query::penetration_relative`] except that
-    /// it never repeats a pair in float64 and has only the first try's EPA bounds: such pairs keep a named
-    /// failure status for the CPU to answer.
-    pub fn run_penetration(
-        &mut self,
-        instances: &[Instance],
-        pairs: &[Pair],
-        config: &GjkConfig,
-    ) -> Result<GpuPenetrationBatch, GpuError> {
-        self.set_instances(instances)?;
-        let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Full, config)?;
-        let words = pairs.len() * (RESULT_STRIDE / 4) as usize;
-        let results: &[GpuResult] = bytemuck::cast_slice(&job.result_words[..words]);
-        let penetrations: &[GpuPenetration] = bytemuck::cast_slice(&job.penetration_words[..words]);
-        Ok(GpuPenetrationBatch {
-            results: results.iter().map(GpuResult::to_result).collect(),
-            penetrations: penetrations
-                .iter()
-                .map(GpuPenetration::to_penetration)
-                .collect(),
-            timings,
-            epa_pairs: job.epa_pairs,
-            resolved_on_cpu: 0,
-        })
     }
 }

@@ -58,13 +58,23 @@ pub fn compute_pipeline(
     kernel: &Kernel,
     layout: &wgpu::BindGroupLayout,
 ) -> wgpu::ComputePipeline {
+    compute_pipeline_over(device, kernel, &[layout])
+}
+
+/// The compute pipeline of `kernel` over bind groups `layouts` (group 0 first).
+pub fn compute_pipeline_over(
+    device: &wgpu::Device,
+    kernel: &Kernel,
+    layouts: &[&wgpu::BindGroupLayout],
+) -> wgpu::ComputePipeline {
+    let layouts: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().copied().map(Some).collect();
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(kernel.file.path),
         source: wgpu::ShaderSource::Wgsl(kernel.source().into()),
     });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(kernel.name),
-        bind_group_layouts: &[Some(layout)],
+        bind_group_layouts: &layouts,
         immediate_size: 0,
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {

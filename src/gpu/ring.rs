@@ -3,9 +3,36 @@
 //! device buffers the kernel binds, and a readback buffer for the chunk's outputs and kernel timestamps. A slot
 //! is mapped again as soon as its chunk is submitted, so it is ready when its turn comes round.
 
-use super::runner::{OutputSpec, Read};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
+
+/// What of an output comes back after each chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// The chunk's records, `stride` bytes per pair after the header.
+    PerPair,
+    /// `len` bytes of the header at `offset` (a queue's count).
+    Header { offset: u64, len: u64 },
+    /// Nothing (the output stays on the GPU).
+    Nothing,
+}
+
+/// A kernel's output binding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputSpec {
+    pub label: &'static str,
+    /// Bytes per pair in the batch's format (0: not written in this format).
+    pub stride: u64,
+    /// The largest stride of any format: the buffers are made for it, so formats can alternate.
+    pub max_stride: u64,
+    /// Bytes before the per-pair records.
+    pub header: u64,
+    /// Copied over the header before each chunk (a queue's dispatch arguments and count); empty for none.
+    pub init: &'static [u8],
+    pub read: Read,
+    /// One buffer for the whole ring (scratch that only the device reads between chunks).
+    pub shared: bool,
+}
 
 /// Bytes of the settings uniform at the head of the staging buffer.
 pub const PARAMS_BYTES: u64 = std::mem::size_of::<super::layout::GpuParams>() as u64;

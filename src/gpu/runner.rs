@@ -12,6 +12,7 @@ use super::groups::{plan_groups, plan_windows, Group, Window};
 use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
 use super::pipeline::{bind_group, poll};
 use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
+pub use super::ring::{OutputSpec, Read};
 use super::scene::{Scene, SceneBinding};
 use super::GpuError;
 use crate::gjk::{GjkConfig, QueryKind};
@@ -56,34 +57,6 @@ impl GpuTimings {
     }
 }
 
-/// What of an output comes back after each chunk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Read {
-    /// The chunk's records, `stride` bytes per pair after the header.
-    PerPair,
-    /// `len` bytes of the header at `offset` (a queue's count).
-    Header { offset: u64, len: u64 },
-    /// Nothing (the output stays on the GPU).
-    Nothing,
-}
-
-/// A kernel's output binding.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputSpec {
-    pub label: &'static str,
-    /// Bytes per pair in the batch's format (0: not written in this format).
-    pub stride: u64,
-    /// The largest stride of any format: the buffers are made for it, so formats can alternate.
-    pub max_stride: u64,
-    /// Bytes before the per-pair records.
-    pub header: u64,
-    /// Copied over the header before each chunk (a queue's dispatch arguments and count); empty for none.
-    pub init: &'static [u8],
-    pub read: Read,
-    /// One buffer for the whole ring (scratch that only the device reads between chunks).
-    pub shared: bool,
-}
-
 /// One kernel's side of a batch.
 pub trait KernelJob {
     fn layout(&self) -> &wgpu::BindGroupLayout;
@@ -103,6 +76,11 @@ pub trait KernelJob {
     );
     /// Takes the bytes read back from each output (in output order) for the chunk whose first pair is `first`.
     fn collect(&mut self, first: usize, outputs: &[&[u8]]);
+    /// Whether this batch copies its per-pair records out (else they stay on the device and `collect` gets
+    /// none); the ring is sized for them either way.
+    fn reads_back(&self) -> bool {
+        true
+    }
 }
 
 /// The most pairs one chunk of `outputs` may hold under the scene's limits: the device's pairs per dispatch,
@@ -230,6 +208,66 @@ pub fn run_batch(
     pairs: &[Pair],
     settings: BatchSettings<'_>,
 ) -> Result<GpuTimings, GpuError> {
+    stream_batch(scene, ring, job, pairs, settings, true)
+}
+
+/// Like [`run_batch`] without the wait at the end: chunks still running stay in flight (collected when done),
+/// and [`settle`] collects them, with this same job, before the ring serves another batch. The host still
+/// blocks when every slot is in flight. For a frame that renders from outputs that stay on the device.
+pub fn run_batch_deferred(
+    scene: &mut Scene,
+    ring: &mut Ring,
+    job: &mut dyn KernelJob,
+    pairs: &[Pair],
+    settings: BatchSettings<'_>,
+) -> Result<GpuTimings, GpuError> {
+    stream_batch(scene, ring, job, pairs, settings, false)
+}
+
+/// Collects every chunk a deferred batch left in flight, waiting (once) only if one is still running. Returns
+/// what that cost: the wait, the copy out, the kernel time of the chunks collected here.
+pub fn settle(
+    scene: &Scene,
+    ring: &mut Ring,
+    job: &mut dyn KernelJob,
+) -> Result<GpuTimings, GpuError> {
+    let start = Instant::now();
+    let config = GjkConfig::default();
+    let ring_size = ring.slots.len().max(1);
+    let mut stream = Stream {
+        scene,
+        ring,
+        ring_size,
+        settings: BatchSettings {
+            kind: QueryKind::Distance,
+            config: &config,
+        },
+        timings: GpuTimings::default(),
+        kernel_ns: 0.0,
+        period_ns: f64::from(scene.queue.get_timestamp_period()),
+        next_slot: 0,
+        rebased: Vec::new(),
+    };
+    stream.finish(job)?;
+    let mut timings = stream.timings;
+    timings.kernel_s = stream
+        .ring
+        .slots
+        .first()
+        .and_then(|s| s.timestamps.as_ref())
+        .map(|_| stream.kernel_ns * 1e-9);
+    timings.total_s = start.elapsed().as_secs_f64();
+    Ok(timings)
+}
+
+fn stream_batch(
+    scene: &mut Scene,
+    ring: &mut Ring,
+    job: &mut dyn KernelJob,
+    pairs: &[Pair],
+    settings: BatchSettings<'_>,
+    wait_at_end: bool,
+) -> Result<GpuTimings, GpuError> {
     let start = Instant::now();
     let pending = std::mem::take(&mut scene.pending);
     let mut timings = GpuTimings {
@@ -288,7 +326,11 @@ pub fn run_batch(
             }
         }
     }
-    stream.finish(job)?;
+    if wait_at_end {
+        stream.finish(job)?;
+    } else {
+        stream.collect_ready(job)?;
+    }
     let mut timings = stream.timings;
     timings.groups = runs.len() as u32;
     timings.kernel_s = stream
@@ -481,9 +523,11 @@ impl Stream<'_> {
             encoder.resolve_query_set(set, 0..2, resolve, 0);
             encoder.copy_buffer_to_buffer(resolve, 0, &s.readback, 0, TIMESTAMP_BYTES);
         }
-        let (read_at, read_len) = read_offsets(outputs, count);
+        // Per-pair records of a batch that keeps them on the device: none copied out.
+        let read_count = if job.reads_back() { count } else { 0 };
+        let (read_at, read_len) = read_offsets(outputs, read_count);
         for ((o, &at), buffer) in outputs.iter().zip(&read_at).zip(&s.outputs) {
-            let (offset, len) = o.read_range(count);
+            let (offset, len) = o.read_range(read_count);
             if len > 0 {
                 encoder.copy_buffer_to_buffer(buffer, offset, &s.readback, at, len);
             }
@@ -547,13 +591,14 @@ impl Stream<'_> {
                 let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&view[..16]);
                 self.kernel_ns += ticks[1].saturating_sub(ticks[0]) as f64 * self.period_ns;
             }
-            let (read_at, _) = read_offsets(job.outputs(), chunk.count);
+            let read_count = if job.reads_back() { chunk.count } else { 0 };
+            let (read_at, _) = read_offsets(job.outputs(), read_count);
             let slices: Vec<&[u8]> = job
                 .outputs()
                 .iter()
                 .zip(&read_at)
                 .map(|(o, &at)| {
-                    let len = o.read_range(chunk.count).1;
+                    let len = o.read_range(read_count).1;
                     if len == 0 {
                         &view[..0]
                     } else {

@@ -5,15 +5,12 @@
 
 use super::groups::Group;
 use super::hulls::{HullSet, HULL_STRIDE};
-use super::layout::{padded_len, GpuHull, GpuInstance, VERTEX_STRIDE};
+use super::layout::{padded_len, GpuHull, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::GpuLimits;
 use super::GpuError;
 use crate::instance::{IndexError, Instance};
 use crate::shape::ConvexShape;
 use std::time::Instant;
-
-/// Bytes per instance.
-pub const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
 
 /// Storage buffers that a later, larger upload replaces (the old one stays alive in any chunk still using it).
 fn storage(device: &wgpu::Device, label: &'static str, size: u64) -> wgpu::Buffer {
@@ -217,6 +214,12 @@ impl Scene {
     /// Whether the whole scene is on the GPU, so a batch sends only its pairs.
     pub(super) fn resident(&self) -> bool {
         self.hulls_resident && self.instances_resident
+    }
+
+    /// Whether batches index the resident instances directly: the whole scene on the GPU and every instance
+    /// in one binding (so a chunk's pair indices are the scene's).
+    pub(super) fn in_one_window(&self) -> bool {
+        self.resident() && self.instance_count() <= self.instance_window().0 as usize
     }
 
     /// Instances one binding holds, and the alignment (in instances) of a binding's start.

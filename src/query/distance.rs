@@ -1,12 +1,12 @@
 //! Distance and intersection queries on one pair of placed shapes: GJK on the prepared pair, and the float64
 //! repeat of a pair that float32 rounding leaves unresolved.
 
-use super::frame::{narrow_result, Prepared, Wide};
+use super::frame::Wide;
+use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
+use super::solve::answer;
 use super::world::WorldResult;
 use crate::epa::PairTracer;
-use crate::gjk::{
-    gjk, gjk_with_simplex_traced, GjkConfig, GjkResult, GjkStatus, NoTrace, QueryKind,
-};
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::shape::ConvexShape;
 
@@ -37,7 +37,11 @@ pub fn query_relative(
     kind: QueryKind,
     config: &GjkConfig,
 ) -> GjkResult<f32> {
-    query_relative_traced(a, b, relative, kind, config, &mut NoTrace)
+    let kind = match kind {
+        QueryKind::Intersection => AnswerKind::Intersection,
+        QueryKind::Distance => AnswerKind::Distance,
+    };
+    answer_relative(a, b, relative, kind, config, None).0
 }
 
 /// [`query_relative`], showing `tracer` the float32 run and the float64 repeat when there is one.
@@ -49,17 +53,11 @@ pub fn query_relative_traced<T: PairTracer>(
     config: &GjkConfig,
     tracer: &mut T,
 ) -> GjkResult<f32> {
-    let pair = Prepared::new(a, b, relative);
-    let (result, _) = gjk_with_simplex_traced(&pair.query(config), kind, tracer);
-    if !matches!(
-        result.status,
-        GjkStatus::Unresolved | GjkStatus::MaxIterations
-    ) {
-        return pair.gjk_to_local(result);
-    }
-    let wide = pair.widened();
-    let (wide_result, _) = gjk_with_simplex_traced(&wide.query(config), kind, tracer);
-    narrow_result(wide.gjk_to_local(wide_result))
+    let kind = match kind {
+        QueryKind::Intersection => AnswerKind::Intersection,
+        QueryKind::Distance => AnswerKind::Distance,
+    };
+    answer_relative_traced(a, b, relative, kind, config, None, tracer).0
 }
 
 /// The same algorithm in float64 from float64 poses, a referee for the float32 path in tests.
@@ -72,7 +70,7 @@ pub fn query_f64(
     config: &GjkConfig,
 ) -> GjkResult<f64> {
     let wide = Wide::between(a, pose_a, b, pose_b);
-    wide.gjk_to_local(gjk(&wide.query(config), kind))
+    wide.gjk_to_local(answer(&wide.query(config), kind))
 }
 
 /// Distance query in world coordinates, the pair-local frame formed in float64 from the given poses.

@@ -7,8 +7,9 @@ use crate::epa::Penetration;
 use crate::gjk::{pair_scale, GjkConfig, GjkResult, PairQuery, PairSupport};
 use crate::pose::{DPose, RelativePose};
 use crate::real::Real;
-use crate::shape::ConvexShape;
+use crate::shape::{ConvexShape, HullAdjacency, HullView, PackedPoints};
 use glam::DVec3;
+use std::sync::Arc;
 
 /// A pair in float32, prepared as the GPU prepares it.
 pub struct Prepared<'s> {
@@ -44,8 +45,8 @@ impl<'s> Prepared<'s> {
     pub fn query<'q>(&'q self, config: &'q GjkConfig) -> PairQuery<'q, f32> {
         PairQuery {
             support: PairSupport::new(
-                self.a.core_points(),
-                self.b.core_points(),
+                self.a.support_view(),
+                self.b.support_view(),
                 &self.core,
                 self.unit,
             ),
@@ -59,8 +60,8 @@ impl<'s> Prepared<'s> {
     /// Float64 copies of the centred points and relative pose, for the float64 repeat.
     pub fn widened(&self) -> Wide {
         Wide {
-            points_a: self.a.core_points().iter().map(|p| p.as_dvec3()).collect(),
-            points_b: self.b.core_points().iter().map(|p| p.as_dvec3()).collect(),
+            a: WideHull::of(self.a),
+            b: WideHull::of(self.b),
             relative: RelativePose::<f64> {
                 rotation: self.core.rotation.as_dquat().normalize(),
                 position: self.core.position.as_dvec3(),
@@ -84,10 +85,36 @@ impl<'s> Prepared<'s> {
     }
 }
 
+/// One shape's core points in float64, with their SIMD lanes and the shape's adjacency (the same indices).
+struct WideHull {
+    points: Vec<DVec3>,
+    packed: Option<PackedPoints<f64>>,
+    adjacency: Option<Arc<HullAdjacency>>,
+}
+
+impl WideHull {
+    fn of(shape: &ConvexShape) -> Self {
+        let points: Vec<DVec3> = shape.core_points().iter().map(|p| p.as_dvec3()).collect();
+        Self {
+            packed: PackedPoints::when_worth_it(&points),
+            points,
+            adjacency: shape.adjacency_handle(),
+        }
+    }
+
+    fn view(&self) -> HullView<'_, f64> {
+        HullView::new(
+            &self.points,
+            self.packed.as_ref(),
+            self.adjacency.as_deref(),
+        )
+    }
+}
+
 /// A pair in float64: the referee for the float32 path, and the repeat of a pair float32 cannot finish.
 pub struct Wide {
-    points_a: Vec<DVec3>,
-    points_b: Vec<DVec3>,
+    a: WideHull,
+    b: WideHull,
     relative: RelativePose<f64>,
     radius_a: f64,
     radius_b: f64,
@@ -103,8 +130,8 @@ impl Wide {
             RelativePose::<f64>::between(&a.core_pose_f64(pose_a), &b.core_pose_f64(pose_b));
         let scale = pair_scale(a.bounding_radius(), b.bounding_radius());
         Self {
-            points_a: a.core_points().iter().map(|p| p.as_dvec3()).collect(),
-            points_b: b.core_points().iter().map(|p| p.as_dvec3()).collect(),
+            a: WideHull::of(a),
+            b: WideHull::of(b),
             unit: pair_unit(scale, relative.position.abs().max_element() as f32),
             relative,
             radius_a: a.radius() as f64,
@@ -117,7 +144,7 @@ impl Wide {
     pub fn query<'q>(&'q self, config: &'q GjkConfig) -> PairQuery<'q, f64> {
         let unit = self.unit as f64;
         PairQuery {
-            support: PairSupport::new(&self.points_a, &self.points_b, &self.relative, unit),
+            support: PairSupport::new(self.a.view(), self.b.view(), &self.relative, unit),
             radius_a: self.radius_a * unit,
             radius_b: self.radius_b * unit,
             scale: self.scale as f64 * unit,

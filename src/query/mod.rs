@@ -5,21 +5,29 @@
 //! cannot finish, and moves the answer back to A's local frame (or the world, [`WorldResult`]). The GPU
 //! kernels are the twins of this layer for many pairs at once.
 
+mod closed_form;
 mod distance;
 mod frame;
+mod kind;
 mod penetration;
+mod solve;
 pub mod trace;
 mod units;
+mod warm_start;
 mod world;
 
+pub use closed_form::{closed_form, closest_points_of_segments};
 pub use distance::{distance, query, query_f64, query_relative, query_relative_traced};
 pub use frame::{narrow_penetration, narrow_result, Prepared, Wide};
+pub use kind::{answer_relative, AnswerKind, KindAnswer};
 pub use penetration::{
-    penetration, penetration_certified, penetration_f64, penetration_query, penetration_relative,
-    penetration_relative_float32, penetration_relative_traced, penetration_traced,
+    penetration_f64, penetration_query, penetration_relative, penetration_relative_float32,
+    penetration_relative_traced,
 };
+pub use solve::{answer, answer_traced, penetration, penetration_certified, penetration_traced};
 pub use trace::{trace_penetration, trace_query, PairRecorder, PairTrace};
 pub use units::{
     pair_unit, F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
+pub use warm_start::WarmStart;
 pub use world::{WorldPenetration, WorldResult};

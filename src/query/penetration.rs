@@ -1,72 +1,13 @@
 //! Penetration queries on one pair of placed shapes: GJK, then EPA where the shapes overlap, then the
 //! certificate every penetrating answer must pass, and the float64 repeat of a pair float32 cannot finish.
 
-use super::frame::{narrow_penetration, narrow_result, Prepared, Wide};
-use crate::epa::{
-    penetrate_traced, EpaTracer, PairTracer, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK,
-    EPA_UNIT_NORMAL_SLACK,
-};
-use crate::gjk::{
-    gjk_with_simplex_traced, GjkConfig, GjkResult, GjkStatus, GjkTracer, NoTrace, PairQuery,
-    QueryKind,
-};
+use super::frame::{Prepared, Wide};
+use super::kind::{answer_relative_traced, AnswerKind};
+use super::solve::penetration;
+use crate::epa::{PairTracer, Penetration};
+use crate::gjk::{GjkConfig, GjkResult, NoTrace};
 use crate::pose::{DPose, Pose, RelativePose};
-use crate::real::Real;
 use crate::shape::ConvexShape;
-
-/// GJK in distance mode, then EPA when the shapes overlap, on a prepared pair. Returns GJK's distance answer
-/// too (the same as `gjk` in distance mode). The GPU twin is the pair of kernels `penetration_gjk` and
-/// `penetration_epa`.
-pub fn penetration<R: Real>(q: &PairQuery<R>) -> (GjkResult<R>, Penetration<R>) {
-    penetration_traced(q, &mut NoTrace)
-}
-
-/// [`penetration`], showing `tracer` GJK's iterations and EPA's expansions.
-pub fn penetration_traced<R: Real, T: GjkTracer<R> + EpaTracer<R>>(
-    q: &PairQuery<R>,
-    tracer: &mut T,
-) -> (GjkResult<R>, Penetration<R>) {
-    let (result, simplex) = gjk_with_simplex_traced(q, QueryKind::Distance, tracer);
-    let answer = match result.status {
-        GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
-        GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
-        GjkStatus::Unresolved => Penetration::none(PenetrationStatus::GjkUnresolved),
-        GjkStatus::GpuLoopLimit => Penetration::none(PenetrationStatus::GpuLoopLimit),
-        GjkStatus::Intersecting => {
-            penetration_certified(q, penetrate_traced(q, &simplex, result.normal, tracer))
-        }
-    };
-    (result, answer)
-}
-
-/// A penetrating answer must be what it claims: B moved by `depth` along `normal` just separates the shapes,
-/// so the normal is unit length, the support functions along it add up to the depth, and the contact points
-/// are `normal * depth` apart, all within [`EPA_CERTIFICATE_SLACK`] of the pair's size. Rounding can fool
-/// every earlier check (a witness difference that puts touching cores apart, a start tetrahedron that looks
-/// flat, a fold that leaves a face too close, a cross product that overflowed, sliver weights that put the
-/// contacts apart); this one catches what they miss, and such an answer becomes `Degenerate` (repeated in
-/// float64 by the float32 entry points) instead of a silent wrong normal.
-pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) -> Penetration<R> {
-    if answer.status != PenetrationStatus::Penetrating {
-        return answer;
-    }
-    let n = answer.normal;
-    let along = R::dot(q.support.support_a(n) - q.support.support_b(-n), n) + q.margin();
-    let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(EPA_UNIT_NORMAL_SLACK);
-    let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale;
-    let contacts = answer.contact_a - answer.contact_b - n * answer.depth;
-    if unit_length
-        && (along - answer.depth).abs() <= slack
-        && R::length_squared(contacts) <= slack * slack
-    {
-        answer
-    } else {
-        Penetration {
-            status: PenetrationStatus::Degenerate,
-            ..answer
-        }
-    }
-}
 
 /// Penetration depth, normal and contact points (EPA after GJK), in A's local frame, with the pair-local frame
 /// formed in float32 like [`super::query`]. Also returns GJK's distance answer.
@@ -104,35 +45,11 @@ pub fn penetration_relative_traced<T: PairTracer>(
     config: &GjkConfig,
     tracer: &mut T,
 ) -> (GjkResult<f32>, Penetration<f32>) {
-    let pair = Prepared::new(a, b, relative);
-    let (result, hit) = penetration_traced(&pair.query(config), tracer);
-    if !needs_float64(&result, &hit) {
-        return (pair.gjk_to_local(result), pair.penetration_to_local(hit));
-    }
-    // Both answers come from the float64 run, so they agree with each other (near the touching tolerance a
-    // float32 "intersecting" next to a float64 "separated" would contradict itself).
-    let wide = pair.widened();
-    let (result64, hit64) = penetration_traced(&wide.query(config), tracer);
+    let kind = AnswerKind::Penetration;
+    let (result, hit) = answer_relative_traced(a, b, relative, kind, config, None, tracer);
     (
-        narrow_result(wide.gjk_to_local(result64)),
-        narrow_penetration(
-            wide.penetration_to_local(hit64),
-            hit.iterations + hit64.iterations,
-        ),
-    )
-}
-
-/// Whether float32 left the pair without an answer that float64 may give: GJK unresolved or out of
-/// iterations (slow progress along a sliver), EPA folded or out of bounds.
-fn needs_float64(result: &GjkResult<f32>, hit: &Penetration<f32>) -> bool {
-    matches!(
-        result.status,
-        GjkStatus::Unresolved | GjkStatus::MaxIterations
-    ) || matches!(
-        hit.status,
-        PenetrationStatus::Degenerate
-            | PenetrationStatus::Overflow
-            | PenetrationStatus::MaxIterations
+        result,
+        hit.expect("a penetration query answers a penetration"),
     )
 }
 
@@ -160,67 +77,4 @@ pub fn penetration_f64(
     let wide = Wide::between(a, pose_a, b, pose_b);
     let (result, hit) = penetration(&wide.query(config));
     (wide.gjk_to_local(result), wide.penetration_to_local(hit))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gjk::PairSupport;
-    use glam::{Quat, Vec3};
-
-    #[test]
-    fn the_certificate_keeps_true_answers_and_names_wrong_ones() {
-        let cube: Vec<Vec3> = (0..8)
-            .map(|i| {
-                let s = |bit: i32| if i & bit == 0 { -0.5 } else { 0.5 };
-                Vec3::new(s(1), s(2), s(4))
-            })
-            .collect();
-        // B's cube 0.75 along x: the overlap is 0.25 along x.
-        let relative = RelativePose::<f32> {
-            rotation: Quat::IDENTITY,
-            position: Vec3::new(0.75, 0.0, 0.0),
-        };
-        let config = GjkConfig::default();
-        let pair = |margin: f32| PairQuery {
-            support: PairSupport::<f32>::new(&cube, &cube, &relative, 1.0),
-            radius_a: margin,
-            radius_b: 0.0,
-            scale: 1.0,
-            config: &config,
-        };
-        let answer = |normal: Vec3, depth: f32| Penetration {
-            status: PenetrationStatus::Penetrating,
-            depth,
-            normal,
-            contact_a: normal * depth,
-            contact_b: Vec3::ZERO,
-            iterations: 1,
-        };
-        let kept = penetration_certified(&pair(0.0), answer(Vec3::X, 0.25));
-        assert_eq!(kept.status, PenetrationStatus::Penetrating);
-        // A depth cut short, a normal along which B would have to move 1.0, not 0.25, and a normal that is not
-        // unit length.
-        // And contact points that are not the depth apart along the normal.
-        let apart = Penetration {
-            contact_b: Vec3::new(0.0, 0.1, 0.0),
-            ..answer(Vec3::X, 0.25)
-        };
-        for wrong in [
-            answer(Vec3::X, 0.1),
-            answer(Vec3::Y, 0.25),
-            answer(Vec3::ZERO, 0.0),
-            apart,
-        ] {
-            assert_eq!(
-                penetration_certified(&pair(0.0), wrong).status,
-                PenetrationStatus::Degenerate
-            );
-        }
-        // Radii count: with 0.1 of margin the depth along x is 0.35.
-        let rounded = penetration_certified(&pair(0.1), answer(Vec3::X, 0.35));
-        assert_eq!(rounded.status, PenetrationStatus::Penetrating);
-        let separated = Penetration::<f32>::none(PenetrationStatus::Separated);
-        assert_eq!(penetration_certified(&pair(0.0), separated), separated);
-    }
 }

@@ -4,18 +4,35 @@
 //! spheres (1 point), capsules (2 points), rounded boxes (8 points) and arbitrary hulls exactly, and it is
 //! what the GPU consumes: a flat vertex pool plus a radius per hull.
 
+mod adjacency;
 mod hull;
 mod obj;
+mod packed;
 mod primitives;
 mod support;
 
+pub use adjacency::{HullAdjacency, NO_START};
 pub use hull::reduce_to_hull_vertices;
 pub use obj::{load_obj_models, load_obj_points};
-pub use support::{support_index, support_point};
+pub use packed::PackedPoints;
+pub use support::{support_index, support_point, HullView};
 
 use crate::error::GjkError;
 use crate::pose::{DPose, Pose, COORDINATE_LIMIT};
 use glam::Vec3;
+use std::sync::Arc;
+
+/// Hulls with at least this many vertices get a vertex adjacency from [`ConvexShape::hull`] and are searched by
+/// hill climbing; smaller ones by the scans. Measured (BENCHMARKS.md, "Support search"): one support call on a
+/// hull in cache is cheaper by walking from 16 vertices on, but whole GJK queries over a library of distinct
+/// hulls (memory, not arithmetic, bound) broke even at about 120-250 vertices with a few hulls and lost up to
+/// 900 vertices with 400 hulls, where the scan streams memory the walk reads piecemeal. 256 keeps the scan
+/// below that; the walk wins by orders of magnitude on the big hulls it is for.
+pub const HILL_CLIMB_MIN_VERTICES: usize = 256;
+
+/// Point sets with at least this many points are scanned 8 at a time in SIMD lanes; smaller ones one at a time
+/// (the lanes' setup and final merge cost more than they save). Same benchmark.
+pub const SIMD_SCAN_MIN_POINTS: usize = 48;
 
 /// A convex shape: `convex_hull(points) ⊕ sphere(radius)`, in its local frame.
 ///
@@ -24,12 +41,24 @@ use glam::Vec3;
 /// the rounding of float32 arithmetic, and with it the touching tolerance, scales with the shape's size and
 /// not with how far its points happen to be from their local origin (a unit cube written with coordinates
 /// around 1e6 answers like the same cube placed at 1e6).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ConvexShape {
     core: Vec<Vec3>,
     centre: Vec3,
     radius: f32,
     bound: f32,
+    /// `core` in SIMD lanes, for the support scan, when there are [`SIMD_SCAN_MIN_POINTS`] or more.
+    packed: Option<PackedPoints<f32>>,
+    /// The hull's vertex graph, when `core` is exactly the vertices of a convex polytope large enough for
+    /// hill climbing to pay (shared with the float64 repeat, which walks it too).
+    adjacency: Option<Arc<HullAdjacency>>,
+}
+
+/// Two shapes are equal when they have the same points and radius; the search structures derive from those.
+impl PartialEq for ConvexShape {
+    fn eq(&self, other: &Self) -> bool {
+        self.core == other.core && self.centre == other.centre && self.radius == other.radius
+    }
 }
 
 impl ConvexShape {
@@ -54,19 +83,28 @@ impl ConvexShape {
             }
         }
         let bound = core.iter().map(|p| p.length()).fold(0.0f32, f32::max) + radius;
+        let packed = PackedPoints::when_worth_it(&core);
         Ok(Self {
             core,
             centre,
             radius,
             bound,
+            packed,
+            adjacency: None,
         })
     }
 
     /// Like [`ConvexShape::new`], but keeps only the vertices of the convex hull (fewer support-function
-    /// evaluations for meshes with interior or redundant points).
+    /// evaluations for meshes with interior or redundant points). A hull of at least
+    /// [`HILL_CLIMB_MIN_VERTICES`] vertices also gets its vertex adjacency (float64 quickhull, built once here),
+    /// and its support function climbs it instead of scanning every vertex.
     pub fn hull(points: &[Vec3], radius: f32) -> Result<Self, GjkError> {
         validate_points(points)?;
-        Self::new(reduce_to_hull_vertices(points), radius)
+        let mut shape = Self::new(reduce_to_hull_vertices(points), radius)?;
+        if shape.len() >= HILL_CLIMB_MIN_VERTICES {
+            shape.adjacency = HullAdjacency::of_hull_vertices(&shape.core).map(Arc::new);
+        }
+        Ok(shape)
     }
 
     /// Loads the vertices of an OBJ file (all its objects together) and keeps their convex hull.
@@ -113,7 +151,22 @@ impl ConvexShape {
 
     /// The farthest point of the point set along `dir` (radius not included), in the local frame.
     pub fn support(&self, dir: Vec3) -> Vec3 {
-        support_point::<f32>(&self.core, dir) + self.centre
+        self.support_view().support_point(dir) + self.centre
+    }
+
+    /// The support mapping of the core points, with this shape's search structures.
+    pub fn support_view(&self) -> HullView<'_, f32> {
+        HullView::new(&self.core, self.packed.as_ref(), self.adjacency.as_deref())
+    }
+
+    /// The vertex adjacency hill climbing walks (CSR over [`ConvexShape::core_points`]), when the shape has one.
+    pub fn adjacency(&self) -> Option<&HullAdjacency> {
+        self.adjacency.as_deref()
+    }
+
+    /// A shared handle on the adjacency, for copies of the points in another precision.
+    pub fn adjacency_handle(&self) -> Option<Arc<HullAdjacency>> {
+        self.adjacency.clone()
     }
 
     /// Local axis-aligned bounds, radius included.

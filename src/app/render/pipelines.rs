@@ -3,12 +3,46 @@
 use super::instance::BodyInstance;
 use super::target::DEPTH_FORMAT;
 use super::TARGET_FORMAT;
+use crate::app::draw_list::state_colour;
+use crate::gpu::{MARK_COLLIDING, MARK_DISPUTED};
+use crate::stress::BodyState;
 
 const SHADER: &str = include_str!("../../../shaders/render/scene.wgsl");
 
+/// A mark word that means "no marks bound: use the instance's own colour".
+pub const MARK_UNSET: u32 = u32::MAX;
+
+/// The scene shader: the mark bits (from the narrow phase) and the state palette (from
+/// [`state_colour`]) emitted from Rust, then `shaders/render/scene.wgsl`.
 pub fn shader_source() -> &'static str {
-    SHADER
+    static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let colour = |state| {
+            let [r, g, b, a] = state_colour(state);
+            format!("vec4<f32>({r:?}, {g:?}, {b:?}, {a:?})")
+        };
+        format!(
+            "// Generated from Rust by src/app/render/pipelines.rs.\n\
+             const MARK_COLLIDING: u32 = {MARK_COLLIDING}u;\n\
+             const MARK_DISPUTED: u32 = {MARK_DISPUTED}u;\n\
+             const MARK_UNSET: u32 = {MARK_UNSET}u;\n\
+             const FREE_COLOUR: vec4<f32> = {};\n\
+             const COLLIDING_COLOUR: vec4<f32> = {};\n\
+             const DISPUTED_COLOUR: vec4<f32> = {};\n{SHADER}",
+            colour(BodyState::Free),
+            colour(BodyState::Colliding),
+            colour(BodyState::Disagreement),
+        )
+    });
+    &SOURCE
 }
+
+/// The per-instance mark word of a body (location 7): a word of the narrow phase's
+/// [`BodyMarks`](crate::gpu::BodyMarks) buffer, or [`MARK_UNSET`].
+pub const MARK_VERTEX: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: 4,
+    step_mode: wgpu::VertexStepMode::Instance,
+    attributes: &wgpu::vertex_attr_array![7 => Uint32],
+};
 
 /// Must match `Frame` in `shaders/render/scene.wgsl`.
 #[repr(C)]
@@ -69,7 +103,7 @@ impl Pipelines {
     pub fn new(device: &wgpu::Device, sample_count: u32) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("render.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+            source: wgpu::ShaderSource::Wgsl(shader_source().into()),
         });
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("render frame uniforms"),
@@ -92,6 +126,11 @@ impl Pipelines {
             immediate_size: 0,
         });
         let build = |spec: Spec| {
+            let buffers = [
+                Some(spec.vertex_layout),
+                Some(BodyInstance::LAYOUT),
+                Some(MARK_VERTEX),
+            ];
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(spec.label),
                 layout: Some(&layout),
@@ -99,7 +138,7 @@ impl Pipelines {
                     module: &module,
                     entry_point: Some(spec.vertex),
                     compilation_options: Default::default(),
-                    buffers: &[Some(spec.vertex_layout), Some(BodyInstance::LAYOUT)],
+                    buffers: &buffers[..if spec.marked { 3 } else { 2 }],
                 },
                 primitive: wgpu::PrimitiveState {
                     topology: spec.topology,
@@ -135,6 +174,7 @@ impl Pipelines {
         let edge = |label, fragment, blend| Spec {
             label,
             vertex: "vs_edge",
+            marked: false,
             fragment,
             vertex_layout: EDGE_VERTEX,
             topology: wgpu::PrimitiveTopology::LineList,
@@ -148,6 +188,7 @@ impl Pipelines {
             mesh: build(Spec {
                 label: "mesh pipeline",
                 vertex: "vs_mesh",
+                marked: true,
                 fragment: "fs_mesh",
                 vertex_layout: MESH_VERTEX,
                 topology: wgpu::PrimitiveTopology::TriangleList,
@@ -155,8 +196,16 @@ impl Pipelines {
                 depth_compare: wgpu::CompareFunction::Less,
                 blend: None,
             }),
-            wire: build(edge("wireframe pipeline", "fs_wire", alpha)),
-            outline: build(edge("outline pipeline", "fs_outline", None)),
+            wire: build(Spec {
+                vertex: "vs_body_edge",
+                marked: true,
+                ..edge("wireframe pipeline", "fs_wire", alpha)
+            }),
+            outline: build(Spec {
+                vertex: "vs_body_edge",
+                marked: true,
+                ..edge("outline pipeline", "fs_outline", None)
+            }),
             highlight: build(edge("highlight pipeline", "fs_highlight", alpha)),
             highlight_hidden: build(Spec {
                 depth_compare: wgpu::CompareFunction::Greater,
@@ -171,6 +220,8 @@ impl Pipelines {
 struct Spec {
     label: &'static str,
     vertex: &'static str,
+    /// Whether the pipeline draws bodies, with their mark words as a third vertex buffer.
+    marked: bool,
     fragment: &'static str,
     vertex_layout: wgpu::VertexBufferLayout<'static>,
     topology: wgpu::PrimitiveTopology,

@@ -5,7 +5,7 @@ use super::gpu_mesh::GpuMesh;
 use super::instance::BodyInstance;
 use super::mesh::MeshData;
 use super::overlay::{OverlayBatch, OverlayRenderer, OverlayView};
-use super::pipelines::{FrameUniforms, Pipelines};
+use super::pipelines::{FrameUniforms, Pipelines, MARK_UNSET};
 use super::FrameTarget;
 use glam::{Mat4, Quat, Vec3};
 
@@ -37,6 +37,9 @@ pub struct SceneFrame<'a> {
     /// Half extent of the cube outline around the origin (0 or less: none).
     pub bounds_half_extent: f32,
     pub overlays: &'a OverlayBatch,
+    /// The bodies' mark words in draw order (the lists of `bodies` one after the other), which colour them:
+    /// the narrow phase's [`BodyMarks`](crate::gpu::BodyMarks) buffer. `None`: each instance's own colour.
+    pub marks: Option<&'a wgpu::Buffer>,
 }
 
 /// Draws bodies as instances of uploaded meshes (one draw call per mesh and pass kind), then the overlays.
@@ -47,6 +50,10 @@ pub struct SceneRenderer {
     meshes: Vec<GpuMesh>,
     bounds: GpuMesh,
     overlay: OverlayRenderer,
+    /// [`MARK_UNSET`] words, bound when a frame has no marks.
+    unmarked: wgpu::Buffer,
+    /// Where each mesh's bodies start in the mark words, this frame.
+    first_mark: Vec<u64>,
 }
 
 impl SceneRenderer {
@@ -79,6 +86,8 @@ impl SceneRenderer {
             pipelines,
             uniforms,
             bind_group,
+            unmarked: unmarked_words(device, 0),
+            first_mark: Vec::new(),
         }
     }
 
@@ -111,6 +120,15 @@ impl SceneRenderer {
             &[]
         };
         self.bounds.instances.write(device, queue, bounds);
+        self.first_mark.clear();
+        let mut total = 0u64;
+        for i in 0..self.meshes.len() {
+            self.first_mark.push(total);
+            total += list(frame.bodies, i).len() as u64;
+        }
+        if frame.marks.is_none() && self.unmarked.size() < total * 4 {
+            self.unmarked = unmarked_words(device, total);
+        }
         let view = OverlayView {
             view_proj: frame.view_proj,
             camera_position: frame.camera_position,
@@ -147,13 +165,18 @@ impl SceneRenderer {
             multiview_mask: None,
         });
         pass.set_bind_group(0, &self.bind_group, &[]);
+        let marks = frame.marks.unwrap_or(&self.unmarked);
         pass.set_pipeline(&self.pipelines.mesh);
-        for mesh in &self.meshes {
-            mesh.draw_triangles(&mut pass);
+        for (mesh, &first) in self.meshes.iter().zip(&self.first_mark) {
+            if bind_marks(&mut pass, marks, first, mesh) {
+                mesh.draw_triangles(&mut pass);
+            }
         }
         pass.set_pipeline(&self.pipelines.outline);
-        for mesh in &self.meshes {
-            mesh.draw_edges(&mut pass, mesh.crease_vertices, &mesh.instances);
+        for (mesh, &first) in self.meshes.iter().zip(&self.first_mark) {
+            if bind_marks(&mut pass, marks, first, mesh) {
+                mesh.draw_edges(&mut pass, mesh.crease_vertices, &mesh.instances);
+            }
         }
         pass.set_pipeline(&self.pipelines.bounds);
         self.bounds
@@ -161,8 +184,10 @@ impl SceneRenderer {
         // Blended edges last, over everything opaque.
         if frame.wireframe {
             pass.set_pipeline(&self.pipelines.wire);
-            for mesh in &self.meshes {
-                mesh.draw_edges(&mut pass, mesh.edge_vertices, &mesh.instances);
+            for (mesh, &first) in self.meshes.iter().zip(&self.first_mark) {
+                if bind_marks(&mut pass, marks, first, mesh) {
+                    mesh.draw_edges(&mut pass, mesh.edge_vertices, &mesh.instances);
+                }
             }
         }
         for pipeline in [&self.pipelines.highlight_hidden, &self.pipelines.highlight] {
@@ -180,4 +205,32 @@ impl SceneRenderer {
 /// The instances of mesh `i`, none when the frame has no list for it.
 fn list(lists: &[Vec<BodyInstance>], i: usize) -> &[BodyInstance] {
     lists.get(i).map(Vec::as_slice).unwrap_or_default()
+}
+
+/// Binds `mesh`'s mark words (from word `first` of `marks`) as vertex buffer 2; false when the mesh has no
+/// bodies this frame or `marks` is too short for them (nothing to draw from it).
+fn bind_marks(
+    pass: &mut wgpu::RenderPass<'_>,
+    marks: &wgpu::Buffer,
+    first: u64,
+    mesh: &GpuMesh,
+) -> bool {
+    let count = u64::from(mesh.instances.count());
+    let (start, end) = (first * 4, (first + count) * 4);
+    if count == 0 || end > marks.size() {
+        return false;
+    }
+    pass.set_vertex_buffer(2, marks.slice(start..end));
+    true
+}
+
+/// A buffer of `count` (at least one) [`MARK_UNSET`] words.
+fn unmarked_words(device: &wgpu::Device, count: u64) -> wgpu::Buffer {
+    use wgpu::util::DeviceExt;
+    let words = vec![MARK_UNSET; count.max(1).next_power_of_two() as usize];
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("unmarked bodies"),
+        contents: bytemuck::cast_slice(&words),
+        usage: wgpu::BufferUsages::VERTEX,
+    })
 }

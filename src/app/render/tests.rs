@@ -84,6 +84,7 @@ fn a_red_cube_renders_red_on_the_background() {
             wireframe: true,
             bounds_half_extent: 1.2,
             overlays: &OverlayBatch::default(),
+            marks: None,
         },
     );
     queue.submit([encoder.finish()]);

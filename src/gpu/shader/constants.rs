@@ -13,6 +13,7 @@ use crate::gjk::{
     DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS,
     LOWER_BOUND_NOISE_FACTOR, MAX_STALLS, NOISE_ULPS, PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS,
 };
+use crate::gpu::marks::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
 };
@@ -97,6 +98,9 @@ pub fn shared_constants() -> Vec<WgslConstant> {
         u32_constant("FORMAT_DISTANCE", ResultFormat::Distance as u32),
         u32_constant("FORMAT_HIT", ResultFormat::Hit as u32),
         u32_constant("FORMAT_CONTACT", PenetrationFormat::Contact as u32),
+        u32_constant("MARK_COLLIDING", MARK_COLLIDING),
+        u32_constant("MARK_UNANSWERED", MARK_UNANSWERED),
+        u32_constant("MARK_DISPUTED", MARK_DISPUTED),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());

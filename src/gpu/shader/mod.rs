@@ -19,10 +19,11 @@ macro_rules! shared {
     };
 }
 
-/// What every kernel needs: the GPU structs, the scene bindings and the GJK twin (layers 2 to 5).
-static GJK_FILES: [SharedFile; 10] = [
-    shared!("shared/types.wgsl"),
-    shared!("shared/scene.wgsl"),
+/// What every kernel needs: the GPU structs and the scene bindings.
+static SCENE_FILES: [SharedFile; 2] = [shared!("shared/types.wgsl"), shared!("shared/scene.wgsl")];
+
+/// What the GJK kernels add: the GJK twin (layers 2 to 5) and their output.
+static GJK_FILES: [SharedFile; 8] = [
     shared!("shared/quaternion.wgsl"),
     shared!("shared/loop_budget.wgsl"),
     shared!("shared/support.wgsl"),
@@ -43,43 +44,67 @@ static EPA_FILES: [SharedFile; 6] = [
     shared!("shared/penetration.wgsl"),
 ];
 
+/// The shared files a kernel is assembled from, each set including the ones before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Needs {
+    Scene,
+    Gjk,
+    Epa,
+}
+
 /// One compute kernel: an entry point in its own file.
 pub struct Kernel {
     /// The kernel's name, also its entry point and its file's stem.
     pub name: &'static str,
     pub file: SharedFile,
-    needs_epa: bool,
+    needs: Needs,
 }
 
 /// GJK for every pair (`shaders/gjk.wgsl`).
 pub const GJK: Kernel = Kernel {
     name: "gjk_kernel",
     file: shared!("gjk.wgsl"),
-    needs_epa: false,
+    needs: Needs::Gjk,
 };
 
 /// Pass 1 of the penetration query (`shaders/penetration_gjk.wgsl`).
 pub const PENETRATION_GJK: Kernel = Kernel {
     name: "penetration_gjk",
     file: shared!("penetration_gjk.wgsl"),
-    needs_epa: true,
+    needs: Needs::Epa,
 };
 
 /// Pass 2 of the penetration query (`shaders/penetration_epa.wgsl`).
 pub const PENETRATION_EPA: Kernel = Kernel {
     name: "penetration_epa",
     file: shared!("penetration_epa.wgsl"),
-    needs_epa: true,
+    needs: Needs::Epa,
+};
+
+/// Marks each body from its pairs' GJK answers, after the GJK pass of a chunk (`shaders/mark_bodies.wgsl`).
+pub const MARK_BODIES: Kernel = Kernel {
+    name: "mark_bodies",
+    file: shared!("mark_bodies.wgsl"),
+    needs: Needs::Scene,
 };
 
 /// Every kernel the crate compiles.
-pub const KERNELS: [&Kernel; 3] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA];
+pub const KERNELS: [&Kernel; 4] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA, &MARK_BODIES];
 
 impl Kernel {
     /// The shared files this kernel is assembled from, in order.
     pub fn shared_files(&self) -> impl Iterator<Item = &'static SharedFile> {
-        let epa: &'static [SharedFile] = if self.needs_epa { &EPA_FILES } else { &[] };
-        GJK_FILES.iter().chain(epa)
+        let gjk: &'static [SharedFile] = if self.needs == Needs::Scene {
+            &[]
+        } else {
+            &GJK_FILES
+        };
+        let epa: &'static [SharedFile] = if self.needs == Needs::Epa {
+            &EPA_FILES
+        } else {
+            &[]
+        };
+        SCENE_FILES.iter().chain(gjk).chain(epa)
     }
 
     /// The complete WGSL source.

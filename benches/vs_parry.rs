@@ -1,0 +1,254 @@
+//! The headline cases of the CPU reference against parry3d 0.31 (f32), single thread, same geometry and poses
+//! for both, in one run: the whole random mix, big hulls (1,000, 5,000 and 20,000 vertices against a box and
+//! against each other), and the cube against the 482-vertex sphere asset.
+//!
+//! `cargo bench --no-default-features --features scenario --bench vs_parry` (add a filter such as
+//! `-- distance/mix`). Ids are `{intersection,distance,penetration}/{case}/{gpu_gjk,parry3d}`; one element is
+//! one pair. Every kind runs on every pair of its case: `intersection` against `intersection_test`,
+//! `distance` against `distance`, and `penetration` (distance when apart, depth, normal and contact points
+//! when overlapping: what `gpu-gjk query` answers by default) against `contact` with prediction 0.
+//!
+//! Before timing, each case prints its pair count, how many overlap, the mean vertex count and each
+//! library's largest distance error against gpu-gjk's float64 run, as a fraction of the pair's size.
+
+mod parry_pairs;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use glam::Vec3;
+use gpu_gjk::gjk::{GjkConfig, QueryKind};
+use gpu_gjk::query;
+use gpu_gjk::scenario::{random_rotation, random_scene, random_unit, MixSpec, ShapeKind};
+use gpu_gjk::{ConvexShape, Pose};
+use parry3d::shape::Shape;
+use parry_pairs::{reduced_scene, to_parry, Pair};
+use rand::{Rng, SeedableRng};
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+const SEED: u64 = 20_240_611;
+/// Pairs in the random mix.
+const MIX_PAIRS: usize = 2000;
+/// Pairs per geometric case (big hulls are slow for a scan, so fewer).
+const CASE_PAIRS: usize = 200;
+
+struct Case {
+    name: String,
+    shapes: Vec<ConvexShape>,
+    parry: Vec<Box<dyn Shape>>,
+    pairs: Vec<Pair>,
+}
+
+impl Case {
+    fn new(name: String, shapes: Vec<ConvexShape>, pairs: Vec<Pair>) -> Self {
+        let parry = shapes.iter().map(to_parry).collect();
+        Self {
+            name,
+            shapes,
+            parry,
+            pairs,
+        }
+    }
+}
+
+/// The random mix of `gpu-gjk query`'s scenes: every shape kind parry3d can take as it is (flat polygons are
+/// left out: parry3d builds no 3D hull of coplanar points), sizes 1e-2 to 1e3, hull clouds of 8 to 512
+/// points reduced to their vertices.
+fn mix() -> Case {
+    let spec = MixSpec {
+        kinds: ShapeKind::ALL
+            .into_iter()
+            .filter(|k| *k != ShapeKind::FlatPolygon)
+            .collect(),
+        ..MixSpec::default()
+    };
+    let (shapes, pairs) = reduced_scene(&random_scene(SEED, MIX_PAIRS, &spec));
+    Case::new("mix".into(), shapes, pairs)
+}
+
+/// `n` points on an ellipsoid with semi-axes 1, 0.8 and 0.6 (a Fibonacci lattice): every point a vertex, and
+/// no symmetry that would make support ties common.
+fn ellipsoid_hull(n: usize) -> ConvexShape {
+    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    let points: Vec<Vec3> = (0..n)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+            let r = (1.0 - y * y).sqrt();
+            let t = golden * i as f32;
+            Vec3::new(r * t.cos(), 0.8 * y, 0.6 * r * t.sin())
+        })
+        .collect();
+    ConvexShape::hull(&points, 0.0).expect("valid hull")
+}
+
+/// `CASE_PAIRS` pairs of shapes 0 and 1 at random orientations, their centres 0.4 to 2.4 apart in a random
+/// direction: about half of them overlap for unit-size shapes.
+fn random_pairs(seed: u64) -> Vec<Pair> {
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    (0..CASE_PAIRS)
+        .map(|_| {
+            let pose_a = Pose::new(Vec3::ZERO, random_rotation(&mut rng));
+            let gap = rng.random_range(0.4..2.4);
+            let pose_b = Pose::new(random_unit(&mut rng) * gap, random_rotation(&mut rng));
+            Pair::new(0, 1, pose_a, pose_b)
+        })
+        .collect()
+}
+
+fn big_hulls() -> Vec<Case> {
+    let cube = || ConvexShape::cuboid(Vec3::splat(0.5)).expect("valid box");
+    let mut cases = Vec::new();
+    for n in [1000, 5000, 20_000] {
+        let hull = ellipsoid_hull(n);
+        assert_eq!(hull.len(), n, "every lattice point is a hull vertex");
+        assert!(hull.adjacency().is_some(), "big hulls climb");
+        cases.push(Case::new(
+            format!("hull{n}_box"),
+            vec![hull.clone(), cube()],
+            random_pairs(SEED + n as u64),
+        ));
+        cases.push(Case::new(
+            format!("hull{n}_hull{n}"),
+            vec![hull.clone(), hull],
+            random_pairs(SEED + 1 + n as u64),
+        ));
+    }
+    cases
+}
+
+/// The seed's case: `assets/cube.obj` (half-size 1) against `assets/sphere.obj` (482 vertices, radius 1).
+fn cube_sphere() -> Case {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let load = |name: &str| ConvexShape::from_obj(assets.join(name), 0.0).expect("asset loads");
+    let (cube, sphere) = (load("cube.obj"), load("sphere.obj"));
+    assert_eq!(sphere.len(), 482);
+    // Centres 0.8 to 4.8 apart: about half overlap.
+    let pairs = random_pairs(SEED + 482)
+        .into_iter()
+        .map(|p| {
+            Pair::new(
+                0,
+                1,
+                p.pose_a,
+                Pose::new(p.pose_b.position * 2.0, p.pose_b.rotation),
+            )
+        })
+        .collect();
+    Case::new("cube_sphere482".into(), vec![cube, sphere], pairs)
+}
+
+/// Prints what the case is and how far each library's distances are from gpu-gjk's float64 run, so that a
+/// speed comparison between different answers would be noticed.
+fn report(case: &Case) {
+    let config = GjkConfig::default();
+    let (mut overlapping, mut ours_err, mut parry_err, mut points) = (0, 0.0f64, 0.0f64, 0.0);
+    for q in &case.pairs {
+        let (a, b) = (&case.shapes[q.a], &case.shapes[q.b]);
+        let scale = a.bounding_radius().max(b.bounding_radius()) as f64;
+        let (pose_a, pose_b) = (q.pose_a.to_f64(), q.pose_b.to_f64());
+        let reference = query::query_f64(a, &pose_a, b, &pose_b, QueryKind::Distance, &config);
+        let ours = query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Distance, &config);
+        let (pa, pb) = (case.parry[q.a].as_ref(), case.parry[q.b].as_ref());
+        let theirs = parry3d::query::distance(&q.parry_a, pa, &q.parry_b, pb).expect("supported");
+        overlapping += usize::from(reference.intersecting);
+        ours_err = ours_err.max((ours.distance as f64 - reference.distance).abs() / scale);
+        parry_err = parry_err.max((theirs.distance as f64 - reference.distance).abs() / scale);
+        points += (a.len() + b.len()) as f64 / 2.0;
+    }
+    eprintln!(
+        "{}: {} pairs, {} overlapping, mean vertices per shape {:.0}; max |distance - f64| / scale: \
+         gpu_gjk {:.1e}, parry3d {:.1e}",
+        case.name,
+        case.pairs.len(),
+        overlapping,
+        points / case.pairs.len() as f64,
+        ours_err,
+        parry_err
+    );
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Intersection,
+    Distance,
+    Penetration,
+}
+
+fn run_ours(case: &Case, kind: Kind, config: &GjkConfig) -> f32 {
+    let mut acc = 0.0f32;
+    for q in &case.pairs {
+        let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
+        acc += match kind {
+            Kind::Intersection => {
+                let r = query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, config);
+                f32::from(u8::from(r.intersecting))
+            }
+            Kind::Distance => {
+                query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Distance, config).distance
+            }
+            Kind::Penetration => {
+                let (result, hit) = query::penetration_query(a, &q.pose_a, b, &q.pose_b, config);
+                result.distance + hit.depth
+            }
+        };
+    }
+    acc
+}
+
+fn run_parry(case: &Case, kind: Kind) -> f32 {
+    let mut acc = 0.0f32;
+    for q in &case.pairs {
+        let (a, b) = (
+            black_box(case.parry[q.a].as_ref()),
+            case.parry[q.b].as_ref(),
+        );
+        let (pa, pb) = (&q.parry_a, &q.parry_b);
+        acc += match kind {
+            Kind::Intersection => {
+                let hit = parry3d::query::intersection_test(pa, a, pb, b).expect("supported");
+                f32::from(u8::from(hit.intersecting))
+            }
+            Kind::Distance => {
+                parry3d::query::distance(pa, a, pb, b)
+                    .expect("supported")
+                    .distance
+            }
+            Kind::Penetration => parry3d::query::contact(pa, a, pb, b, 0.0)
+                .expect("supported")
+                .map_or(0.0, |c| c.dist),
+        };
+    }
+    acc
+}
+
+fn vs_parry(c: &mut Criterion) {
+    let config = GjkConfig::default();
+    let mut cases = vec![mix(), cube_sphere()];
+    cases.extend(big_hulls());
+    for case in &cases {
+        report(case);
+    }
+    for (kind, kind_name) in [
+        (Kind::Intersection, "intersection"),
+        (Kind::Distance, "distance"),
+        (Kind::Penetration, "penetration"),
+    ] {
+        for case in &cases {
+            let mut group = c.benchmark_group(format!("{kind_name}/{}", case.name));
+            group.throughput(Throughput::Elements(case.pairs.len() as u64));
+            group.bench_function("gpu_gjk", |b| b.iter(|| run_ours(case, kind, &config)));
+            group.bench_function("parry3d", |b| b.iter(|| run_parry(case, kind)));
+            group.finish();
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
+    targets = vs_parry
+}
+criterion_main!(benches);

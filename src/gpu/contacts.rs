@@ -1,0 +1,74 @@
+//! The narrow phase's penetration entry points: [`NarrowPhase::contacts`] (packed records) and
+//! [`NarrowPhase::run_penetration`] (full answers), both running the two-pass [`PenetrationJob`].
+
+use super::layout::{GpuPenetration, GpuResult, RESULT_STRIDE};
+use super::narrow_phase::NarrowPhase;
+use super::packed::{PackedContact, PenetrationFormat};
+use super::penetration::{ContactRecords, GpuPenetrationBatch, PenetrationJob};
+use super::runner::{run_batch, BatchSettings, GpuTimings};
+use super::GpuError;
+use crate::gjk::{GjkConfig, QueryKind};
+use crate::instance::{Instance, Pair};
+
+const CONTACT_STRIDE: u64 = std::mem::size_of::<PackedContact>() as u64;
+
+impl NarrowPhase {
+    fn run_penetration_job(
+        &mut self,
+        pairs: &[Pair],
+        format: PenetrationFormat,
+        config: &GjkConfig,
+    ) -> Result<(GpuTimings, &PenetrationJob), GpuError> {
+        let (scene, ring, job) = self.penetration_parts();
+        job.begin(format, pairs.len());
+        let settings = BatchSettings {
+            kind: QueryKind::Distance,
+            config,
+        };
+        let timings = run_batch(scene, ring, job, pairs, settings)?;
+        Ok((timings, job))
+    }
+
+    /// Penetration depth, contact normal and contact points for `pairs` of the scene's instances (GJK in
+    /// distance mode, then EPA where the cores overlap), as 48-byte records ([`PackedContact`]).
+    pub fn contacts(
+        &mut self,
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<ContactRecords<'_>, GpuError> {
+        let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Contact, config)?;
+        let words = pairs.len() * (CONTACT_STRIDE / 4) as usize;
+        Ok(ContactRecords {
+            records: bytemuck::cast_slice(&job.penetration_words[..words]),
+            epa_pairs: job.epa_pairs,
+            timings,
+        })
+    }
+
+    /// Sets the instances and answers penetration for every pair, GJK's answer and the penetration answer in
+    /// full, blocking until they are back. The GPU twin of [`crate::query::penetration_relative`] except that
+    /// it never repeats a pair in float64 and has only the first try's EPA bounds: such pairs keep a named
+    /// failure status for the CPU to answer.
+    pub fn run_penetration(
+        &mut self,
+        instances: &[Instance],
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<GpuPenetrationBatch, GpuError> {
+        self.set_instances(instances)?;
+        let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Full, config)?;
+        let words = pairs.len() * (RESULT_STRIDE / 4) as usize;
+        let results: &[GpuResult] = bytemuck::cast_slice(&job.result_words[..words]);
+        let penetrations: &[GpuPenetration] = bytemuck::cast_slice(&job.penetration_words[..words]);
+        Ok(GpuPenetrationBatch {
+            results: results.iter().map(GpuResult::to_result).collect(),
+            penetrations: penetrations
+                .iter()
+                .map(GpuPenetration::to_penetration)
+                .collect(),
+            timings,
+            epa_pairs: job.epa_pairs,
+            resolved_on_cpu: 0,
+        })
+    }
+}

@@ -1,0 +1,351 @@
+//! Vertex adjacency of a convex hull, and the hill-climbing support function that walks it.
+//!
+//! On a convex polytope, a vertex none of whose neighbours is higher along a direction is the highest vertex of
+//! all (the edges at a vertex span a cone that holds the whole polytope), so a walk that keeps moving to a
+//! higher neighbour ends on the support vertex after visiting a few of them, where a scan reads them all.
+//!
+//! The layout is CSR, ready to upload to a GPU as it is: `offsets[v]..offsets[v + 1]` indexes `neighbours` and,
+//! in parallel, `neighbour_points`, a copy of each neighbour's coordinates. With the copy, one step of the walk
+//! reads two short runs of memory instead of one scattered point per neighbour: measured on a library of 400
+//! distinct hulls (caches cold), the walk without it lost to the plain scan up to 700 vertices.
+//!
+//! **Ties.** The walk moves to the highest neighbour (the first in `neighbours` order on ties, which is
+//! ascending vertex index) and only when it is strictly higher, and stops where no neighbour is. Its answer has
+//! the support value of the scan up to rounding, but on a face or an edge perpendicular to the direction it may
+//! stop on another vertex of that face or edge than the scan's first-on-ties vertex, depending on where it
+//! started. Given the start vertex it is deterministic; a GPU twin walking the same arrays from the same start
+//! picks the same vertex.
+
+use crate::real::Real;
+use glam::{DVec3, Vec3};
+use std::collections::HashMap;
+
+/// A convex hull's vertex graph (CSR) and the seed vertices of cold walks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HullAdjacency {
+    /// `offsets[v]..offsets[v + 1]` are vertex v's neighbours in `neighbours`; `points + 1` entries.
+    pub offsets: Vec<u32>,
+    /// Neighbour indices, ascending within each vertex.
+    pub neighbours: Vec<u32>,
+    /// The coordinates of `neighbours[k]`, for every k.
+    pub neighbour_points: Vec<Vec3>,
+    /// Support vertices of fixed directions ([`seed_directions`]), without repeats.
+    pub seeds: Vec<u32>,
+    /// The coordinates of `seeds[k]`.
+    pub seed_points: Vec<Vec3>,
+}
+
+/// No previous vertex: start from the best seed.
+pub const NO_START: u32 = u32::MAX;
+
+impl HullAdjacency {
+    /// The adjacency of `points`, when they are exactly the vertices of a convex polytope with volume; `None`
+    /// otherwise (flat or collinear sets, interior or repeated points, a hull that float64 quickhull cannot
+    /// build or that fails the convexity check). The walk is only correct on such sets.
+    pub fn of_hull_vertices(points: &[Vec3]) -> Option<Self> {
+        let triangles = hull_triangles(points)?;
+        if !closed_and_convex(points, &triangles) {
+            return None;
+        }
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); points.len()];
+        for t in &triangles {
+            for k in 0..3 {
+                let (u, v) = (t[k], t[(k + 1) % 3]);
+                lists[u as usize].push(v);
+                lists[v as usize].push(u);
+            }
+        }
+        let mut offsets = Vec::with_capacity(points.len() + 1);
+        let mut neighbours = Vec::new();
+        offsets.push(0);
+        for list in &mut lists {
+            list.sort_unstable();
+            list.dedup();
+            neighbours.extend_from_slice(list);
+            offsets.push(neighbours.len() as u32);
+        }
+        let mut seeds: Vec<u32> = seed_directions()
+            .map(|d| crate::shape::support_index::<f32>(points, d) as u32)
+            .collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        Some(Self {
+            offsets,
+            neighbour_points: neighbours.iter().map(|&n| points[n as usize]).collect(),
+            neighbours,
+            seed_points: seeds.iter().map(|&s| points[s as usize]).collect(),
+            seeds,
+        })
+    }
+
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Always false: a hull has vertices.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The support vertex of `points` along `dir` by hill climbing from `start` (or from the best seed with
+    /// [`NO_START`]). `points` are the vertices this adjacency was built for, in any precision (the copies of
+    /// the coordinates here are float32, exact in float64).
+    #[inline]
+    pub fn climb<R: Real>(&self, points: &[R::V], start: u32, dir: R::V) -> usize {
+        // The previous vertex is a good start for GJK's slowly turning directions, but EPA's face normals jump
+        // across the hull; the best seed, within about 35 degrees of any direction, bounds how far a walk goes.
+        let seed = self.best_seed::<R>(dir);
+        let (mut at, mut height) = if start == NO_START {
+            seed
+        } else {
+            let from_start = (start as usize, R::dot(points[start as usize], dir));
+            if seed.1 > from_start.1 {
+                seed
+            } else {
+                from_start
+            }
+        };
+        loop {
+            let mut next = at;
+            let range = self.offsets[at] as usize..self.offsets[at + 1] as usize;
+            for (&n, &p) in self.neighbours[range.clone()]
+                .iter()
+                .zip(&self.neighbour_points[range])
+            {
+                let h = R::dot(R::vec_from_f32(p), dir);
+                if h > height {
+                    height = h;
+                    next = n as usize;
+                }
+            }
+            if next == at {
+                return at;
+            }
+            at = next;
+        }
+    }
+
+    /// The highest seed along `dir` (the first on ties) and its height.
+    fn best_seed<R: Real>(&self, dir: R::V) -> (usize, R) {
+        let mut best = (
+            self.seeds[0] as usize,
+            R::dot(R::vec_from_f32(self.seed_points[0]), dir),
+        );
+        for (&s, &p) in self.seeds.iter().zip(&self.seed_points).skip(1) {
+            let h = R::dot(R::vec_from_f32(p), dir);
+            if h > best.1 {
+                best = (s as usize, h);
+            }
+        }
+        best
+    }
+}
+
+/// Directions whose support vertices seed a walk that has no previous vertex to start from: the 6 axis, 12
+/// edge and 8 corner directions of a cube. One of them is within about 35 degrees of any direction, so the best
+/// seed starts the walk near its end.
+fn seed_directions() -> impl Iterator<Item = Vec3> {
+    (0..27)
+        .map(|i| {
+            Vec3::new(
+                (i % 3) as f32 - 1.0,
+                ((i / 3) % 3) as f32 - 1.0,
+                (i / 9) as f32 - 1.0,
+            )
+        })
+        .filter(|d| *d != Vec3::ZERO)
+}
+
+/// The triangles of the float64 convex hull of `points`, as indices into `points`, when every point is one of
+/// its vertices.
+fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
+    if points.len() < 4 {
+        return None;
+    }
+    let wide: Vec<parry3d_f64::math::Vector> = points
+        .iter()
+        .map(|p| parry3d_f64::math::Vector::new(p.x as f64, p.y as f64, p.z as f64))
+        .collect();
+    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&wide).ok()?;
+    if vertices.len() != points.len() {
+        return None;
+    }
+    // quickhull reorders the vertices it keeps; float32 points are exact in float64, so their bits find them.
+    let key = |x: f64, y: f64, z: f64| [x.to_bits(), y.to_bits(), z.to_bits()];
+    let index: HashMap<[u64; 3], u32> = wide
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (key(p.x, p.y, p.z), i as u32))
+        .collect();
+    if index.len() != points.len() {
+        return None;
+    }
+    let remap: Vec<u32> = vertices
+        .iter()
+        .map(|v| index.get(&key(v.x, v.y, v.z)).copied())
+        .collect::<Option<_>>()?;
+    Some(
+        triangles
+            .iter()
+            .map(|t| {
+                [
+                    remap[t[0] as usize],
+                    remap[t[1] as usize],
+                    remap[t[2] as usize],
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// The triangles close a surface (every edge used once in each direction, every point used) and fold outward
+/// at every edge: each triangle's far neighbour across an edge lies on or below its plane, within float64
+/// rounding of the hull's size. A closed surface convex at every edge bounds a convex body, which is what makes
+/// the walk's local maximum the global one.
+fn closed_and_convex(points: &[Vec3], triangles: &[[u32; 3]]) -> bool {
+    let p = |i: u32| points[i as usize].as_dvec3();
+    let mut opposite: HashMap<(u32, u32), u32> = HashMap::with_capacity(triangles.len() * 3);
+    for t in triangles {
+        for k in 0..3 {
+            if opposite
+                .insert((t[k], t[(k + 1) % 3]), t[(k + 2) % 3])
+                .is_some()
+            {
+                return false;
+            }
+        }
+    }
+    let size = points
+        .iter()
+        .map(|q| q.as_dvec3().abs().max_element())
+        .fold(0.0, f64::max);
+    // The plane test of float32 coordinates in float64: products of three differences, each exact to 1 part in
+    // 2^53 of size^3; a generous multiple of that is still 1e8 times finer than float32 rounding.
+    let tolerance = 1e-12 * size * size * size;
+    let mut used = vec![false; points.len()];
+    for t in triangles {
+        let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
+        let normal: DVec3 = (b - a).cross(c - a);
+        for k in 0..3 {
+            used[t[k] as usize] = true;
+            let Some(&far) = opposite.get(&(t[(k + 1) % 3], t[k])) else {
+                return false;
+            };
+            if normal.dot(p(far) - a) > tolerance {
+                return false;
+            }
+        }
+    }
+    used.iter().all(|&u| u)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::support_index;
+
+    /// Points on a sphere (a Fibonacci lattice): every one a hull vertex.
+    pub fn sphere_points(n: usize) -> Vec<Vec3> {
+        let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+        (0..n)
+            .map(|i| {
+                let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+                let r = (1.0 - y * y).sqrt();
+                let t = golden * i as f32;
+                Vec3::new(r * t.cos(), y, r * t.sin())
+            })
+            .collect()
+    }
+
+    fn directions(n: usize) -> Vec<Vec3> {
+        sphere_points(n)
+            .into_iter()
+            .map(|d| (d + Vec3::new(0.013, -0.007, 0.002)).normalize())
+            .collect()
+    }
+
+    #[test]
+    fn the_walk_finds_the_scans_support_value_from_any_start() {
+        for n in [4, 12, 100, 1000] {
+            let points = sphere_points(n);
+            let adjacency = HullAdjacency::of_hull_vertices(&points).expect("a convex set");
+            assert_eq!(adjacency.len(), n);
+            for (k, dir) in directions(64).into_iter().enumerate() {
+                let best = points[support_index::<f32>(&points, dir)].dot(dir);
+                for start in [NO_START, 0, (k * 7 % n) as u32] {
+                    let found = adjacency.climb::<f32>(&points, start, dir);
+                    assert_eq!(points[found].dot(dir), best, "{n} points, dir {dir}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ties_on_a_face_end_on_a_vertex_of_that_face() {
+        let cube: Vec<Vec3> = (0..8)
+            .map(|i| {
+                let s = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+                Vec3::new(s(1), s(2), s(4))
+            })
+            .collect();
+        let adjacency = HullAdjacency::of_hull_vertices(&cube).unwrap();
+        for start in 0..8 {
+            let found = adjacency.climb::<f32>(&cube, start, Vec3::X);
+            assert_eq!(cube[found].x, 1.0, "start {start}");
+        }
+        // Each corner of a triangulated cube has 3 to 6 neighbours.
+        for v in 0..8 {
+            let degree = adjacency.offsets[v + 1] - adjacency.offsets[v];
+            assert!((3..=6).contains(&degree), "vertex {v}: {degree}");
+        }
+    }
+
+    #[test]
+    fn sets_that_are_not_exactly_hull_vertices_get_no_adjacency() {
+        let mut with_interior = sphere_points(50);
+        with_interior.push(Vec3::ZERO);
+        assert!(HullAdjacency::of_hull_vertices(&with_interior).is_none());
+        let mut repeated = sphere_points(20);
+        repeated.push(repeated[3]);
+        assert!(HullAdjacency::of_hull_vertices(&repeated).is_none());
+        assert!(HullAdjacency::of_hull_vertices(&[Vec3::ZERO, Vec3::X, Vec3::Y]).is_none());
+    }
+
+    /// quickhull closes a convex polygon with two opposite triangle fans: the walk then runs over a
+    /// triangulated polygon, where a vertex higher than its neighbours is the highest too.
+    #[test]
+    fn a_flat_convex_polygon_walks_to_the_scans_value() {
+        let flat: Vec<Vec3> = (0..40)
+            .map(|i| {
+                let t = i as f32 * std::f32::consts::TAU / 40.0;
+                Vec3::new(t.cos(), 0.5 * t.sin(), 0.0)
+            })
+            .collect();
+        let Some(adjacency) = HullAdjacency::of_hull_vertices(&flat) else {
+            return;
+        };
+        for dir in directions(64) {
+            let best = flat[support_index::<f32>(&flat, dir)].dot(dir);
+            for start in [NO_START, 0, 17] {
+                let found = adjacency.climb::<f32>(&flat, start, dir);
+                assert_eq!(flat[found].dot(dir), best, "dir {dir}");
+            }
+        }
+    }
+
+    #[test]
+    fn float64_walks_agree_with_float64_scans() {
+        let points = sphere_points(300);
+        let adjacency = HullAdjacency::of_hull_vertices(&points).unwrap();
+        let wide: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+        for dir in directions(50) {
+            let dir = dir.as_dvec3();
+            let found = adjacency.climb::<f64>(&wide, NO_START, dir);
+            assert_eq!(
+                wide[found].dot(dir),
+                wide[support_index::<f64>(&wide, dir)].dot(dir)
+            );
+        }
+    }
+}

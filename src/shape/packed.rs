@@ -1,0 +1,111 @@
+//! A structure-of-arrays copy of a point set for the SIMD support scan.
+
+use crate::real::Real;
+
+/// The points' coordinates in lanes of [`Real::LANE_COUNT`] (8 for float32, 4 for float64): `x[b]` holds the x
+/// coordinates of points `LANE_COUNT * b ..`. The last block is padded with copies of the last point, which tie
+/// with it and so never win (ties go to the lower index).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackedPoints<R: Real> {
+    x: Vec<R::Lanes>,
+    y: Vec<R::Lanes>,
+    z: Vec<R::Lanes>,
+}
+
+impl<R: Real> PackedPoints<R> {
+    /// Packs a non-empty point set.
+    pub fn new(points: &[R::V]) -> Self {
+        assert!(!points.is_empty(), "a shape has at least one point");
+        let n = R::LANE_COUNT;
+        let blocks = points.len().div_ceil(n);
+        let mut packed = Self {
+            x: Vec::with_capacity(blocks),
+            y: Vec::with_capacity(blocks),
+            z: Vec::with_capacity(blocks),
+        };
+        let last = points[points.len() - 1];
+        let mut coords = vec![[R::ZERO; 3]; n];
+        for b in 0..blocks {
+            for (lane, c) in coords.iter_mut().enumerate() {
+                let p = points.get(b * n + lane).copied().unwrap_or(last);
+                *c = [R::comp(p, 0), R::comp(p, 1), R::comp(p, 2)];
+            }
+            let axis = |k: usize| R::lanes(&coords.iter().map(|c| c[k]).collect::<Vec<R>>());
+            packed.x.push(axis(0));
+            packed.y.push(axis(1));
+            packed.z.push(axis(2));
+        }
+        packed
+    }
+
+    /// The packed copy of a point set large enough for the SIMD scan to pay ([`super::SIMD_SCAN_MIN_POINTS`]).
+    pub fn when_worth_it(points: &[R::V]) -> Option<Self> {
+        (points.len() >= super::SIMD_SCAN_MIN_POINTS).then(|| Self::new(points))
+    }
+
+    /// Index of the point with the largest dot product with `dir`, the first one on ties: the scalar
+    /// [`super::support_index`]'s answer.
+    #[inline(never)]
+    pub fn support_index(&self, dir: R::V) -> usize {
+        R::scan_lanes(&self.x, &self.y, &self.z, dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::support_index;
+    use glam::{DVec3, Vec3};
+
+    /// A deterministic cloud with many ties: coordinates on a coarse grid.
+    fn grid_cloud(n: usize) -> Vec<Vec3> {
+        (0..n)
+            .map(|i| {
+                let h = (i as u32).wrapping_mul(2_654_435_761);
+                Vec3::new(
+                    (h % 7) as f32 - 3.0,
+                    ((h >> 8) % 5) as f32 - 2.0,
+                    ((h >> 16) % 3) as f32 - 1.0,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_simd_scan_picks_the_scalar_scans_index_ties_included() {
+        let dirs = [
+            Vec3::X,
+            Vec3::NEG_Y,
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(0.3, -0.7, 0.2),
+            Vec3::ZERO,
+            Vec3::new(-1e-30, 2e-30, 0.0),
+        ];
+        for n in [1, 2, 7, 8, 9, 15, 16, 17, 31, 100, 257] {
+            let points = grid_cloud(n);
+            let packed = PackedPoints::<f32>::new(&points);
+            let wide: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+            let packed64 = PackedPoints::<f64>::new(&wide);
+            for dir in dirs {
+                assert_eq!(
+                    packed.support_index(dir),
+                    support_index::<f32>(&points, dir),
+                    "{n} points along {dir}"
+                );
+                assert_eq!(
+                    packed64.support_index(dir.as_dvec3()),
+                    support_index::<f64>(&wide, dir.as_dvec3()),
+                    "{n} points along {dir} in float64"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_nan_direction_answers_the_first_point_like_the_scalar_scan() {
+        let points = grid_cloud(20);
+        let packed = PackedPoints::<f32>::new(&points);
+        assert_eq!(packed.support_index(Vec3::NAN), 0);
+        assert_eq!(support_index::<f32>(&points, Vec3::NAN), 0);
+    }
+}
