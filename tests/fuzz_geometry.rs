@@ -21,7 +21,10 @@
 //! The library bugs the fuzzer has found are pinned by regression tests at the end of this file, one minimal
 //! reproducer each. While a new bug is open it may be listed in [`KNOWN_BUGS`] with its reproducer ignored: a
 //! problem that matches one is counted and printed (`KNOWN BUG ...: hit by N case(s)`) instead of failing the
-//! test, so the fuzzer keeps looking for others. The list is empty: every bug found so far is fixed.
+//! test, so the fuzzer keeps looking for others. Two are open (found by the fourth 10-minute run, after 11.5
+//! million and 0.7 million cases): a penetration normal turned by up to 1e-3 rad (EPA's coplanar allowance),
+//! which on slabs and needles thinner than 1e-3 of their size makes B move several times the depth along it,
+//! and touching contact points off by 1.0-1.3 times the band at the coordinate limit.
 //! In a long run a named failure status (an honest `unresolved` or `epa_degenerate`, not a wrong answer) is
 //! counted by family and printed as a rate at the end (`NAMED FAILURE STATUS (n in N cases)`) instead of
 //! ending the run; the CI budget fails on it. `FUZZ_STRICT=1` fails on known bugs and failure statuses too;
@@ -1008,7 +1011,20 @@ struct KnownBug {
     max_excess: Option<f64>,
 }
 
-const KNOWN_BUGS: &[KnownBug] = &[];
+const KNOWN_BUGS: &[KnownBug] = &[
+    KnownBug {
+        reproducer: "a_point_at_a_thin_slab_centre_gets_the_slab_normal",
+        families: &["slab/", "needle/"],
+        patterns: &["but B needs"],
+        max_excess: Some(1.5),
+    },
+    KnownBug {
+        reproducer: "contacts_of_crossing_boxes_at_the_limit_lie_on_their_shapes",
+        families: &["limit/"],
+        patterns: &["contacts outside their shapes"],
+        max_excess: Some(2.0),
+    },
+];
 
 /// Splits a failure report into what may fail the test: `None` when every problem is a known bug (counted
 /// in `known`) or, with `FUZZ_ONLY=text`, does not contain that text (to shrink one kind of failure at a
@@ -3217,4 +3233,103 @@ fn the_first_long_fuzz_run_finds_nothing_on_the_gpu() {
         }
     }
     assert!(report.is_empty(), "{report}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Open bugs from the fourth 10-minute run (ignored reproducers, listed in KNOWN_BUGS)
+// ---------------------------------------------------------------------------------------------------------
+
+/// How far B (placed by `pose_y`) must move along the world direction `n` to leave A (placed by `pose_x`):
+/// the support functions of both shapes along `n`, radii included, in float64.
+fn needed_along(x: &ConvexShape, pose_x: &DPose, y: &ConvexShape, pose_y: &DPose, n: DVec3) -> f64 {
+    let reach = |shape: &ConvexShape, pose: &DPose, d: DVec3| {
+        shape
+            .local_points()
+            .map(|p| d.dot(pose.rotation * p.as_dvec3() + pose.position))
+            .fold(f64::MIN, f64::max)
+            + f64::from(shape.radius())
+    };
+    reach(x, pose_x, n) + reach(y, pose_y, -n)
+}
+
+/// A point at the centre of a slab 1.6e-5 thick and 2.25e-2 wide: the depth (7.96e-6) is right but the normal
+/// is turned 1e-3 rad off the slab's axis (inside EPA's allowance for coplanar faces, 1.4e-3 rad), and on a slab
+/// 1,400 times wider than thick that makes B move 2.39e-5, three times the depth, along it. The certificate
+/// allows the support functions along the normal to differ from the depth by 1e-3 of the pair's size, more than
+/// the slab's whole thickness, so it cannot tell. Same on a needle (depth 7.6e-7, B needs 2.6e-6). Found after
+/// 11.5 million thin-slab cases.
+#[test]
+#[ignore = "open bug: a normal turned within EPA's coplanar allowance is too far off on slabs thinner than 1e-3 of their size"]
+fn a_point_at_a_thin_slab_centre_gets_the_slab_normal() {
+    let slab = ConvexShape::cuboid(Vec3::new(0.011263559, 0.011263559, 7.963786e-6)).unwrap();
+    let pose_slab = dpose(
+        [0.0, 0.0, 0.0],
+        [0.7071067811865476, 0.0, 0.0, 0.7071067811865476],
+    );
+    let pose_point = dpose(
+        [0.0, 0.0, 0.0],
+        [
+            -0.24285111007201615,
+            -0.8304308142440948,
+            0.4926365605986645,
+            -0.09336605513888568,
+        ],
+    );
+    let config = GjkConfig::default();
+    let (_, pen) = query::penetration_query(
+        &point(),
+        &pose_point.to_f32(),
+        &slab,
+        &pose_slab.to_f32(),
+        &config,
+    );
+    assert_eq!(pen.status, PenetrationStatus::Penetrating, "{pen:?}");
+    let n = pose_point.rotation * pen.normal.as_dvec3();
+    let needed = needed_along(&point(), &pose_point, &slab, &pose_slab, n);
+    let scale = f64::from(slab.bounding_radius());
+    assert!(
+        (needed - f64::from(pen.depth)).abs() <= 5e-4 * scale,
+        "depth {} but B needs {needed} along {n}",
+        pen.depth
+    );
+}
+
+/// Two boxes near the 1e9 limit, 2 x 1.8e9 x 3,128 and 4.5e8 x 2 x 2, crossing and touching (depth 0, answered
+/// from GJK's witnesses without EPA): the contact point on B is 9.2e5 from B (1.03 times the band of 1e-3 of the
+/// pair's size, 9e8); a second pair gave 1.27 times, on the CPU and on the GPU (gl and vulkan) alike. Found
+/// after 0.7 million cases near the limit.
+#[test]
+#[ignore = "open bug: EPA contact points of crossing slivers at the coordinate limit drift past the band"]
+fn contacts_of_crossing_boxes_at_the_limit_lie_on_their_shapes() {
+    let half_a = DVec3::new(1.0, 900000000.0, 1564.0382);
+    let half_b = DVec3::new(225206110.0, 1.0, 1.0);
+    let a = ConvexShape::cuboid(half_a.as_vec3()).unwrap();
+    let b = ConvexShape::cuboid(half_b.as_vec3()).unwrap();
+    let pose_a = dpose([9e8, 0.0, 9e8], [1.0, 0.0, 0.0, 0.0]);
+    let pose_b = dpose(
+        [9e8, -9e8, 899998528.0],
+        [
+            -0.7189594225914006,
+            0.5041033457121148,
+            -0.024566922420709552,
+            -0.477884538180162,
+        ],
+    );
+    let config = GjkConfig::default();
+    let (_, pen) = query::penetration_query(&a, &pose_a.to_f32(), &b, &pose_b.to_f32(), &config);
+    assert_eq!(pen.status, PenetrationStatus::Penetrating, "{pen:?}");
+    let outside = |contact: Vec3, pose: &DPose, half: DVec3| {
+        let world = pose_a.rotation * contact.as_dvec3() + pose_a.position;
+        let local = pose.rotation.inverse() * (world - pose.position);
+        (local.abs() - half).max(DVec3::ZERO).length()
+    };
+    let band = 1e-3 * f64::from(a.bounding_radius().max(b.bounding_radius()));
+    let (off_a, off_b) = (
+        outside(pen.contact_a, &pose_a, half_a),
+        outside(pen.contact_b, &pose_b, half_b),
+    );
+    assert!(
+        off_a <= band && off_b <= band,
+        "contacts {off_a} and {off_b} outside, band {band}: {pen:?}"
+    );
 }
