@@ -58,9 +58,10 @@ pub const EPA_TOLERANCE: f64 = 1e-6;
 /// start simplex inherits that.
 pub const EPA_TOUCH_SLACK: f64 = 1e-4;
 /// How far (relative to the pair's size) the support functions along a penetrating answer's normal may add up
-/// to something else than its depth. Not tighter: the coplanar neighbour that rebuilds the contact points may
-/// turn the normal by up to 1.4e-3 rad (cosine within 1e-6), which moves the support value by about that
-/// fraction of the size. The answers this check exists for are off by a large part of the size.
+/// to something else than its depth. The answers this check exists for are off by a large part of the size.
+/// (The normal and depth come from EPA's closest face; the coplanar neighbour that rebuilds the contact points,
+/// whose normal may be turned by up to 1.4e-3 rad, no longer sets them: on a slab far wider than thick that
+/// turn made B move three times the depth along the normal, within this slack.)
 pub const EPA_CERTIFICATE_SLACK: f64 = 1e-3;
 /// Faces whose normals agree to within this much of a unit cosine (and whose distances to within the EPA
 /// tolerance) are coplanar neighbours: one flat facet of A - B split into triangles.

@@ -21,6 +21,10 @@ pub fn contact<R: Real>(
     status: PenetrationStatus,
     iterations: u32,
 ) -> Penetration<R> {
+    // The closest face gives the normal and the depth; a coplanar neighbour only the contact points (its
+    // normal may be turned by up to 1.4e-3 rad, which on a slab far wider than thick makes B move several
+    // times the depth along it).
+    let closest = face;
     let (mut face, mut status) = (face, status);
     if status == PenetrationStatus::Penetrating {
         face = coplanar_neighbour(q, poly, face);
@@ -56,8 +60,8 @@ pub fn contact<R: Real>(
         status,
         core_a,
         core_b,
-        face.normal,
-        face.dist + q.margin(),
+        closest.normal,
+        closest.dist + q.margin(),
         iterations,
     )
 }
@@ -67,11 +71,15 @@ pub fn contact<R: Real>(
 fn coplanar_neighbour<R: Real>(q: &PairQuery<R>, poly: &Polytope<R>, face: Face<R>) -> Face<R> {
     let eps = R::from_f64(super::answer::EPA_TOLERANCE) * q.scale;
     let parallel = R::ONE - R::from_f64(EPA_COPLANAR_COSINE_SLACK);
+    let closest = face;
     let mut lambda = unclamped_barycentric::<R>(poly, &face);
     let mut face = face;
     for s in 0..poly.face_slots {
         let f = poly.faces[s];
-        if f.alive && (f.dist - face.dist).abs() <= eps && R::dot(f.normal, face.normal) > parallel
+        // Compared with the closest face, not the best so far, so a chain of neighbours cannot drift.
+        if f.alive
+            && (f.dist - closest.dist).abs() <= eps
+            && R::dot(f.normal, closest.normal) > parallel
         {
             let l = unclamped_barycentric::<R>(poly, &f);
             if min3(l) > min3(lambda) {

@@ -2,6 +2,7 @@
 
 // The answer from the closest `face` EPA ended on with `status`.
 fn contact(q: PairQuery, found: Face, found_status: u32, iterations: u32) -> GpuPenetration {
+    // The closest face gives the normal and the depth; a coplanar neighbour only the contact points.
     var face = found;
     var status = found_status;
     if (status == PEN_PENETRATING) {
@@ -30,7 +31,7 @@ fn contact(q: PairQuery, found: Face, found_status: u32, iterations: u32) -> Gpu
     }
     let core_a = poly_a[i] * weights.x + poly_a[j] * weights.y + poly_a[k] * weights.z;
     let core_b = poly_b[i] * weights.x + poly_b[j] * weights.y + poly_b[k] * weights.z;
-    return finish(q, status, core_a, core_b, face.plane.xyz, face.plane.w + pair_query_margin(q), iterations);
+    return finish(q, status, core_a, core_b, found.plane.xyz, found.plane.w + pair_query_margin(q), iterations);
 }
 
 // Coplanar neighbours share the closest distance; only the one the origin projects into rebuilds exact contact
@@ -42,9 +43,10 @@ fn coplanar_neighbour(q: PairQuery, found: Face) -> Face {
     var best_lambda = unclamped_barycentric(found);
     for (var f = 0u; f < face_slots; f = f + 1u) {
         let other = Face(face_plane[f], face_corners[f]);
+        // Compared with the closest face, not the best so far, so a chain of neighbours cannot drift.
         if ((other.corners & FACE_ALIVE) != 0u
-            && abs(other.plane.w - best.plane.w) <= eps
-            && dot(other.plane.xyz, best.plane.xyz) > parallel) {
+            && abs(other.plane.w - found.plane.w) <= eps
+            && dot(other.plane.xyz, found.plane.xyz) > parallel) {
             let l = unclamped_barycentric(other);
             if (min3(l) > min3(best_lambda)) {
                 best = other;
