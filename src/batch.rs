@@ -56,22 +56,23 @@ fn pair_parts<'a>(
     )
 }
 
-/// Maps every pair in order on the requested threads, collecting into `C` (a `Vec`, or a pair of `Vec`s
-/// filled by unzipping).
-fn map_pairs<T, C, F>(pairs: &[[u32; 2]], threads: Threads, run: F) -> Result<C, BatchError>
+/// Maps every item (a pair, or a pair with its warm start) in order on the requested threads, collecting
+/// into `C` (a `Vec`, or a pair of `Vec`s filled by unzipping).
+fn map_pairs<I, T, C, F>(items: &[I], threads: Threads, run: F) -> Result<C, BatchError>
 where
+    I: Sync,
     T: Send,
     C: FromIterator<T> + rayon::iter::FromParallelIterator<T> + Send,
-    F: Fn(&[u32; 2]) -> T + Sync + Send,
+    F: Fn(&I) -> T + Sync + Send,
 {
     Ok(match threads {
-        Threads::Single => pairs.iter().map(run).collect(),
-        Threads::All => pairs.par_iter().with_min_len(64).map(run).collect(),
+        Threads::Single => items.iter().map(run).collect(),
+        Threads::All => items.par_iter().with_min_len(64).map(run).collect(),
         Threads::Count(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
             .map_err(|_| BatchError::ThreadPool(n))?
-            .install(|| pairs.par_iter().with_min_len(64).map(run).collect()),
+            .install(|| items.par_iter().with_min_len(64).map(run).collect()),
     })
 }
 
@@ -137,40 +138,23 @@ pub fn query_batch_warm(
         QueryKind::Intersection => AnswerKind::Intersection,
         QueryKind::Distance => AnswerKind::Distance,
     };
-    let starts: Vec<WarmStart> = pairs
+    let started: Vec<([u32; 2], WarmStart)> = pairs
         .iter()
-        .map(|p| cache.entries.get(p).copied().unwrap_or_default())
+        .map(|p| (*p, cache.entries.get(p).copied().unwrap_or_default()))
         .collect();
-    let indexed: Vec<usize> = (0..pairs.len()).collect();
-    let answered: Vec<(GjkResult<f32>, WarmStart)> = map_indices(&indexed, threads, |&k| {
-        let (a, b, relative) = pair_parts(shapes, instances, pairs[k]);
-        let mut warm = starts[k];
-        let (result, _) = answer_relative(a, b, &relative, kind, config, Some(&mut warm));
-        (result, warm)
-    })?;
+    let answered: Vec<(GjkResult<f32>, WarmStart)> =
+        map_pairs(&started, threads, |&(pair, start)| {
+            let (a, b, relative) = pair_parts(shapes, instances, pair);
+            let mut warm = start;
+            let (result, _) = answer_relative(a, b, &relative, kind, config, Some(&mut warm));
+            (result, warm)
+        })?;
     cache.entries = pairs
         .iter()
         .zip(&answered)
         .map(|(p, (_, warm))| (*p, *warm))
         .collect();
     Ok(answered.into_iter().map(|(r, _)| r).collect())
-}
-
-/// [`map_pairs`] over indices.
-fn map_indices<T, F>(indices: &[usize], threads: Threads, run: F) -> Result<Vec<T>, BatchError>
-where
-    T: Send,
-    F: Fn(&usize) -> T + Sync + Send,
-{
-    Ok(match threads {
-        Threads::Single => indices.iter().map(run).collect(),
-        Threads::All => indices.par_iter().with_min_len(64).map(run).collect(),
-        Threads::Count(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|_| BatchError::ThreadPool(n))?
-            .install(|| indices.par_iter().with_min_len(64).map(run).collect()),
-    })
 }
 
 /// GJK's distance answers and the penetration answers, one of each per pair.
