@@ -77,6 +77,52 @@ fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
     return proj;
 }
 
+// `v` without its components along the simplex's own edges, where the simplex knows them better than `v`
+// (an edge longer than |v|; a face taller than |v| over its longest edge): Simplex::perpendicular.
+fn simplex_perpendicular(s: ptr<function, Simplex>, v: vec3<f32>) -> vec3<f32> {
+    let vv = dot(v, v);
+    if ((*s).len < 2u || (*s).len > 3u) {
+        return v;
+    }
+    let ends = simplex_longest_edge(s);
+    let long = (*s).w[ends.y] - (*s).w[ends.x];
+    if (!(dot(long, long) > vv)) {
+        return v;
+    }
+    let along = unit_or_zero(long);
+    var n = v - along * dot(v, along);
+    if (ends.z < 3u) {
+        let side = (*s).w[ends.z] - (*s).w[ends.x];
+        let height = side - along * dot(side, along);
+        if (dot(height, height) > vv) {
+            let across = unit_or_zero(height);
+            n = n - across * dot(n, across);
+        }
+    }
+    return n;
+}
+
+// The vertices (x, y) of the longest edge of a live edge or triangle, and the third vertex of a triangle in z
+// (3 for an edge): Simplex::longest_edge.
+fn simplex_longest_edge(s: ptr<function, Simplex>) -> vec3<u32> {
+    if ((*s).len == 2u) {
+        return vec3<u32>(0u, 1u, 3u);
+    }
+    var best = vec3<u32>(0u, 1u, 2u);
+    let e01 = (*s).w[1] - (*s).w[0];
+    var best_length = dot(e01, e01);
+    let e12 = (*s).w[2] - (*s).w[1];
+    if (dot(e12, e12) > best_length) {
+        best = vec3<u32>(1u, 2u, 0u);
+        best_length = dot(e12, e12);
+    }
+    let e20 = (*s).w[0] - (*s).w[2];
+    if (dot(e20, e20) > best_length) {
+        best = vec3<u32>(2u, 0u, 1u);
+    }
+    return best;
+}
+
 // sum(lambda_i w_i): a point of A - B whatever the sign tests did (weighted_point in simplex.rs).
 fn simplex_weighted_point(s: ptr<function, Simplex>) -> vec3<f32> {
     var p = vec3<f32>(0.0);

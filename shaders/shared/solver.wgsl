@@ -208,7 +208,7 @@ fn gjk_search_answer(
     let cores = simplex_witnesses(simplex);
     var normal = vec3<f32>(0.0);
     if (vv > 0.0) {
-        normal = -unit_or_zero((*s).v);
+        normal = -unit_or_zero(simplex_perpendicular(simplex, (*s).v));
     }
     var result: GpuResult;
     result.status = status;

@@ -41,7 +41,15 @@ pub fn contact<R: Real>(
         R::vzero(),
     ];
     let nearest = s2d(&shifted, 0, 1, 2, true);
-    let lambda = nearest.lambda;
+    // The signed volumes of a sliver face give weights that sum to 1 only up to their rounding (0.99856 seen
+    // on a needle crossing a plank at the coordinate limit): unnormalised, they pull both contact points
+    // toward the frame's origin by that fraction, off the shapes (like `Simplex::reduce`'s weights).
+    let sum = nearest.lambda[0] + nearest.lambda[1] + nearest.lambda[2];
+    let lambda = if sum > R::ZERO {
+        nearest.lambda.map(|l| l / sum)
+    } else {
+        nearest.lambda
+    };
     if status == PenetrationStatus::Penetrating {
         // The origin lies in A - B up to the touching tolerance, so the closest face cannot be far on the
         // wrong side of it, and the origin's projection falls into the face (or a coplanar neighbour) up to

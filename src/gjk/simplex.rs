@@ -97,6 +97,57 @@ impl<R: Real> Simplex<R> {
         m.sqrt()
     }
 
+    /// `v`, the closest point of this (reduced) simplex to the origin, without its components along the
+    /// simplex's own edges: the exact closest point of an edge's or a face's interior is perpendicular to them,
+    /// but the computed one carries a rounding of about `eps |w|` in every direction, which turns its direction
+    /// by `eps |w| / |v|` (1e-3 rad seen for a sphere 6e-5 of the needle's length from a needle's long edge:
+    /// along the normal, B's extent then grew by the needle's length times that angle, 3.4 times the depth).
+    /// A direction is removed only when the simplex knows it better than `v` does: an edge longer than `|v|`,
+    /// and a face's second direction when the face is taller than `|v|` over its longest edge (the rounding
+    /// of that direction is `eps |w| / height`).
+    pub fn perpendicular(&self, v: R::V) -> R::V {
+        let vv = R::length_squared(v);
+        if !(2..=3).contains(&self.len) {
+            return v;
+        }
+        let (i, j, k) = self.longest_edge();
+        let long = self.w[j] - self.w[i];
+        // Written so that NaN keeps `v`.
+        let knows_better = R::length_squared(long) > vv;
+        if !knows_better {
+            return v;
+        }
+        let along = R::unit_or_zero(long);
+        let mut n = v - along * R::dot(v, along);
+        if let Some(k) = k {
+            let side = self.w[k] - self.w[i];
+            let height = side - along * R::dot(side, along);
+            if R::length_squared(height) > vv {
+                let across = R::unit_or_zero(height);
+                n = n - across * R::dot(n, across);
+            }
+        }
+        n
+    }
+
+    /// The vertices `(i, j)` of the longest edge of a live edge or triangle, and the third vertex of a triangle.
+    fn longest_edge(&self) -> (usize, usize, Option<usize>) {
+        if self.len == 2 {
+            return (0, 1, None);
+        }
+        let edges = [(0, 1, 2), (1, 2, 0), (2, 0, 1)];
+        let mut best = edges[0];
+        let mut best_length = R::length_squared(self.w[1] - self.w[0]);
+        for &(i, j, k) in &edges[1..] {
+            let length = R::length_squared(self.w[j] - self.w[i]);
+            if length > best_length {
+                best = (i, j, k);
+                best_length = length;
+            }
+        }
+        (best.0, best.1, Some(best.2))
+    }
+
     /// The point of A - B that the current weights describe, `sum(lambda_i * w_i)`, recomputed from the
     /// vertices: a point of A - B whatever rounding did to the sign tests that chose the weights, so its length
     /// is a certified upper bound on the core distance (within the rounding of this sum).
@@ -117,5 +168,57 @@ impl<R: Real> Simplex<R> {
             pb = pb + self.b[i] * self.lambda[i];
         }
         (pa, pb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    fn simplex_of(points: &[Vec3]) -> Simplex<f32> {
+        let mut s = Simplex::single(points[0], Vec3::ZERO);
+        for &p in &points[1..] {
+            s.push(p, Vec3::ZERO);
+        }
+        s
+    }
+
+    #[test]
+    fn a_direction_loses_its_rounding_along_a_long_edge() {
+        let edge = simplex_of(&[Vec3::new(-2.0, 1e-4, 0.0), Vec3::new(3.0, 1e-4, 0.0)]);
+        // The closest point (0, 1e-4, 0) with a rounding of 1e-7 along the edge: 1e-3 rad off.
+        let n = edge.perpendicular(Vec3::new(1e-7, 1e-4, 0.0));
+        assert!(n.x.abs() <= 1e-12, "{n}");
+        assert!((n.y - 1e-4).abs() <= 1e-10, "{n}");
+    }
+
+    #[test]
+    fn a_face_taller_than_the_distance_removes_both_of_its_directions() {
+        let face = simplex_of(&[
+            Vec3::new(-2.0, -1.0, 1e-3),
+            Vec3::new(2.0, -1.0, 1e-3),
+            Vec3::new(0.0, 2.0, 1e-3),
+        ]);
+        let n = face.perpendicular(Vec3::new(2e-7, -3e-7, 1e-3));
+        assert!(n.x.abs() <= 1e-10 && n.y.abs() <= 1e-10, "{n}");
+        assert!((n.z - 1e-3).abs() <= 1e-9, "{n}");
+    }
+
+    #[test]
+    fn directions_the_simplex_knows_worse_than_the_distance_are_kept() {
+        // An edge shorter than the distance, and a face lower than it: v is the better estimate.
+        let v = Vec3::new(0.3, 0.1, 1.0);
+        let short = simplex_of(&[Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.5, 0.0, 1.0)]);
+        assert_eq!(short.perpendicular(v), v);
+        let low = simplex_of(&[
+            Vec3::new(-3.0, 0.0, 1.0),
+            Vec3::new(3.0, 0.0, 1.0),
+            Vec3::new(0.0, 0.5, 1.0),
+        ]);
+        let n = low.perpendicular(v);
+        assert!(n.x.abs() <= 1e-6 && (n.y - 0.1).abs() <= 1e-6, "{n}");
+        let point = simplex_of(&[Vec3::new(0.3, 0.1, 1.0)]);
+        assert_eq!(point.perpendicular(v), v);
     }
 }

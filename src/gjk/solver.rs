@@ -292,7 +292,7 @@ impl<R: Real> GjkSearch<R> {
         let core_distance = self.vv.sqrt();
         let (core_a, core_b) = self.simplex.witnesses();
         let normal = if self.vv > R::ZERO {
-            -R::unit_or_zero(self.v)
+            -R::unit_or_zero(self.simplex.perpendicular(self.v))
         } else {
             R::vzero()
         };

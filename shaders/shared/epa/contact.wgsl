@@ -20,7 +20,12 @@ fn contact(q: PairQuery, found: Face, found_status: u32, iterations: u32) -> Gpu
         vec3<f32>(0.0),
     );
     let nearest = s2d(shifted, 0u, 1u, 2u, true);
-    let weights = nearest.lambda.xyz;
+    // A sliver face's weights sum to 1 only up to their rounding: normalised, as in contact.rs.
+    var weights = nearest.lambda.xyz;
+    let sum = weights.x + weights.y + weights.z;
+    if (sum > 0.0) {
+        weights = weights / sum;
+    }
     if (status == PEN_PENETRATING) {
         // The closest face far on the wrong side of the origin, or the origin's projection far from the face
         // (a distance, not a weight): the polytope was folded by rounding.
