@@ -10,6 +10,7 @@ use gpu_gjk::app::assets::ASSET_NAMES;
 use gpu_gjk::app::check::{answer_on_cpu, CheckJob, CheckPolicy};
 use gpu_gjk::app::draw_list::state_of_mark;
 use gpu_gjk::app::sim::{NarrowMode, Simulation};
+use gpu_gjk::batch::WarmCache;
 use gpu_gjk::gpu::{GpuContext, GpuLimits, NarrowPhase};
 use gpu_gjk::stress::{classify_bodies, BodyState, StressScene, StressSpec};
 use gpu_gjk::{ConvexShape, QueryKind};
@@ -155,7 +156,8 @@ fn with_the_check_sampled_frames_keep_their_results_on_the_gpu_and_colour_from_t
             instances: std::sync::Arc::clone(&sim.data.instances),
             pairs: std::sync::Arc::clone(&sim.data.pairs),
         };
-        let cpu = answer_on_cpu(&job, sim.kind, &sim.config).unwrap();
+        let cold = &mut WarmCache::default();
+        let cpu = answer_on_cpu(&job, sim.kind, &sim.config, cold).unwrap();
         let expected = classify_bodies(sim.scene.bodies.len(), &job.pairs, &cpu.results, &[], 0);
         assert!(expected.colliding_pairs > 0);
         // The HUD's count is the latest frame read back, collected a frame later: none yet in the first.

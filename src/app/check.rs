@@ -1,9 +1,10 @@
 //! The live CPU check: the CPU reference answers the same pairs as the GPU, either in the frame (every
 //! frame, for headless runs whose summary must cover every frame) or on a worker thread that takes a new
 //! frame only when it has finished the last one (interactive runs, where the frame rate must not wait for
-//! the CPU; the HUD says how many frames were sampled).
+//! the CPU; the HUD says how many frames were sampled). Each keeps a warm-start cache per candidate pair
+//! across the frames it checks ([`WarmCache`]): a pair seen again starts GJK where it ended.
 
-use crate::batch::{query_batch, Threads};
+use crate::batch::{query_batch_warm, Threads, WarmCache};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
@@ -36,24 +37,39 @@ pub struct CpuAnswers {
     pub frame: u64,
     pub results: Vec<GjkResult<f32>>,
     pub seconds: f64,
+    /// GJK iterations over every pair, warm-started from the cache.
+    pub iterations: u64,
 }
 
-/// The CPU reference on every pair of a job, on all threads.
-pub fn answer_on_cpu(job: &CheckJob, kind: QueryKind, config: &GjkConfig) -> Result<CpuAnswers> {
+/// The CPU reference on every pair of a job, on all threads, warm-started from `warm` (which then holds this
+/// job's pairs).
+pub fn answer_on_cpu(
+    job: &CheckJob,
+    kind: QueryKind,
+    config: &GjkConfig,
+    warm: &mut WarmCache,
+) -> Result<CpuAnswers> {
     let start = Instant::now();
-    let results = query_batch(
+    let results = query_batch_warm(
         &job.shapes,
         &job.instances,
         &job.pairs,
         kind,
         config,
         Threads::All,
+        warm,
     )?;
     Ok(CpuAnswers {
         frame: job.frame,
+        iterations: total_iterations(&results),
         results,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// GJK iterations summed over a frame's answers.
+pub fn total_iterations(results: &[GjkResult<f32>]) -> u64 {
+    results.iter().map(|r| u64::from(r.iterations)).sum()
 }
 
 /// A worker thread running [`answer_on_cpu`] on one job at a time.
@@ -71,9 +87,10 @@ impl CpuWorker {
         let thread = std::thread::Builder::new()
             .name("cpu-check".into())
             .spawn(move || {
+                let mut warm = WarmCache::default();
                 for job in jobs {
                     if answer_sender
-                        .send(answer_on_cpu(&job, kind, &config))
+                        .send(answer_on_cpu(&job, kind, &config, &mut warm))
                         .is_err()
                     {
                         break;
@@ -166,7 +183,7 @@ mod tests {
     fn the_worker_answers_like_the_direct_call_and_takes_one_job_at_a_time() {
         let kind = QueryKind::Distance;
         let config = GjkConfig::default();
-        let direct = answer_on_cpu(&job(7), kind, &config).unwrap();
+        let direct = answer_on_cpu(&job(7), kind, &config, &mut WarmCache::default()).unwrap();
         let mut worker = CpuWorker::new(kind, config);
         assert!(worker.offer(job(7)).unwrap());
         assert!(!worker.offer(job(8)).unwrap(), "busy workers refuse jobs");

@@ -2,8 +2,9 @@
 //! (or the CPU), the CPU check, and per-body collision states. The window and the headless test both drive
 //! this, so what the picture shows is what the tests check.
 
-use super::check::{answer_on_cpu, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
+use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
 use super::draw_list::{draw_slots, mark_of_state};
+use crate::batch::WarmCache;
 use crate::broad_phase::{sweep_and_prune, world_aabb, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 use crate::gpu::layout::GpuResult;
@@ -75,6 +76,10 @@ pub struct CheckTotals {
     /// Pairs the GPU answered with a failure status (for instance a loop cut short by a software adapter on
     /// a big hull), answered again on the CPU for the colours.
     pub gpu_failures: u64,
+    /// GJK iterations of the CPU check over the checked frames, warm-started from the previous checked frame.
+    pub cpu_iterations_warm: u64,
+    /// GJK iterations of the GPU on the same pairs, which starts every pair cold (the twin of the CPU's GJK).
+    pub gpu_iterations_cold: u64,
 }
 
 /// What the latest narrow phase saw and answered, kept for the overlays, picking and the pair panel (the
@@ -120,6 +125,9 @@ pub struct Simulation {
     shapes: Arc<Vec<ConvexShape>>,
     shapes_dirty: bool,
     worker: CpuWorker,
+    /// Warm starts of the checks run in the frame (every-frame checks, the CPU narrow phase); the worker
+    /// keeps its own.
+    warm: WarmCache,
     pending: Option<Pending>,
     /// Bodies of the pairs the latest check disputed, and the pairs.
     disputed: Vec<u32>,
@@ -158,6 +166,7 @@ impl Simulation {
             shapes: Arc::new(Vec::new()),
             shapes_dirty: true,
             worker: CpuWorker::new(kind, config),
+            warm: WarmCache::default(),
             pending: None,
             disputed: Vec::new(),
             disputed_pairs: Vec::new(),
@@ -251,7 +260,7 @@ impl Simulation {
             }
             NarrowMode::Cpu => {
                 // The CPU is the narrow phase now, so there is nothing to check it against.
-                let cpu = answer_on_cpu(&job, self.kind, &self.config)?;
+                let cpu = answer_on_cpu(&job, self.kind, &self.config, &mut self.warm)?;
                 stats.cpu_narrow_ms = Some(cpu.seconds * 1e3);
                 (cpu.results, None)
             }
@@ -437,7 +446,7 @@ impl Simulation {
     ) -> Result<()> {
         match self.policy {
             CheckPolicy::EveryFrame => {
-                let cpu = answer_on_cpu(job, self.kind, &self.config)?;
+                let cpu = answer_on_cpu(job, self.kind, &self.config, &mut self.warm)?;
                 self.fold_check(job, gpu, cpu, stats);
             }
             CheckPolicy::WhenIdle => {
@@ -489,6 +498,8 @@ impl Simulation {
         self.totals.pairs_checked += report.pairs as u64;
         self.totals.disagreements += disagreements as u64;
         self.totals.near_contact_differences += report.near_contact_flag_differences as u64;
+        self.totals.cpu_iterations_warm += cpu.iterations;
+        self.totals.gpu_iterations_cold += total_iterations(gpu);
         self.totals.max_distance_error = self
             .totals
             .max_distance_error

@@ -96,6 +96,11 @@ impl FrameLog {
             near_contact_differences: checked.then_some(totals.near_contact_differences),
             max_distance_error: checked.then_some(totals.max_distance_error),
             gpu_failures_answered_on_cpu: totals.gpu_failures,
+            gjk_iterations_cpu_warm: checked.then_some(totals.cpu_iterations_warm),
+            gjk_iterations_gpu_cold: checked.then_some(totals.gpu_iterations_cold),
+            warm_start_iterations_saved: (checked && totals.gpu_iterations_cold > 0).then(|| {
+                1.0 - totals.cpu_iterations_warm as f64 / totals.gpu_iterations_cold as f64
+            }),
             screenshot: context.screenshot,
         }
     }
@@ -164,6 +169,13 @@ pub struct DemoSummary {
     pub max_distance_error: Option<f64>,
     /// Pairs the GPU answered with a named failure status, answered again on the CPU.
     pub gpu_failures_answered_on_cpu: u64,
+    /// GJK iterations of the CPU check over the checked frames, each pair warm-started from the previous
+    /// checked frame; `null` when no frame was checked.
+    pub gjk_iterations_cpu_warm: Option<u64>,
+    /// GJK iterations of the GPU on the same pairs, every pair started cold (the same GJK, in WGSL).
+    pub gjk_iterations_gpu_cold: Option<u64>,
+    /// The fraction of iterations the warm start saved: `1 - cpu_warm / gpu_cold`.
+    pub warm_start_iterations_saved: Option<f64>,
     pub screenshot: Option<String>,
 }
 

@@ -799,6 +799,8 @@ impl Running {
             disagreements_frame: stats.disagreements,
             disagreements_total: self.sim.totals.disagreements,
             gpu_failures_total: self.sim.totals.gpu_failures,
+            gjk_iterations_cpu_warm: self.sim.totals.cpu_iterations_warm,
+            gjk_iterations_gpu_cold: self.sim.totals.gpu_iterations_cold,
             fps: self.fps.fps(),
             frame_ms: self.fps.frame_interval_ms(),
             adapter: &info.name,

@@ -30,6 +30,10 @@ pub struct HudStats<'a> {
     pub disagreements_total: u64,
     /// Pairs the GPU answered with a named failure status since start, answered again on the CPU.
     pub gpu_failures_total: u64,
+    /// GJK iterations of the CPU check since start (warm-started per pair), and of the GPU on the same pairs
+    /// (cold).
+    pub gjk_iterations_cpu_warm: u64,
+    pub gjk_iterations_gpu_cold: u64,
     pub fps: f64,
     pub frame_ms: f64,
     /// E.g. "llvmpipe (LLVM 15.0.6, 256 bits)".

@@ -31,6 +31,8 @@ fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
         disagreements_frame: 1,
         disagreements_total: 3,
         gpu_failures_total: 0,
+        gjk_iterations_cpu_warm: 9_120,
+        gjk_iterations_gpu_cold: 10_000,
         fps: 59.9,
         frame_ms: 16.69,
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits)",
