@@ -31,6 +31,11 @@ pub struct Polytope<R: Real> {
     pub vertices: usize,
     pub faces: Vec<Face<R>>,
     pub face_slots: usize,
+    /// Every slot below this one holds a live face: the search for a dead slot to reuse starts here (it finds
+    /// the lowest dead slot, as a search from 0 would, without walking the live ones).
+    first_free: usize,
+    /// The faces the current expansion's point sees, in slot order (storage reused across expansions).
+    visible: Vec<usize>,
     /// Horizon edges (tail, head) of the current expansion, `edges` of them in use.
     pub horizon: Vec<[usize; 2]>,
     pub edges: usize,
@@ -53,6 +58,8 @@ impl<R: Real> Polytope<R> {
             vertices: 0,
             faces: vec![dead; limits.faces],
             face_slots: 0,
+            first_free: 0,
+            visible: Vec::with_capacity(limits.faces),
             horizon: vec![[0; 2]; limits.horizon],
             edges: 0,
             limits,
@@ -108,17 +115,27 @@ impl<R: Real> Polytope<R> {
             dist: R::dot(normal, self.w[i]),
             alive: true,
         };
-        // Reuse a dead slot before growing.
-        let slot = (0..self.face_slots).find(|&s| !self.faces[s].alive);
+        // Reuse the lowest dead slot before growing.
+        let slot = (self.first_free..self.face_slots).find(|&s| !self.faces[s].alive);
         match slot {
-            Some(s) => self.faces[s] = face,
+            Some(s) => {
+                self.faces[s] = face;
+                self.first_free = s + 1;
+            }
             None if self.face_slots < self.limits.faces => {
                 self.faces[self.face_slots] = face;
                 self.face_slots += 1;
+                self.first_free = self.face_slots;
             }
             None => return Err(PenetrationStatus::Overflow),
         }
         Ok(())
+    }
+
+    /// Frees face slot `s`.
+    fn remove_face(&mut self, s: usize) {
+        self.faces[s].alive = false;
+        self.first_free = self.first_free.min(s);
     }
 
     /// The live face nearest the origin (the first one on ties).
@@ -141,13 +158,34 @@ impl<R: Real> Polytope<R> {
     /// `Overflow` when the horizon outgrows its storage.
     pub fn carve_horizon(&mut self, best: usize, w: R::V) -> Result<(), PenetrationStatus> {
         self.edges = 0;
+        // Whether a face sees `w` does not change while faces are removed, so it is asked once per face; the
+        // passes that grow the region then walk only the faces that see it, in the same slot order.
+        let mut visible = std::mem::take(&mut self.visible);
+        visible.clear();
+        visible.extend((0..self.face_slots).filter(|&s| {
+            let f = &self.faces[s];
+            f.alive && sees(f, w - self.w[f.v[0]])
+        }));
+        let carved = self.grow_visible_region(&visible, best);
+        self.visible = visible;
+        carved?;
+        self.absorb_flat_neighbours(w)
+    }
+
+    /// Removes the faces of `visible` connected to face `best` across shared edges, pass after pass until a
+    /// pass removes none, toggling their edges into the horizon.
+    fn grow_visible_region(
+        &mut self,
+        visible: &[usize],
+        best: usize,
+    ) -> Result<(), PenetrationStatus> {
         let mut grew = true;
         let mut first = true;
         while grew {
             grew = false;
-            for s in 0..self.face_slots {
+            for &s in visible {
                 let f = self.faces[s];
-                if !f.alive || !sees(&f, w - self.w[f.v[0]]) {
+                if !f.alive {
                     continue;
                 }
                 let touches_region = if first {
@@ -158,7 +196,7 @@ impl<R: Real> Polytope<R> {
                 if !touches_region {
                     continue;
                 }
-                self.faces[s].alive = false;
+                self.remove_face(s);
                 grew = true;
                 for e in 0..3 {
                     self.toggle_horizon_edge([f.v[e], f.v[(e + 1) % 3]])?;
@@ -166,7 +204,7 @@ impl<R: Real> Polytope<R> {
             }
             first = false;
         }
-        self.absorb_flat_neighbours(w)
+        Ok(())
     }
 
     /// A horizon edge in line with `w` would close with a face of no area (a box's A - B, exactly: the new
@@ -180,7 +218,7 @@ impl<R: Real> Polytope<R> {
             let n = R::cross(self.w[head] - self.w[tail], w - self.w[tail]);
             if R::length_squared(R::balanced(n)) == R::ZERO {
                 if let Some(s) = self.face_across(tail, head) {
-                    self.faces[s].alive = false;
+                    self.remove_face(s);
                     let f = self.faces[s];
                     for k in 0..3 {
                         self.toggle_horizon_edge([f.v[k], f.v[(k + 1) % 3]])?;
