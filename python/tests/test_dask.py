@@ -51,3 +51,18 @@ def test_two_workers_give_the_single_process_answers(client, tmp_path):
     errors = answers.column("error").to_pylist()
     assert [k for k, e in enumerate(errors) if e] == [10, 700]
     assert errors[10].endswith("a: no shape has id 5") and errors[700].endswith("a: no shape has id 6")
+
+
+def test_gpu_workers_give_the_single_process_gpu_answers(gpu_available, tmp_path):
+    """Workers that declare a GPU (`resources={"GPU": 1}`, one per device on a real cluster) answer the
+    partitions on the GPU backend (here a software adapter each), with the single process's GPU answers."""
+    shapes, pairs = random_batch(32, 400)
+    write_data_set(tmp_path, pairs, files=2, row_group=100)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, resources=gpu_gjk_dask.GPU_RESOURCES,
+        dashboard_address=None,
+    ) as cluster, distributed.Client(cluster) as client:
+        frame = gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), backend="gpu")
+        answers = client.compute(frame, resources=gpu_gjk_dask.GPU_RESOURCES).result()
+    single = gpu_gjk.query(shapes, pq.read_table(tmp_path), backend="gpu")
+    assert pa.Table.from_pandas(answers, preserve_index=False).equals(single)

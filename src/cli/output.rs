@@ -97,6 +97,7 @@ impl serde_json::ser::Formatter for Spaced {
 mod tests {
     use super::*;
     use crate::epa::PenetrationStatus;
+    use crate::gjk::GjkStatus;
     use glam::DVec3;
 
     fn written(r: &WorldResult, hit: &WorldPenetration) -> String {
