@@ -1,13 +1,10 @@
 //! One parsed pair's answer in world coordinates, on the CPU: what `query` prints for a line, and the type the
 //! GPU path fills too.
 
-use super::exec::Executor;
 use super::parse::PairInput;
 use crate::gjk::{GjkConfig, GjkStatus};
-use crate::gpu::GpuContext;
 use crate::pose::RelativePose;
 use crate::query::{answer_relative, AnswerKind, WorldPenetration, WorldResult};
-use std::time::Instant;
 
 /// One pair's answer in world coordinates: GJK's answer and, for `--kind penetration`, the penetration answer.
 pub type PairAnswer = (WorldResult, Option<WorldPenetration>);
@@ -29,32 +26,6 @@ pub fn query_pair(pair: &PairInput, kind: AnswerKind) -> PairAnswer {
         WorldResult::from_local(&local, &pair.a.pose),
         hit.map(|hit| WorldPenetration::from_local(&hit, &pair.a.pose)),
     )
-}
-
-/// Answers parsed pairs on the CPU (`gpu` = `None`, on `exec`'s threads) or on the GPU, whose failures are
-/// answered again on the CPU; returns the answers in order and the time of the batch alone. The GPU runs its
-/// penetration kernels whatever the kind; for the other kinds the penetration answers are dropped, so both
-/// backends give the same fields. `query` and the Python module answer their pairs here.
-pub fn answer_pairs(
-    pairs: &[&PairInput],
-    kind: AnswerKind,
-    gpu: Option<&GpuContext>,
-    exec: &Executor,
-) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
-    match gpu {
-        None => {
-            let start = Instant::now();
-            let results = exec.map(pairs, |pair| query_pair(pair, kind));
-            Ok((results, start.elapsed().as_secs_f64()))
-        }
-        Some(ctx) => {
-            let (mut results, time) = super::query_gpu::query_pairs_gpu(ctx, pairs)?;
-            if kind != AnswerKind::Penetration {
-                results.iter_mut().for_each(|(_, hit)| *hit = None);
-            }
-            Ok((results, time))
-        }
-    }
 }
 
 /// The fields of one answer as `query` prints them (and the Python module returns them), in world

@@ -3,6 +3,7 @@
 
 mod adapters;
 mod answer;
+mod answer_batch;
 mod backend;
 mod bench;
 mod bench_io;
@@ -20,7 +21,8 @@ mod sink;
 mod typed;
 
 pub use adapters::{run_adapters, AdaptersArgs};
-pub use answer::{answer_pairs, query_pair, AnswerFields, PairAnswer};
+pub use answer::{query_pair, AnswerFields, PairAnswer};
+pub use answer_batch::answer_pairs;
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use bench::{run_bench, BenchArgs};
 pub use bench_io::write_mix_file;

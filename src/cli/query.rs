@@ -4,7 +4,8 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
-use super::answer::{answer_pairs, PairAnswer};
+use super::answer::PairAnswer;
+use super::answer_batch::answer_pairs;
 use super::backend::{select_backend, Backend, SoftwareAdapters};
 use super::exec::{parse_threads, threads_from_count, Executor};
 use super::input::{parse_stream, ParsedLine};
