@@ -65,7 +65,7 @@ def main():
         files = sorted(folder.glob("*.parquet"))
         print(f"data set: {args.pairs} pairs in {len(files)} Parquet files, {shapes.num_rows} shapes")
 
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None) as cluster, \
+        with LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=":0") as cluster, \
                 Client(cluster) as client:
             start = time.perf_counter()
             frame = answer_parquet(client, shapes, str(folder), backend=args.backend, threads=1)

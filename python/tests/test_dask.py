@@ -21,7 +21,7 @@ def write_data_set(folder, pairs, files=3, row_group=50):
 @pytest.fixture(scope="module")
 def client():
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster, distributed.Client(cluster) as client:
         yield client
 
@@ -60,7 +60,7 @@ def test_gpu_workers_give_the_single_process_gpu_answers(gpu_available, tmp_path
     write_data_set(tmp_path, pairs, files=2, row_group=100)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, resources=gpu_gjk_dask.GPU_RESOURCES,
-        dashboard_address=None,
+        dashboard_address=":0",
     ) as cluster, distributed.Client(cluster) as client:
         frame = gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), backend="gpu")
         answers = client.compute(frame, resources=gpu_gjk_dask.GPU_RESOURCES).result()
