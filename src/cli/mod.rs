@@ -3,6 +3,7 @@
 
 mod adapters;
 mod answer;
+mod answer_batch;
 mod backend;
 mod bench;
 mod bench_io;
@@ -20,16 +21,20 @@ mod sink;
 mod typed;
 
 pub use adapters::{run_adapters, AdaptersArgs};
-pub use answer::{query_pair, PairAnswer};
+pub use answer::{query_pair, AnswerFields, PairAnswer};
+pub use answer_batch::answer_pairs;
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use bench::{run_bench, BenchArgs};
 pub use bench_io::write_mix_file;
-pub use exec::{threads_from_count, Executor};
+pub use exec::{parse_threads, threads_from_count, Executor};
 pub use input::{parse_input, parse_input_with, read_input, split_lines, ParsedLine};
 pub use inspect::{inspect_pair, run_inspect, trace_value, InspectArgs, Inspected};
 pub use output::{write_error, write_result};
 pub use pair_line::pair_line;
-pub use parse::{parse_line, PairInput, PlacedShape};
+pub use parse::{
+    centred_shape, check_coordinate, check_finite, check_radius, check_rotation, parse_line, place,
+    PairInput, PlacedShape,
+};
 pub use query::{run_query, stats_line, QueryArgs, QueryReport};
 pub use sink::{is_broken_pipe, require_stdout, stdout_was_closed, Destination, Format};
 pub use typed::ShapeCache;

@@ -1,7 +1,7 @@
 //! Output lines of `gpu-gjk query`: one JSON object per input line, written as `{"key": value, ...}` with
 //! a space after each colon and comma (the layout the documented format shows).
 
-use crate::gjk::GjkStatus;
+use super::answer::AnswerFields;
 use crate::query::{WorldPenetration, WorldResult};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -32,38 +32,27 @@ struct ErrorLine<'a> {
     error: &'a str,
 }
 
-/// `-0.0 + 0.0 == +0.0`: keeps `-0.0` (a harmless artefact of rotating zero vectors) out of the output.
-fn clean(x: f64) -> f64 {
-    x + 0.0
-}
-
-fn clean3(v: glam::DVec3) -> [f64; 3] {
-    [clean(v.x), clean(v.y), clean(v.z)]
-}
-
-/// Writes one result line, newline included. On an intersecting pair the penetration answer is printed
-/// whatever its status (a bound hit by EPA still leaves the best face found, and the status says so). Without
-/// a penetration answer (`--kind distance` or `intersection`) the line has GJK's fields only.
+/// Writes one result line, newline included (the fields of [`AnswerFields`]).
 pub fn write_result(
     out: &mut impl Write,
     r: &WorldResult,
     hit: Option<&WorldPenetration>,
 ) -> io::Result<()> {
-    let contact = hit.filter(|_| r.status == GjkStatus::Intersecting);
+    let f = AnswerFields::new(r, hit);
     write_line(
         out,
         &ResultLine {
-            intersecting: r.intersecting,
-            distance: clean(r.distance),
-            witness_a: clean3(r.witness_a),
-            witness_b: clean3(r.witness_b),
-            normal: clean3(contact.map_or(r.normal, |h| h.normal)),
-            iterations: r.iterations,
-            status: r.status.name(),
-            penetration_status: hit.map(|h| h.status.name()),
-            depth: contact.map(|h| clean(h.depth)),
-            contact_a: contact.map(|h| clean3(h.contact_a)),
-            contact_b: contact.map(|h| clean3(h.contact_b)),
+            intersecting: f.intersecting,
+            distance: f.distance,
+            witness_a: f.witness_a,
+            witness_b: f.witness_b,
+            normal: f.normal,
+            iterations: f.iterations,
+            status: f.status,
+            penetration_status: f.penetration_status,
+            depth: f.depth,
+            contact_a: f.contact_a,
+            contact_b: f.contact_b,
         },
     )
 }
@@ -108,6 +97,7 @@ impl serde_json::ser::Formatter for Spaced {
 mod tests {
     use super::*;
     use crate::epa::PenetrationStatus;
+    use crate::gjk::GjkStatus;
     use glam::DVec3;
 
     fn written(r: &WorldResult, hit: &WorldPenetration) -> String {

@@ -178,17 +178,14 @@ fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, 
 
 /// The shape of `points` centred in float64 before they are rounded to float32, and that centre: points
 /// written far from their origin (world coordinates around 1e6) keep every digit the input gave them.
-pub(super) fn centred_shape(
-    points: &[DVec3],
-    radius: f32,
-) -> Result<(ConvexShape, DVec3), GjkError> {
+pub fn centred_shape(points: &[DVec3], radius: f32) -> Result<(ConvexShape, DVec3), GjkError> {
     let centre = bounding_box_centre(points);
     let centred: Vec<Vec3> = points.iter().map(|p| (*p - centre).as_vec3()).collect();
     Ok((ConvexShape::new(centred, radius)?, centre))
 }
 
 /// A centred shape at `pose`, its centre folded into the float64 pose.
-pub(super) fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
+pub fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
     let pose = DPose {
         position: pose.position + pose.rotation * centre,
         rotation: pose.rotation,
@@ -228,21 +225,40 @@ fn points(value: Option<&Value>, path: Path) -> Result<Vec<DVec3>, String> {
 /// One limit for every coordinate, points and positions alike, applied to the number as written (before
 /// points are rounded to float32): `|x| <= COORDINATE_LIMIT`, the range the GJK determinants can afford.
 fn coordinates(value: &Value, path: Path) -> Result<DVec3, String> {
-    let p = numbers::<3>(value, path, |x, at| {
-        if x.abs() > COORDINATE_LIMIT {
-            return Err(format!(
-                "{at}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
-                show(x)
-            ));
-        }
-        Ok(())
-    })?;
+    let p = numbers::<3>(value, path, |x, at| check_coordinate(x, &at))?;
     Ok(DVec3::from_array(p))
+}
+
+/// The checks on one number of a coordinate, named `at` in the message; shared with the columnar readers
+/// (the Python module) so that a value refused here is refused there with the same words.
+pub fn check_coordinate(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
+    check_finite(x, at)?;
+    if x.abs() > COORDINATE_LIMIT {
+        return Err(format!(
+            "{at}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
+            show(x)
+        ));
+    }
+    Ok(())
+}
+
+/// `NaN` and infinities never come out of JSON (serde_json refuses them), but they do out of a float64
+/// column.
+pub fn check_finite(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
+    match x.is_finite() {
+        true => Ok(()),
+        false => Err(format!("{at}: {x} is not a finite number")),
+    }
 }
 
 /// The radius has the coordinates' limit (a larger one would overflow the pair's scale).
 fn radius(value: &Value, path: Path) -> Result<f32, String> {
-    let r = number(value, path)?;
+    check_radius(number(value, path)?, &path)
+}
+
+/// A radius as read (finite, not negative, within the limit), rounded to float32.
+pub fn check_radius(r: f64, path: &dyn fmt::Display) -> Result<f32, String> {
+    check_finite(r, path)?;
     if r < 0.0 {
         return Err(format!("{path}: {} is negative", show(r)));
     }
@@ -259,8 +275,16 @@ fn radius(value: &Value, path: Path) -> Result<f32, String> {
 /// from overflowing (`[1e154, 1e154, 0, 0]`) or underflowing (`[1e-170, 0, 0, 0]`): only all zeros has no
 /// direction.
 fn rotation(value: &Value, path: Path) -> Result<DQuat, String> {
-    let q = DQuat::from_array(numbers::<4>(value, path, |_, _| Ok(()))?);
-    normalised(q).ok_or_else(|| format!("{path}: zero quaternion (all four components are 0)"))
+    check_rotation(numbers::<4>(value, path, |_, _| Ok(()))?, &path)
+}
+
+/// A quaternion `[x, y, z, w]` as read, normalised (finite components, not all zero).
+pub fn check_rotation(q: [f64; 4], path: &dyn fmt::Display) -> Result<DQuat, String> {
+    for (i, x) in q.iter().enumerate() {
+        check_finite(*x, &format_args!("{path}[{i}]"))?;
+    }
+    normalised(DQuat::from_array(q))
+        .ok_or_else(|| format!("{path}: zero quaternion (all four components are 0)"))
 }
 
 /// `q` divided by its largest component, then normalised; `None` when all four are zero.

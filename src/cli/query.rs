@@ -4,7 +4,8 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
-use super::answer::{query_pair, PairAnswer};
+use super::answer::PairAnswer;
+use super::answer_batch::answer_pairs;
 use super::backend::{select_backend, Backend, SoftwareAdapters};
 use super::exec::{parse_threads, threads_from_count, Executor};
 use super::input::{parse_stream, ParsedLine};
@@ -17,7 +18,6 @@ use anyhow::Context;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
@@ -90,20 +90,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
 
     let kind = args.kind.answer_kind();
     let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
-    let (results, compute_s) = match selected.gpu() {
-        None => {
-            let start = Instant::now();
-            let results = exec.map(&valid, |pair| query_pair(pair, kind));
-            (results, start.elapsed().as_secs_f64())
-        }
-        Some(ctx) => {
-            let (mut results, time) = super::query_gpu::query_pairs_gpu(ctx, &valid)?;
-            if kind != AnswerKind::Penetration {
-                results.iter_mut().for_each(|(_, hit)| *hit = None);
-            }
-            (results, time)
-        }
-    };
+    let (results, compute_s) = answer_pairs(&valid, kind, selected.gpu(), &exec)?;
 
     let failed_lines = write_all(&output, &parsed, &results)?;
     if args.stats {

@@ -1,0 +1,110 @@
+//! `gpu_gjk._native`: the Rust half of the `gpu_gjk` Python module. It takes the columnar batch as NumPy
+//! views (the Python half, `gpu_gjk/__init__.py`, gets them from Arrow tables or dicts of arrays, without
+//! copies where the layout allows), turns each pair row into the command line's pair with its checks, and
+//! answers them with the command line's batch (`answer_pairs`: CPU threads, or the GPU with its failures
+//! answered again on the CPU). So the answers and the errors are `gpu-gjk query`'s.
+
+mod answers;
+mod columns;
+
+use answers::Answers;
+use columns::{PairColumns, Pairs, ShapeColumns, Shapes};
+use gpu_gjk::cli::{
+    answer_pairs, parse_threads, select_backend, threads_from_count, Backend, Executor, PairInput,
+    Selected, SoftwareAdapters,
+};
+use gpu_gjk::query::AnswerKind;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::{Arc, Mutex};
+
+/// `kind=`, as the command line's `--kind`.
+fn answer_kind(kind: &str) -> PyResult<AnswerKind> {
+    match kind {
+        "penetration" => Ok(AnswerKind::Penetration),
+        "distance" => Ok(AnswerKind::Distance),
+        "intersection" => Ok(AnswerKind::Intersection),
+        other => Err(PyValueError::new_err(format!(
+            "kind must be 'penetration', 'distance' or 'intersection', got {other:?}"
+        ))),
+    }
+}
+
+/// `backend=`, as the command line's `--backend`.
+fn backend(name: &str) -> PyResult<Backend> {
+    use clap::ValueEnum;
+    Backend::from_str(name, false).map_err(|_| {
+        let names: Vec<String> = Backend::value_variants()
+            .iter()
+            .filter_map(|b| b.to_possible_value().map(|v| format!("'{}'", v.get_name())))
+            .collect();
+        PyValueError::new_err(format!(
+            "backend must be one of {}, got {name:?}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A GPU device is slow to open (a second on a software adapter): one per backend name, kept for the
+/// process, so that a worker answering partition after partition opens it once.
+static DEVICES: Mutex<Vec<(Backend, Arc<Selected>)>> = Mutex::new(Vec::new());
+
+fn device(backend: Backend) -> PyResult<Arc<Selected>> {
+    let mut devices = DEVICES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, selected)) = devices.iter().find(|(b, _)| *b == backend) {
+        return Ok(selected.clone());
+    }
+    let selected = Arc::new(
+        select_backend(backend, SoftwareAdapters::SkipInAuto)
+            .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?,
+    );
+    devices.push((backend, selected.clone()));
+    Ok(selected)
+}
+
+/// Answers every pair row of the columnar batch; see `gpu_gjk.query` for the arguments and the result.
+#[pyfunction]
+#[pyo3(signature = (shapes, pairs, kind, backend_name, threads))]
+fn query_columns<'py>(
+    py: Python<'py>,
+    shapes: ShapeColumns<'py>,
+    pairs: PairColumns<'py>,
+    kind: &str,
+    backend_name: &str,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let kind = answer_kind(kind)?;
+    let backend = backend(backend_name)?;
+    let threads = parse_threads(&threads.to_string())
+        .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
+    let exec = Executor::new(threads_from_count(threads))
+        .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
+    let selected = device(backend)?;
+
+    let mut shapes = Shapes::new(&shapes)?;
+    let pairs = Pairs::new(&pairs)?;
+    let mut valid: Vec<PairInput> = Vec::with_capacity(pairs.len());
+    let rows: Vec<Result<usize, String>> = (0..pairs.len())
+        .map(|k| {
+            let pair = pairs.pair(k, &mut shapes)?;
+            valid.push(pair);
+            Ok(valid.len() - 1)
+        })
+        .collect();
+
+    let answers = py
+        .detach(|| {
+            let refs: Vec<&PairInput> = valid.iter().collect();
+            answer_pairs(&refs, kind, selected.gpu(), &exec).map(|(answers, _)| answers)
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
+    Answers::new(rows, &answers).into_dict(py)
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(query_columns, m)?)?;
+    Ok(())
+}

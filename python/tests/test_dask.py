@@ -1,0 +1,68 @@
+"""Scale-out: a Parquet data set of pairs (several files of several row groups) answered on a local Dask
+cluster of 2 worker processes equals the single-process answers, and both workers did some of it."""
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import gpu_gjk
+from batches import random_batch
+
+distributed = pytest.importorskip("distributed")
+gpu_gjk_dask = pytest.importorskip("gpu_gjk.dask")
+
+
+def write_data_set(folder, pairs, files=3, row_group=50):
+    step = -(-pairs.num_rows // files)
+    for f in range(files):
+        pq.write_table(pairs.slice(f * step, step), folder / f"part-{f:02d}.parquet", row_group_size=row_group)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def test_two_workers_give_the_single_process_answers(client, tmp_path):
+    shapes, pairs = random_batch(31, 900)
+    # Two bad rows: the error cells travel through Dask like the answers.
+    a = pairs.column("a").to_pylist()
+    a[10], a[700] = 5, 6
+    pairs = pairs.set_column(0, "a", pa.array(a, pa.uint32()))
+    write_data_set(tmp_path, pairs)
+
+    frame = gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), threads=1)
+    assert frame.npartitions >= 2
+    frame = frame.persist()
+    distributed.wait(frame)
+    holders = {worker for worker, keys in client.has_what().items() if keys}
+    assert len(holders) == 2, "both workers should hold answered partitions"
+
+    answers = pa.Table.from_pandas(frame.compute(), preserve_index=False)
+    single = gpu_gjk.query(shapes, pq.read_table(tmp_path), threads=1)
+    assert answers.num_rows == 900
+    assert answers.column_names == list(gpu_gjk.ANSWER_COLUMNS)
+    # Equal cell for cell, except that error texts count rows within their partition.
+    for name in gpu_gjk.ANSWER_COLUMNS[:-1]:
+        assert answers.column(name).to_pylist() == single.column(name).to_pylist(), name
+    errors = answers.column("error").to_pylist()
+    assert [k for k, e in enumerate(errors) if e] == [10, 700]
+    assert errors[10].endswith("a: no shape has id 5") and errors[700].endswith("a: no shape has id 6")
+
+
+def test_gpu_workers_give_the_single_process_gpu_answers(gpu_available, tmp_path):
+    """Workers that declare a GPU (`resources={"GPU": 1}`, one per device on a real cluster) answer the
+    partitions on the GPU backend (here a software adapter each), with the single process's GPU answers."""
+    shapes, pairs = random_batch(32, 400)
+    write_data_set(tmp_path, pairs, files=2, row_group=100)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, resources=gpu_gjk_dask.GPU_RESOURCES,
+        dashboard_address=":0",
+    ) as cluster, distributed.Client(cluster) as client:
+        frame = gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), backend="gpu")
+        answers = client.compute(frame, resources=gpu_gjk_dask.GPU_RESOURCES).result()
+    single = gpu_gjk.query(shapes, pq.read_table(tmp_path), backend="gpu")
+    assert pa.Table.from_pandas(answers, preserve_index=False).equals(single)
