@@ -44,6 +44,24 @@ impl Executor {
             Executor::Pool(pool) => pool.install(parallel),
         }
     }
+
+    /// [`Executor::map`] appended to `out`: written in place (rayon's indexed extend keeps the order), so
+    /// a caller that gathers many maps does not allocate, fill, copy and free a vector for each.
+    pub fn map_into<T, U, F>(&self, items: &[T], f: F, out: &mut Vec<U>)
+    where
+        T: Sync,
+        U: Send,
+        F: Fn(&T) -> U + Sync + Send,
+    {
+        let parallel = |out: &mut Vec<U>| {
+            out.par_extend(items.par_iter().with_min_len(MIN_CHUNK).map(&f));
+        };
+        match self {
+            Executor::Single => out.extend(items.iter().map(&f)),
+            Executor::Global => parallel(out),
+            Executor::Pool(pool) => pool.install(|| parallel(out)),
+        }
+    }
 }
 
 /// Most threads `--threads` may ask for per core: beyond the cores a pool only adds switching, and a

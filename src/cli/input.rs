@@ -123,7 +123,11 @@ pub fn parse_stream(
             .enumerate()
             .map(|(k, line)| (first + k, line))
             .collect();
-        parsed.extend(exec.map(&lines, |&(index, line)| parse_one(index, line, cache)));
+        exec.map_into(
+            &lines,
+            |&(index, line)| parse_one(index, line, cache),
+            &mut parsed,
+        );
         buffer.drain(..end);
         if read == 0 {
             return Ok(parsed);
