@@ -4,11 +4,12 @@ use anyhow::{bail, Context};
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_ipc::reader::{FileReader, StreamReader};
 use arrow_ipc::writer::FileWriter;
-use arrow_schema::{ArrowError, Schema};
+use arrow_schema::{ArrowError, DataType, Schema};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom};
 use std::path::Path;
@@ -97,8 +98,24 @@ impl TableWriter {
                     .with_context(context)?,
             ),
             BatchFormat::Parquet => {
-                let properties = WriterProperties::builder()
-                    .set_compression(Compression::SNAPPY)
+                // Dictionaries pay off only on the few distinct strings (statuses); on floats the writer
+                // builds one, finds it too big and falls back: writing 21,000 answers took 0.05 s with
+                // them and 0.015 s without (`bench --io`).
+                let properties = schema
+                    .fields()
+                    .iter()
+                    .filter(|f| f.data_type() == &DataType::Utf8)
+                    .fold(
+                        WriterProperties::builder()
+                            .set_compression(Compression::SNAPPY)
+                            .set_dictionary_enabled(false),
+                        |builder, f| {
+                            builder.set_column_dictionary_enabled(
+                                ColumnPath::from(f.name().as_str()),
+                                true,
+                            )
+                        },
+                    )
                     .build();
                 TableWriter::Parquet(
                     ArrowWriter::try_new(file, schema.clone(), Some(properties))
