@@ -612,3 +612,56 @@ fn gpu_backend_on_tables_answers_as_on_json_lines() {
     assert_eq!(answered, want.len() - BAD_LINES.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `bench --io` times the two table formats beside JSON Lines: a row each per thread setting, in the table
+/// and the `--json` figures, with the stages adding up to the total.
+#[test]
+fn bench_io_has_arrow_and_parquet_rows() {
+    let dir = scratch("bench-io");
+    let json = dir.join("io.json");
+    let out = gpu_gjk(&[
+        "bench",
+        "--io",
+        "--pairs",
+        "300",
+        "--max-hull-points",
+        "16",
+        "--repeat",
+        "1",
+        "--json",
+        path(&json),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = String::from_utf8(out.stdout).unwrap();
+    for row in ["file to answers, Arrow IPC", "file to answers, Parquet"] {
+        assert_eq!(table.matches(row).count(), 2, "{table}");
+    }
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(document["arrow_ipc_bytes"].as_u64().unwrap() > 0);
+    assert!(document["parquet_bytes"].as_u64().unwrap() > 0);
+    let records = document["io"].as_array().unwrap();
+    for format in ["Arrow IPC", "Parquet"] {
+        for threads in ["1", "all"] {
+            let record = records
+                .iter()
+                .find(|r| {
+                    r["path"] == format!("file to answers, {format}") && r["threads"] == threads
+                })
+                .unwrap_or_else(|| panic!("no {format} record for {threads}: {document}"));
+            let stage = |name: &str| record[name].as_f64().unwrap();
+            let total = stage("total_s");
+            assert!(total > 0.0, "{record}");
+            assert!(
+                (stage("read_parse_s") + stage("compute_s") + stage("write_s") - total).abs()
+                    < 1e-9,
+                "{record}"
+            );
+            assert!(
+                (stage("pairs_per_s") * total - 300.0).abs() < 1e-6,
+                "{record}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
