@@ -420,7 +420,34 @@ fn bad_rows_are_error_rows_that_name_table_row_and_column() {
         ("a_rotation", quat_column(&[[0.0, 0.0, 0.0, 1.0]; 6])),
     ]);
     let pairs = dir.join("pairs.arrow");
-    write_table(&pairs, BatchFormat::Arrow, &table.schema(), &[table]).unwrap();
+    write_table(
+        &pairs,
+        BatchFormat::Arrow,
+        &table.schema(),
+        &[table.clone()],
+    )
+    .unwrap();
+    // The same rows as an IPC stream, with a name that does not say the format, and the rows cut into two
+    // record batches (the row numbers count on across them).
+    let stream = dir.join("pairs.bin");
+    let mut writer = arrow_ipc::writer::StreamWriter::try_new(
+        std::fs::File::create(&stream).unwrap(),
+        &table.schema(),
+    )
+    .unwrap();
+    writer.write(&table.slice(0, 2)).unwrap();
+    writer.write(&table.slice(2, 4)).unwrap();
+    writer.finish().unwrap();
+    let streamed = gpu_gjk(&[
+        "query",
+        "--shapes",
+        path(&shapes),
+        path(&stream),
+        "--format",
+        "arrow",
+        "--backend",
+        "cpu",
+    ]);
     let out = gpu_gjk(&[
         "query",
         "--shapes",
@@ -429,6 +456,7 @@ fn bad_rows_are_error_rows_that_name_table_row_and_column() {
         "--backend",
         "cpu",
     ]);
+    assert_eq!(streamed.stdout, out.stdout);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let lines: Vec<serde_json::Value> = text

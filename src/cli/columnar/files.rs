@@ -32,7 +32,7 @@ impl BatchFormat {
         let extension = path.extension()?.to_string_lossy().to_lowercase();
         match extension.as_str() {
             "arrow" | "ipc" | "feather" => Some(BatchFormat::Arrow),
-            "parquet" | "pq" => Some(BatchFormat::Parquet),
+            "parquet" => Some(BatchFormat::Parquet),
             "jsonl" | "json" | "ndjson" => Some(BatchFormat::Jsonl),
             _ => None,
         }

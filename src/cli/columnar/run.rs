@@ -25,14 +25,18 @@ pub struct ColumnarBatch {
 }
 
 impl ColumnarBatch {
-    /// Reads the two tables (both in `format`).
+    /// Reads the two tables, the pairs in `format` and the shapes in the format their name says (or the
+    /// same).
     pub fn read(
         shapes: &Path,
         pairs: &Path,
         format: BatchFormat,
         exec: &Executor,
     ) -> anyhow::Result<Self> {
-        let shapes = read_shapes(shapes, format, exec)?;
+        let shapes_format = BatchFormat::from_extension(shapes)
+            .filter(|f| f.is_columnar())
+            .unwrap_or(format);
+        let shapes = read_shapes(shapes, shapes_format, exec)?;
         let rows = read_pairs(pairs, format, &shapes, exec)?;
         Ok(Self { shapes, rows })
     }
