@@ -424,7 +424,7 @@ fn bad_rows_are_error_rows_that_name_table_row_and_column() {
         &pairs,
         BatchFormat::Arrow,
         &table.schema(),
-        &[table.clone()],
+        std::slice::from_ref(&table),
     )
     .unwrap();
     // The same rows as an IPC stream, with a name that does not say the format, and the rows cut into two
