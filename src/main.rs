@@ -2,6 +2,7 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use gpu_gjk::app::{display_available, run_demo, DemoArgs};
+use gpu_gjk::cli::columnar::{run_convert, ConvertArgs};
 use gpu_gjk::cli::{
     is_broken_pipe, require_stdout, run_adapters, run_bench, run_inspect, run_query, AdaptersArgs,
     BenchArgs, InspectArgs, QueryArgs,
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Distance queries for pairs of convex shapes read as JSON Lines, one answer line per input line.
     Query(QueryArgs),
+    /// Write a JSON Lines batch as the two tables of a columnar batch (Arrow IPC or Parquet).
+    Convert(ConvertArgs),
     /// List the GPU adapters wgpu can use here.
     Adapters(AdaptersArgs),
     /// Benchmark GPU against CPU on a seeded scene.
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Query(args)) => run_query(&args).map(|report| report.failed_lines == 0),
+        Some(Command::Convert(args)) => run_convert(&args).map(|_| true),
         Some(Command::Adapters(args)) => run_adapters(&args).map(|_| true),
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Demo(args)) => demo(&args),

@@ -3,8 +3,9 @@
 
 use super::parse::PairInput;
 use crate::gjk::{GjkConfig, GjkStatus};
-use crate::pose::RelativePose;
+use crate::pose::{DPose, RelativePose};
 use crate::query::{answer_relative, AnswerKind, WorldPenetration, WorldResult};
+use crate::shape::ConvexShape;
 
 /// One pair's answer in world coordinates: GJK's answer and, for `--kind penetration`, the penetration answer.
 pub type PairAnswer = (WorldResult, Option<WorldPenetration>);
@@ -13,18 +14,24 @@ pub type PairAnswer = (WorldResult, Option<WorldPenetration>);
 /// keep their precision), GJK and (on overlap, for penetration) EPA in float32, the answers moved back to
 /// world coordinates.
 pub fn query_pair(pair: &PairInput, kind: AnswerKind) -> PairAnswer {
-    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
-    let (local, hit) = answer_relative(
-        &pair.a.shape,
-        &pair.b.shape,
-        &relative,
+    query_placed(
+        (&pair.a.shape, &pair.a.pose),
+        (&pair.b.shape, &pair.b.pose),
         kind,
-        &GjkConfig::default(),
-        None,
-    );
+    )
+}
+
+/// [`query_pair`] on two centred shapes at their world poses (centres folded in), however they were read.
+pub fn query_placed(
+    (a, a_pose): (&ConvexShape, &DPose),
+    (b, b_pose): (&ConvexShape, &DPose),
+    kind: AnswerKind,
+) -> PairAnswer {
+    let relative = RelativePose::<f32>::between(a_pose, b_pose);
+    let (local, hit) = answer_relative(a, b, &relative, kind, &GjkConfig::default(), None);
     (
-        WorldResult::from_local(&local, &pair.a.pose),
-        hit.map(|hit| WorldPenetration::from_local(&hit, &pair.a.pose)),
+        WorldResult::from_local(&local, a_pose),
+        hit.map(|hit| WorldPenetration::from_local(&hit, a_pose)),
     )
 }
 

@@ -5,9 +5,11 @@
 //! so shapes repeat across lines as in a real data set), then answered the way `query --backend cpu` does:
 //! read, parse, compute, write, each stage timed. The same file is also answered with the field-by-field
 //! reader alone (the parser before the typed path), as the reference the typed path must match byte for
-//! byte and as the "before" figure.
+//! byte and as the "before" figure. The file is also converted to the two tables of a columnar batch (Arrow
+//! IPC and Parquet, not timed) and answered as `query --shapes S P --output A` does, answers table included.
 
 use super::answer::query_pair;
+use super::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBatch};
 use super::exec::Executor;
 use super::input::{read_input, split_lines, ParsedLine};
 use super::pair_line::pair_line;
@@ -114,6 +116,34 @@ fn end_to_end(
     Ok((stages, cache.len()))
 }
 
+/// A columnar batch's tables, read, answered and written (as a table of the same format) as `query` does.
+fn columnar_end_to_end(
+    dir: &Path,
+    format: BatchFormat,
+    exec: &Executor,
+) -> anyhow::Result<(Stages, usize)> {
+    let [shapes, pairs, answers] = table_paths(dir, format);
+    let mut stages = Stages::default();
+    let start = Instant::now();
+    let batch = ColumnarBatch::read(&shapes, &pairs, format, exec)?;
+    stages.read_parse = start.elapsed().as_secs_f64();
+    let (results, compute) = batch.answer(AnswerKind::Penetration, exec, None)?;
+    stages.compute = compute;
+    let start = Instant::now();
+    write_answers(&Destination::File(answers), format, &batch.rows, &results)?;
+    stages.write = start.elapsed().as_secs_f64();
+    Ok((stages, batch.shapes.len()))
+}
+
+/// The shapes, pairs and answers tables of `format` in `dir`.
+fn table_paths(dir: &Path, format: BatchFormat) -> [PathBuf; 3] {
+    let extension = match format {
+        BatchFormat::Parquet => "parquet",
+        _ => "arrow",
+    };
+    ["shapes", "pairs", "answers"].map(|name| dir.join(format!("{name}.{extension}")))
+}
+
 /// The best of `repeat` runs (by total time).
 fn best_run(
     input: &Path,
@@ -122,9 +152,17 @@ fn best_run(
     reader: Reader,
     repeat: usize,
 ) -> anyhow::Result<(Stages, usize)> {
+    best_of(repeat, || end_to_end(input, output, exec, reader))
+}
+
+/// The best of `repeat` runs of `run` (by total time).
+fn best_of(
+    repeat: usize,
+    mut run: impl FnMut() -> anyhow::Result<(Stages, usize)>,
+) -> anyhow::Result<(Stages, usize)> {
     let mut best: Option<(Stages, usize)> = None;
     for _ in 0..repeat {
-        let run = end_to_end(input, output, exec, reader)?;
+        let run = run()?;
         if best.is_none_or(|b| run.0.total() < b.0.total()) {
             best = Some(run);
         }
@@ -163,6 +201,11 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
         .unwrap_or_else(|| dir.join("pairs.jsonl"));
     let bytes = write_mix_file(&input, spec.seed, spec.pairs, &spec.mix)?;
     let typed_out = dir.join("typed.jsonl");
+    let columnar = [BatchFormat::Arrow, BatchFormat::Parquet];
+    for format in columnar {
+        let [shapes, pairs, _] = table_paths(dir, format);
+        convert_jsonl(&input, &shapes, &pairs, format)?;
+    }
     let reader_out = dir.join("field_by_field.jsonl");
 
     let headers = [
@@ -192,8 +235,16 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
         if std::fs::read(&typed_out)? != std::fs::read(&reader_out)? {
             bail!("the typed reader's answers differ from the field-by-field reader's");
         }
-        // Compute-only: the best compute stage over both readers' runs (the same pairs and answers).
-        let compute = typed.compute.min(reader.compute);
+        let tables = columnar
+            .map(|format| best_of(spec.repeat, || columnar_end_to_end(dir, format, &exec)))
+            .into_iter()
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        // Compute-only: the best compute stage over all the runs (the same pairs and answers).
+        let compute = tables
+            .iter()
+            .fold(typed.compute.min(reader.compute), |c, (s, _)| {
+                c.min(s.compute)
+            });
         let rate = |s: f64| spec.pairs as f64 / s;
         rows.push(vec![
             "compute only".into(),
@@ -208,6 +259,8 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
         for (name, s) in [
             ("file to answers, typed", typed),
             ("file to answers, field by field", reader),
+            ("file to answers, Arrow IPC", tables[0].0),
+            ("file to answers, Parquet", tables[1].0),
         ] {
             rows.push(vec![
                 name.into(),
@@ -235,14 +288,17 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
     }
     let report = format!(
         "gpu-gjk bench --io: seed {}, {} pairs, hull points {}..{}, a {:.1} MB JSON Lines file with {} distinct \
-         shapes; CPU, best of {} run{}; the file was just written (read from the page cache); answers of both \
-         readers identical byte for byte\n{}",
+         shapes (as tables: Arrow IPC {:.1} MB, Parquet {:.1} MB, both written with the answers as a table of \
+         the same format); CPU, best of {} run{}; the files were just written (read from the page cache); \
+         answers of both JSON readers identical byte for byte\n{}",
         spec.seed,
         spec.pairs,
         spec.mix.hull_points.0,
         spec.mix.hull_points.1,
         bytes as f64 / 1e6,
         shapes,
+        table_bytes(dir, BatchFormat::Arrow) as f64 / 1e6,
+        table_bytes(dir, BatchFormat::Parquet) as f64 / 1e6,
         spec.repeat,
         if spec.repeat == 1 { "" } else { "s" },
         text_table(&headers, &rows)
@@ -252,9 +308,21 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
         "pairs": spec.pairs,
         "hull_points": [spec.mix.hull_points.0, spec.mix.hull_points.1],
         "file_bytes": bytes,
+        "arrow_ipc_bytes": table_bytes(dir, BatchFormat::Arrow),
+        "parquet_bytes": table_bytes(dir, BatchFormat::Parquet),
         "distinct_shapes": shapes,
         "repeat": spec.repeat,
         "io": records,
     });
     Ok((report, format!("{document:#}\n")))
+}
+
+/// The size of a format's shapes and pairs tables together.
+fn table_bytes(dir: &Path, format: BatchFormat) -> u64 {
+    let [shapes, pairs, _] = table_paths(dir, format);
+    [shapes, pairs]
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum()
 }

@@ -7,6 +7,7 @@ mod answer_batch;
 mod backend;
 mod bench;
 mod bench_io;
+pub mod columnar;
 mod exec;
 mod input;
 mod inspect;
@@ -21,7 +22,7 @@ mod sink;
 mod typed;
 
 pub use adapters::{run_adapters, AdaptersArgs};
-pub use answer::{query_pair, AnswerFields, PairAnswer};
+pub use answer::{query_pair, query_placed, AnswerFields, PairAnswer};
 pub use answer_batch::answer_pairs;
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use bench::{run_bench, BenchArgs};
@@ -36,5 +37,6 @@ pub use parse::{
     PairInput, PlacedShape,
 };
 pub use query::{run_query, stats_line, QueryArgs, QueryReport};
+pub use query_gpu::IndexedPair;
 pub use sink::{is_broken_pipe, require_stdout, stdout_was_closed, Destination, Format};
 pub use typed::ShapeCache;

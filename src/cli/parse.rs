@@ -186,11 +186,16 @@ pub fn centred_shape(points: &[DVec3], radius: f32) -> Result<(ConvexShape, DVec
 
 /// A centred shape at `pose`, its centre folded into the float64 pose.
 pub fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
-    let pose = DPose {
+    let pose = fold_centre(centre, pose);
+    PlacedShape { shape, pose }
+}
+
+/// The pose of a shape centred at `centre` (see [`centred_shape`]) whose points were placed at `pose`.
+pub(super) fn fold_centre(centre: DVec3, pose: DPose) -> DPose {
+    DPose {
         position: pose.position + pose.rotation * centre,
         rotation: pose.rotation,
-    };
-    PlacedShape { shape, pose }
+    }
 }
 
 fn bounding_box_centre(points: &[DVec3]) -> DVec3 {
@@ -369,7 +374,7 @@ fn kind(value: &Value) -> &'static str {
 
 /// A number for a message: plain when short, in exponent form when huge or tiny (1e300 would otherwise be
 /// printed with 300 zeros).
-fn show(x: f64) -> String {
+pub(super) fn show(x: f64) -> String {
     let a = x.abs();
     if a != 0.0 && !(1e-4..1e6).contains(&a) {
         format!("{x:e}")

@@ -7,6 +7,7 @@
 use super::answer::PairAnswer;
 use super::answer_batch::answer_pairs;
 use super::backend::{select_backend, Backend, SoftwareAdapters};
+use super::columnar::{write_answers, BatchFormat, ColumnarBatch};
 use super::exec::{parse_threads, threads_from_count, Executor};
 use super::input::{parse_stream, ParsedLine};
 use super::output::{write_error, write_result};
@@ -21,9 +22,16 @@ use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
-    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line; `-` reads stdin.
+    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line; `-` reads stdin. Or a columnar pairs
+    /// table (`.arrow`, `.ipc`, `.feather`, `.parquet`), with its shapes table given by --shapes.
     #[arg(value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
+    /// The shapes table of a columnar batch (the same format as the pairs table).
+    #[arg(long, value_name = "FILE")]
+    pub shapes: Option<PathBuf>,
+    /// The input's format, when its name does not say it (JSON Lines unless the extension names a table).
+    #[arg(long, value_enum)]
+    pub format: Option<BatchFormat>,
     /// Which backend answers the queries. `auto` uses a hardware GPU when there is one and the CPU
     /// otherwise (a software rasteriser is slower than the CPU reference); `gpu` uses any adapter.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
@@ -31,7 +39,8 @@ pub struct QueryArgs {
     /// CPU threads: 0 = all cores, 1 = a single thread, N = a pool of N threads (at most 8 per core).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
-    /// Write the results to FILE instead of stdout (`-` is stdout).
+    /// Write the results to FILE instead of stdout (`-` is stdout). A columnar batch's answers are written
+    /// as a table when FILE ends in `.arrow`, `.ipc`, `.feather` or `.parquet`, as JSON Lines otherwise.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print `pairs=.. compute_s=.. pairs_per_s=..` for the query batch alone to stderr.
@@ -79,6 +88,9 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         .map_or(Destination::Stdout, Destination::from_arg);
     output.check("--output", None)?;
     let exec = Executor::new(threads_from_count(args.threads))?;
+    if let Some(format) = columnar_input(args)? {
+        return columnar_query(args, format, &output, &exec);
+    }
     let parsed = read_and_parse(&args.input, &exec, &ShapeCache::default())?;
     let valid: Vec<&PairInput> = parsed
         .iter()
@@ -99,6 +111,59 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     Ok(QueryReport {
         lines: parsed.len(),
         pairs: valid.len(),
+        failed_lines,
+    })
+}
+
+/// The input's format when it is a table; a usage error when the flags do not fit the input.
+fn columnar_input(args: &QueryArgs) -> anyhow::Result<Option<BatchFormat>> {
+    let format = args
+        .format
+        .or_else(|| BatchFormat::from_extension(&args.input))
+        .unwrap_or(BatchFormat::Jsonl);
+    let output = args.output.as_deref().and_then(BatchFormat::from_extension);
+    match (format.is_columnar(), &args.shapes) {
+        (true, Some(_)) => Ok(Some(format)),
+        (true, None) => anyhow::bail!(
+            "{}: a columnar pairs table needs its shapes table: add --shapes FILE",
+            args.input.display()
+        ),
+        (false, Some(_)) => anyhow::bail!(
+            "--shapes is for a columnar pairs table, but {} is read as JSON Lines (name it .arrow, .ipc, \
+             .feather or .parquet, or give --format arrow|parquet)",
+            args.input.display()
+        ),
+        (false, None) if output.is_some_and(BatchFormat::is_columnar) => anyhow::bail!(
+            "--output: an answers table answers a columnar batch; for a JSON Lines batch write JSON Lines \
+             (or convert the batch first with `gpu-gjk convert`)"
+        ),
+        (false, None) => Ok(None),
+    }
+}
+
+/// `query` on a columnar batch: the answers go to a table when the output's name says so, else JSON Lines.
+fn columnar_query(
+    args: &QueryArgs,
+    format: BatchFormat,
+    output: &Destination,
+    exec: &Executor,
+) -> anyhow::Result<QueryReport> {
+    let shapes = args.shapes.as_deref().expect("checked by columnar_input");
+    let batch = ColumnarBatch::read(shapes, &args.input, format, exec)?;
+    let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
+    let (results, compute_s) = batch.answer(args.kind.answer_kind(), exec, selected.gpu())?;
+    let output_format = args
+        .output
+        .as_deref()
+        .and_then(BatchFormat::from_extension)
+        .unwrap_or(BatchFormat::Jsonl);
+    let failed_lines = write_answers(output, output_format, &batch.rows, &results)?;
+    if args.stats {
+        eprintln!("{}", stats_line(results.len(), compute_s));
+    }
+    Ok(QueryReport {
+        lines: batch.rows.len(),
+        pairs: results.len(),
         failed_lines,
     })
 }

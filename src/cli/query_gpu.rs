@@ -8,11 +8,21 @@ use super::parse::PairInput;
 use crate::gjk::GjkConfig;
 use crate::gpu::{GpuContext, NarrowPhase};
 use crate::instance::Instance;
-use crate::pose::{Pose, RelativePose};
+use crate::pose::{DPose, Pose, RelativePose};
 use crate::query::{WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// One pair as a batch runs it: two indices into a shape list and the shapes' world poses (each shape's
+/// centre folded in), whichever reader made it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IndexedPair {
+    pub a: u32,
+    pub b: u32,
+    pub a_pose: DPose,
+    pub b_pose: DPose,
+}
 
 /// Runs the valid pairs on the GPU; returns the answers and the batch time (upload, compute, readback).
 pub fn query_pairs_gpu(
@@ -28,15 +38,33 @@ pub fn query_pairs_gpu(
             shapes.len() as u32 - 1
         })
     };
+    let indexed: Vec<IndexedPair> = pairs
+        .iter()
+        .map(|pair| IndexedPair {
+            a: shape_index(&pair.a.shape),
+            b: shape_index(&pair.b.shape),
+            a_pose: pair.a.pose,
+            b_pose: pair.b.pose,
+        })
+        .collect();
+    query_indexed_gpu(ctx, &shapes, &indexed)
+}
+
+/// [`query_pairs_gpu`] on pairs that index `shapes` (all indices valid).
+pub fn query_indexed_gpu(
+    ctx: &GpuContext,
+    shapes: &[ConvexShape],
+    pairs: &[IndexedPair],
+) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
     let mut instances = Vec::with_capacity(pairs.len() * 2);
     for pair in pairs {
-        let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
+        let relative = RelativePose::<f32>::between(&pair.a_pose, &pair.b_pose);
         instances.push(Instance {
-            shape: shape_index(&pair.a.shape),
+            shape: pair.a,
             pose: Pose::IDENTITY,
         });
         instances.push(Instance {
-            shape: shape_index(&pair.b.shape),
+            shape: pair.b,
             pose: Pose::new(relative.position, relative.rotation),
         });
     }
@@ -44,12 +72,12 @@ pub fn query_pairs_gpu(
         .map(|k| [2 * k, 2 * k + 1])
         .collect();
     let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
-    narrow.upload_hulls(&shapes)?;
+    narrow.upload_hulls(shapes)?;
     let config = GjkConfig::default();
     let mut batch = narrow.run_penetration(&instances, &indices, &config)?;
     // The GPU has no float64 to repeat a pair whose float32 polytope folded (a few per million): those few
     // are answered on the CPU, so both backends print the same quality of answer.
-    batch.resolve_failures_on_cpu(&shapes, &instances, &indices, &config);
+    batch.resolve_failures_on_cpu(shapes, &instances, &indices, &config);
     let answers = batch
         .results
         .iter()
@@ -57,8 +85,8 @@ pub fn query_pairs_gpu(
         .zip(pairs)
         .map(|((local, hit), pair)| {
             (
-                WorldResult::from_local(local, &pair.a.pose),
-                Some(WorldPenetration::from_local(hit, &pair.a.pose)),
+                WorldResult::from_local(local, &pair.a_pose),
+                Some(WorldPenetration::from_local(hit, &pair.a_pose)),
             )
         })
         .collect();

@@ -1,0 +1,216 @@
+//! Typed access to a record batch's columns, straight on the arrays' value buffers: a column of the wrong
+//! type is an error for the whole table (its message names the column and both types); a null or a bad
+//! value is an error for its row (its message names the column and the element, as `query` names a JSON
+//! field: `a_position[1]: NaN is not a finite number`).
+
+use super::schema::type_name;
+use crate::cli::parse::show;
+use crate::pose::COORDINATE_LIMIT;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, UInt32Type};
+use arrow_array::{Array, ArrayRef, FixedSizeListArray, RecordBatch};
+use arrow_buffer::NullBuffer;
+use arrow_schema::DataType;
+use std::fmt::Display;
+
+/// The column `name` of `batch`, if there is one.
+fn column<'a>(batch: &'a RecordBatch, name: &str) -> Option<&'a ArrayRef> {
+    batch.column_by_name(name)
+}
+
+fn wrong_type(name: &str, expected: &str, got: &DataType) -> String {
+    format!(
+        "column `{name}`: expected {expected}, got {}",
+        type_name(got)
+    )
+}
+
+/// A `uint32` column: its values and nulls.
+#[derive(Clone, Copy)]
+pub struct U32Column<'a> {
+    values: &'a [u32],
+    nulls: Option<&'a NullBuffer>,
+}
+
+impl<'a> U32Column<'a> {
+    /// The column, `None` when the batch has none; an error when it is not `uint32`.
+    pub fn find(batch: &'a RecordBatch, name: &'static str) -> Result<Option<Self>, String> {
+        let Some(array) = column(batch, name) else {
+            return Ok(None);
+        };
+        let Some(ids) = array.as_primitive_opt::<UInt32Type>() else {
+            return Err(wrong_type(name, "uint32", array.data_type()));
+        };
+        Ok(Some(Self {
+            values: ids.values(),
+            nulls: ids.nulls().filter(|n| n.null_count() > 0),
+        }))
+    }
+
+    /// Row `row`'s value, `None` when null.
+    #[inline]
+    pub fn get(&self, row: usize) -> Option<u32> {
+        match self.nulls {
+            Some(nulls) if nulls.is_null(row) => None,
+            _ => Some(self.values[row]),
+        }
+    }
+}
+
+/// A `float64` column.
+#[derive(Clone, Copy)]
+pub struct F64Column<'a> {
+    pub name: &'static str,
+    values: &'a [f64],
+    nulls: Option<&'a NullBuffer>,
+}
+
+impl<'a> F64Column<'a> {
+    pub fn find(batch: &'a RecordBatch, name: &'static str) -> Result<Option<Self>, String> {
+        let Some(array) = column(batch, name) else {
+            return Ok(None);
+        };
+        let Some(values) = array.as_primitive_opt::<Float64Type>() else {
+            return Err(wrong_type(name, "float64", array.data_type()));
+        };
+        Ok(Some(Self {
+            name,
+            values: values.values(),
+            nulls: values.nulls().filter(|n| n.null_count() > 0),
+        }))
+    }
+
+    /// Row `row`'s value, or `expected a number, got null`.
+    #[inline]
+    pub fn get(&self, row: usize) -> Result<f64, String> {
+        match self.nulls {
+            Some(nulls) if nulls.is_null(row) => {
+                Err(format!("{}: expected a number, got null", self.name))
+            }
+            _ => Ok(self.values[row]),
+        }
+    }
+}
+
+/// A `fixed_size_list<float64, N>` column (N = 3 or 4), read as rows of N values.
+#[derive(Clone, Copy)]
+pub struct FixedColumn<'a, const N: usize> {
+    pub name: &'static str,
+    rows: FixedRows<'a, N>,
+}
+
+impl<'a, const N: usize> FixedColumn<'a, N> {
+    pub fn find(batch: &'a RecordBatch, name: &'static str) -> Result<Option<Self>, String> {
+        let Some(array) = column(batch, name) else {
+            return Ok(None);
+        };
+        let rows = FixedRows::new(array).ok_or_else(|| {
+            wrong_type(
+                name,
+                &format!("fixed_size_list<float64, {N}>"),
+                array.data_type(),
+            )
+        })?;
+        Ok(Some(Self { name, rows }))
+    }
+
+    /// Row `row`'s N values, or the message naming the null (`a_rotation[2]: ...`).
+    #[inline]
+    pub fn get(&self, row: usize) -> Result<[f64; N], String> {
+        self.rows
+            .get(row)
+            .map_err(|null| null.message(self.name, N))
+    }
+}
+
+/// Rows of N float64 values in a fixed-size list array (a column, or a shape's points).
+#[derive(Clone, Copy)]
+pub struct FixedRows<'a, const N: usize> {
+    values: &'a [f64],
+    list_nulls: Option<&'a NullBuffer>,
+    value_nulls: Option<&'a NullBuffer>,
+}
+
+/// Which part of a row was null: the whole list, or element `k`.
+#[derive(Clone, Copy, Debug)]
+pub enum NullAt {
+    List,
+    Element(usize),
+}
+
+impl NullAt {
+    /// `NAME: expected an array of 3 numbers, got null` or `NAME[k]: expected a number, got null`, as
+    /// `query` words a JSON `null` there.
+    pub fn message(self, name: impl Display, width: usize) -> String {
+        let what = if width == 4 { " [x, y, z, w]" } else { "" };
+        match self {
+            NullAt::List => format!("{name}: expected an array of {width} numbers{what}, got null"),
+            NullAt::Element(k) => format!("{name}[{k}]: expected a number, got null"),
+        }
+    }
+}
+
+impl<'a, const N: usize> FixedRows<'a, N> {
+    /// `None` when `array` is not a `fixed_size_list<float64, N>`.
+    pub fn new(array: &'a dyn Array) -> Option<Self> {
+        let list: &FixedSizeListArray = array.as_fixed_size_list_opt()?;
+        if list.value_length() as usize != N {
+            return None;
+        }
+        let values = list.values().as_primitive_opt::<Float64Type>()?;
+        Some(Self {
+            values: values.values(),
+            list_nulls: list.nulls().filter(|n| n.null_count() > 0),
+            value_nulls: values.nulls().filter(|n| n.null_count() > 0),
+        })
+    }
+
+    #[inline]
+    pub fn get(&self, row: usize) -> Result<[f64; N], NullAt> {
+        if self.list_nulls.is_some_and(|n| n.is_null(row)) {
+            return Err(NullAt::List);
+        }
+        let start = row * N;
+        if let Some(nulls) = self.value_nulls {
+            if let Some(k) = (0..N).find(|&k| nulls.is_null(start + k)) {
+                return Err(NullAt::Element(k));
+            }
+        }
+        let mut out = [0.0; N];
+        out.copy_from_slice(&self.values[start..start + N]);
+        Ok(out)
+    }
+}
+
+/// `x`, or `AT: NaN is not a finite number`.
+#[inline]
+pub fn finite(x: f64, at: impl Display) -> Result<f64, String> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(format!("{at}: {} is not a finite number", float_name(x)))
+    }
+}
+
+/// `x` when finite and within the coordinate limit (the JSON reader's rule for points and positions).
+#[inline]
+pub fn coordinate(x: f64, at: impl Display) -> Result<f64, String> {
+    let x = finite(x, &at)?;
+    if x.abs() > COORDINATE_LIMIT {
+        return Err(format!(
+            "{at}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
+            show(x)
+        ));
+    }
+    Ok(x)
+}
+
+fn float_name(x: f64) -> &'static str {
+    if x.is_nan() {
+        "NaN"
+    } else if x > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    }
+}

@@ -1,0 +1,241 @@
+//! `gpu-gjk convert`: a JSON Lines batch (the `query` input) as the two tables of a columnar batch, each
+//! distinct shape (the same points and radius) written once and named by id.
+//!
+//! Values are copied as written, checked only for their structure: a line whose pose or shape breaks a
+//! rule (a zero quaternion, a coordinate beyond the limit, a negative radius) becomes a row that `query`
+//! answers with the same error on the table as on the line. A line that is not a pair at all (not JSON, a
+//! missing or unknown field, a blank line) cannot be a row, and stops the conversion with its line number.
+
+use super::files::{write_table, BatchFormat};
+use super::schema::{pairs_schema, shapes_schema};
+use crate::cli::input::{read_input, split_lines};
+use crate::cli::parse::parse_line;
+use anyhow::{anyhow, bail};
+use arrow_array::{
+    ArrayRef, FixedSizeListArray, Float64Array, ListArray, RecordBatch, UInt32Array,
+};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{DataType, Field};
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// JSON Lines batch, the `query` input format; `-` reads stdin.
+    #[arg(value_name = "FILE")]
+    pub input: PathBuf,
+    /// The shapes table to write (`.arrow`, `.ipc`, `.feather` or `.parquet`).
+    #[arg(long, value_name = "FILE")]
+    pub shapes: PathBuf,
+    /// The pairs table to write, in the same format.
+    #[arg(long, value_name = "FILE")]
+    pub pairs: PathBuf,
+    /// The tables' format, when their names do not say it.
+    #[arg(long, value_enum)]
+    pub format: Option<BatchFormat>,
+}
+
+/// What a conversion wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Converted {
+    pub pairs: usize,
+    pub shapes: usize,
+}
+
+/// Runs `convert`: prints `pairs=N shapes=M` on stderr.
+pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<Converted> {
+    let format = table_format(args.format, &args.pairs)?;
+    let converted = convert_jsonl(&args.input, &args.shapes, &args.pairs, format)?;
+    eprintln!("pairs={} shapes={}", converted.pairs, converted.shapes);
+    Ok(converted)
+}
+
+/// `--format`, or the format `path`'s extension names; JSON Lines is no table.
+pub fn table_format(format: Option<BatchFormat>, path: &Path) -> anyhow::Result<BatchFormat> {
+    match format.or_else(|| BatchFormat::from_extension(path)) {
+        Some(f) if f.is_columnar() => Ok(f),
+        _ => bail!(
+            "{}: name a table `.arrow`, `.ipc`, `.feather` or `.parquet`, or give --format arrow|parquet",
+            path.display()
+        ),
+    }
+}
+
+/// One side of a line as written.
+struct RawSide {
+    shape: u32,
+    position: [f64; 3],
+    rotation: [f64; 4],
+}
+
+/// The tables being filled.
+#[derive(Default)]
+struct Tables {
+    ids: FxHashMap<(Vec<u64>, u64), u32>,
+    points: Vec<f64>,
+    offsets: Vec<i32>,
+    radii: Vec<f64>,
+    sides: [Vec<RawSide>; 2],
+}
+
+/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs` (in `format`).
+pub fn convert_jsonl(
+    input: &Path,
+    shapes: &Path,
+    pairs: &Path,
+    format: BatchFormat,
+) -> anyhow::Result<Converted> {
+    let text = read_input(input)?;
+    let mut tables = Tables {
+        offsets: vec![0],
+        ..Tables::default()
+    };
+    for (index, line) in split_lines(&text).into_iter().enumerate() {
+        let sides = line_sides(line, &mut tables).ok_or_else(|| {
+            let why = parse_line(line)
+                .err()
+                .unwrap_or_else(|| "not a pair".into());
+            anyhow!(
+                "{}: line {}: {why}; only a pair can be a row of the pairs table",
+                input.display(),
+                index + 1
+            )
+        })?;
+        for (column, side) in tables.sides.iter_mut().zip(sides) {
+            column.push(side);
+        }
+    }
+    let converted = Converted {
+        pairs: tables.sides[0].len(),
+        shapes: tables.radii.len(),
+    };
+    let [a, b] = std::mem::take(&mut tables.sides);
+    write_table(shapes, format, &shapes_schema(), &[shapes_batch(tables)])?;
+    let pair_batches: Vec<RecordBatch> = a
+        .chunks(1 << 16)
+        .zip(b.chunks(1 << 16))
+        .map(|(a, b)| pairs_batch(a, b))
+        .collect();
+    let pair_batches = if pair_batches.is_empty() {
+        vec![pairs_batch(&[], &[])]
+    } else {
+        pair_batches
+    };
+    write_table(pairs, format, &pairs_schema(), &pair_batches)?;
+    Ok(converted)
+}
+
+/// A line's two sides, or `None` when it is not a pair object with those fields.
+fn line_sides(line: &[u8], tables: &mut Tables) -> Option<[RawSide; 2]> {
+    let value: Value = serde_json::from_slice(line).ok()?;
+    let fields = value.as_object()?;
+    if fields.keys().any(|k| k != "a" && k != "b") {
+        return None;
+    }
+    Some([
+        side(fields.get("a")?, tables)?,
+        side(fields.get("b")?, tables)?,
+    ])
+}
+
+fn side(value: &Value, tables: &mut Tables) -> Option<RawSide> {
+    let fields = value.as_object()?;
+    let known = ["points", "radius", "position", "rotation"];
+    if fields.keys().any(|k| !known.contains(&k.as_str())) {
+        return None;
+    }
+    let points = fields
+        .get("points")?
+        .as_array()?
+        .iter()
+        .map(numbers::<3>)
+        .collect::<Option<Vec<_>>>()?;
+    let radius = match fields.get("radius") {
+        None => 0.0,
+        Some(r) => r.as_f64()?,
+    };
+    let position = match fields.get("position") {
+        None => [0.0; 3],
+        Some(p) => numbers::<3>(p)?,
+    };
+    let rotation = match fields.get("rotation") {
+        None => [0.0, 0.0, 0.0, 1.0],
+        Some(q) => numbers::<4>(q)?,
+    };
+    Some(RawSide {
+        shape: tables.shape_id(&points, radius),
+        position,
+        rotation,
+    })
+}
+
+fn numbers<const N: usize>(value: &Value) -> Option<[f64; N]> {
+    let list = value.as_array()?;
+    if list.len() != N {
+        return None;
+    }
+    let mut out = [0.0; N];
+    for (x, v) in out.iter_mut().zip(list) {
+        *x = v.as_f64()?;
+    }
+    Some(out)
+}
+
+impl Tables {
+    /// The id of the shape with these points and radius, added on first sight.
+    fn shape_id(&mut self, points: &[[f64; 3]], radius: f64) -> u32 {
+        let key = (
+            points.iter().flatten().map(|x| x.to_bits()).collect(),
+            radius.to_bits(),
+        );
+        let next = self.radii.len() as u32;
+        *self.ids.entry(key).or_insert_with(|| {
+            self.points.extend(points.iter().flatten());
+            self.offsets.push((self.points.len() / 3) as i32);
+            self.radii.push(radius);
+            next
+        })
+    }
+}
+
+fn fixed(values: Vec<f64>, width: i32) -> ArrayRef {
+    Arc::new(FixedSizeListArray::new(
+        Arc::new(Field::new_list_field(DataType::Float64, true)),
+        width,
+        Arc::new(Float64Array::from(values)),
+        None,
+    ))
+}
+
+fn shapes_batch(tables: Tables) -> RecordBatch {
+    let ids = UInt32Array::from_iter_values(0..tables.radii.len() as u32);
+    let points = fixed(tables.points, 3);
+    let lists = ListArray::new(
+        Arc::new(Field::new_list_field(points.data_type().clone(), true)),
+        OffsetBuffer::new(tables.offsets.into()),
+        points,
+        None,
+    );
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(ids),
+        Arc::new(lists),
+        Arc::new(Float64Array::from(tables.radii)),
+    ];
+    RecordBatch::try_new(shapes_schema(), columns).expect("the columns follow shapes_schema")
+}
+
+fn pairs_batch(a: &[RawSide], b: &[RawSide]) -> RecordBatch {
+    let mut columns: Vec<ArrayRef> = Vec::with_capacity(6);
+    for side in [a, b] {
+        columns.push(Arc::new(UInt32Array::from_iter_values(
+            side.iter().map(|s| s.shape),
+        )));
+    }
+    for side in [a, b] {
+        columns.push(fixed(side.iter().flat_map(|s| s.position).collect(), 3));
+        columns.push(fixed(side.iter().flat_map(|s| s.rotation).collect(), 4));
+    }
+    RecordBatch::try_new(pairs_schema(), columns).expect("the columns follow pairs_schema")
+}

@@ -1,0 +1,168 @@
+//! Columnar files: which format a name means, reading a table record batch by record batch, and writing one.
+
+use anyhow::{bail, Context};
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_ipc::reader::{FileReader, StreamReader};
+use arrow_ipc::writer::FileWriter;
+use arrow_schema::{ArrowError, DataType, Schema};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A batch file's format (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BatchFormat {
+    /// JSON Lines, one pair per line (shapes inline).
+    Jsonl,
+    /// Arrow IPC, file format (`.arrow`, `.ipc`, `.feather`); the stream format is read too.
+    Arrow,
+    /// Parquet (`.parquet`).
+    Parquet,
+}
+
+impl BatchFormat {
+    /// The format a name's extension says, if it names a columnar one.
+    pub fn from_extension(path: &Path) -> Option<Self> {
+        let extension = path.extension()?.to_string_lossy().to_lowercase();
+        match extension.as_str() {
+            "arrow" | "ipc" | "feather" => Some(BatchFormat::Arrow),
+            "parquet" => Some(BatchFormat::Parquet),
+            "jsonl" | "json" | "ndjson" => Some(BatchFormat::Jsonl),
+            _ => None,
+        }
+    }
+
+    pub fn is_columnar(self) -> bool {
+        self != BatchFormat::Jsonl
+    }
+}
+
+/// The record batches of a table.
+pub type Batches = Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>>>;
+
+/// Rows per record batch read from Parquet (IPC files keep the batches they were written with).
+const PARQUET_BATCH_ROWS: usize = 1 << 16;
+
+/// Opens `path` as a table of `format` (Arrow or Parquet): its schema and its record batches.
+pub fn read_table(path: &Path, format: BatchFormat) -> anyhow::Result<(Arc<Schema>, Batches)> {
+    let context = || format!("cannot read {}", path.display());
+    let mut file = File::open(path).with_context(context)?;
+    match format {
+        BatchFormat::Arrow => {
+            // The IPC file format starts with `ARROW1`; anything else is tried as the stream format.
+            let mut magic = [0u8; 6];
+            let is_file = file.read_exact(&mut magic).is_ok() && &magic == b"ARROW1";
+            file.seek(SeekFrom::Start(0)).with_context(context)?;
+            let input = BufReader::with_capacity(1 << 20, file);
+            if is_file {
+                let reader = FileReader::try_new(input, None).with_context(context)?;
+                Ok((reader.schema(), Box::new(reader)))
+            } else {
+                let reader = StreamReader::try_new(input, None).with_context(context)?;
+                Ok((reader.schema(), Box::new(reader)))
+            }
+        }
+        BatchFormat::Parquet => {
+            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+                .with_context(context)?
+                .with_batch_size(PARQUET_BATCH_ROWS)
+                .build()
+                .with_context(context)?;
+            let schema = reader.schema();
+            Ok((schema, Box::new(reader)))
+        }
+        BatchFormat::Jsonl => bail!("{} is JSON Lines, not a table", path.display()),
+    }
+}
+
+/// A table being written: Arrow IPC file format, or Parquet with snappy compression (the Arrow schema is
+/// stored with it, so the table reads back with the same column types).
+pub enum TableWriter {
+    Arrow(FileWriter<BufWriter<File>>),
+    Parquet(ArrowWriter<File>),
+}
+
+impl TableWriter {
+    pub fn create(path: &Path, format: BatchFormat, schema: &Arc<Schema>) -> anyhow::Result<Self> {
+        let context = || format!("cannot write {}", path.display());
+        let file = File::create(path).with_context(context)?;
+        Ok(match format {
+            BatchFormat::Arrow => TableWriter::Arrow(
+                FileWriter::try_new(BufWriter::with_capacity(1 << 20, file), schema)
+                    .with_context(context)?,
+            ),
+            BatchFormat::Parquet => {
+                // Dictionaries pay off only on the few distinct strings (statuses); on floats the writer
+                // builds one, finds it too big and falls back: writing 21,000 answers took 0.05 s with
+                // them and 0.015 s without (`bench --io`).
+                let properties = schema
+                    .fields()
+                    .iter()
+                    .filter(|f| f.data_type() == &DataType::Utf8)
+                    .fold(
+                        WriterProperties::builder()
+                            .set_compression(Compression::SNAPPY)
+                            .set_dictionary_enabled(false),
+                        |builder, f| {
+                            builder.set_column_dictionary_enabled(
+                                ColumnPath::from(f.name().as_str()),
+                                true,
+                            )
+                        },
+                    )
+                    .build();
+                TableWriter::Parquet(
+                    ArrowWriter::try_new(file, schema.clone(), Some(properties))
+                        .with_context(context)?,
+                )
+            }
+            BatchFormat::Jsonl => bail!("{}: JSON Lines is not a table", path.display()),
+        })
+    }
+
+    pub fn write(&mut self, batch: &RecordBatch) -> anyhow::Result<()> {
+        match self {
+            TableWriter::Arrow(w) => w.write(batch)?,
+            TableWriter::Parquet(w) => w.write(batch)?,
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> anyhow::Result<()> {
+        match self {
+            TableWriter::Arrow(mut w) => {
+                w.finish()?;
+                use std::io::Write;
+                w.into_inner()?.flush()?;
+            }
+            TableWriter::Parquet(w) => {
+                w.close()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes one table of `batches` to `path`.
+pub fn write_table(
+    path: &Path,
+    format: BatchFormat,
+    schema: &Arc<Schema>,
+    batches: &[RecordBatch],
+) -> anyhow::Result<()> {
+    let mut writer = TableWriter::create(path, format, schema)?;
+    for batch in batches {
+        writer
+            .write(batch)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    writer
+        .finish()
+        .with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,20 @@
+//! Columnar batches (Arrow IPC and Parquet): a shapes table, a pairs table that names shapes by id, and an
+//! answers table with one row per pair. The pairs are read record batch by record batch from the columns'
+//! value buffers into the batch the CPU or the GPU runs, with the JSON reader's rules and error wording.
+
+mod answers;
+mod columns;
+mod convert;
+mod files;
+mod pairs;
+mod run;
+mod schema;
+mod shapes;
+
+pub use answers::AnswersBuilder;
+pub use convert::{convert_jsonl, run_convert, table_format, ConvertArgs, Converted};
+pub use files::{read_table, write_table, BatchFormat, Batches, TableWriter};
+pub use pairs::{read_pairs, PairRow};
+pub use run::{write_answers, ColumnarBatch};
+pub use schema::{answers_schema, pairs_schema, shapes_schema};
+pub use shapes::{read_shapes, ShapeTable};

@@ -1,0 +1,133 @@
+//! The pairs table, record batch by record batch, straight into the batch's pairs: shape indices and world
+//! poses read from the columns' value buffers, with the JSON reader's rules (coordinate limit, quaternion
+//! normalisation, each shape's centre folded into its pose). A bad row becomes its error message; the
+//! other rows are answered.
+
+use super::columns::{coordinate, finite, FixedColumn, U32Column};
+use super::files::{read_table, BatchFormat};
+use super::shapes::ShapeTable;
+use crate::cli::exec::Executor;
+use crate::cli::parse::{fold_centre, normalised};
+use crate::cli::query_gpu::IndexedPair;
+use crate::error::GjkError;
+use crate::pose::DPose;
+use anyhow::anyhow;
+use arrow_array::RecordBatch;
+use glam::{DQuat, DVec3};
+use std::path::Path;
+
+/// One pairs-table row: the pair as the batch runs it, or its message (`pairs row 4: b_rotation: ...`).
+pub type PairRow = Result<IndexedPair, String>;
+
+/// One side's columns (`a`, `a_position`, `a_rotation`); the pose columns may be absent.
+#[derive(Clone, Copy)]
+struct Side<'a> {
+    name: &'static str,
+    id: U32Column<'a>,
+    position: Option<FixedColumn<'a, 3>>,
+    rotation: Option<FixedColumn<'a, 4>>,
+}
+
+impl<'a> Side<'a> {
+    fn find(batch: &'a RecordBatch, names: [&'static str; 3]) -> Result<Self, String> {
+        let [name, position, rotation] = names;
+        let id = U32Column::find(batch, name)?.ok_or_else(|| {
+            let columns: Vec<&str> = batch
+                .schema_ref()
+                .fields()
+                .iter()
+                .map(|f| f.name().as_str())
+                .collect();
+            format!(
+                "the pairs table has no `{name}` column (it has: {})",
+                columns.join(", ")
+            )
+        })?;
+        Ok(Self {
+            name,
+            id,
+            position: FixedColumn::find(batch, position)?,
+            rotation: FixedColumn::find(batch, rotation)?,
+        })
+    }
+
+    /// Row `i`'s shape index and world pose.
+    #[inline]
+    fn read(&self, i: usize, shapes: &ShapeTable) -> Result<(u32, DPose), String> {
+        let id = self
+            .id
+            .get(i)
+            .ok_or_else(|| format!("{}: expected a shape id, got null", self.name))?;
+        let index = shapes.lookup(id, self.name)?;
+        let position = match &self.position {
+            None => DVec3::ZERO,
+            Some(column) => {
+                let p = column.get(i)?;
+                for (k, x) in p.iter().enumerate() {
+                    coordinate(*x, format_args!("{}[{k}]", column.name))?;
+                }
+                DVec3::from_array(p)
+            }
+        };
+        let rotation = match &self.rotation {
+            None => DQuat::IDENTITY,
+            Some(column) => {
+                let q = column.get(i)?;
+                for (k, x) in q.iter().enumerate() {
+                    finite(*x, format_args!("{}[{k}]", column.name))?;
+                }
+                normalised(DQuat::from_array(q)).ok_or_else(|| {
+                    format!(
+                        "{}: zero quaternion (all four components are 0)",
+                        column.name
+                    )
+                })?
+            }
+        };
+        let pose = DPose::checked(position, rotation).map_err(|e| self.pose_error(e))?;
+        Ok((index, fold_centre(shapes.centres[index as usize], pose)))
+    }
+
+    /// The library's pose check, behind the reader's own, named by column.
+    fn pose_error(&self, e: GjkError) -> String {
+        let column = match e {
+            GjkError::InvalidRotation => "rotation",
+            _ => "position",
+        };
+        format!("{}_{column}: {e}", self.name)
+    }
+}
+
+/// Reads the pairs table at `path` against `shapes`; one entry per row, in order.
+pub fn read_pairs(
+    path: &Path,
+    format: BatchFormat,
+    shapes: &ShapeTable,
+    exec: &Executor,
+) -> anyhow::Result<Vec<PairRow>> {
+    let (_, batches) = read_table(path, format)?;
+    let mut rows = Vec::new();
+    let mut indices: Vec<usize> = Vec::new();
+    for batch in batches {
+        let at = |message: String| anyhow!("{}: {message}", path.display());
+        let batch = batch.map_err(|e| at(format!("cannot read a record batch: {e}")))?;
+        let a = Side::find(&batch, ["a", "a_position", "a_rotation"]).map_err(at)?;
+        let b = Side::find(&batch, ["b", "b_position", "b_rotation"]).map_err(at)?;
+        let first = rows.len();
+        indices.clear();
+        indices.extend(0..batch.num_rows());
+        rows.extend(exec.map(&indices, |&i| {
+            let pair = a.read(i, shapes).and_then(|(ia, a_pose)| {
+                let (ib, b_pose) = b.read(i, shapes)?;
+                Ok(IndexedPair {
+                    a: ia,
+                    b: ib,
+                    a_pose,
+                    b_pose,
+                })
+            });
+            pair.map_err(|why| format!("pairs row {}: {why}", first + i))
+        }));
+    }
+    Ok(rows)
+}
