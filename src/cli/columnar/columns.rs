@@ -4,8 +4,7 @@
 //! field: `a_position[1]: NaN is not a finite number`).
 
 use super::schema::type_name;
-use crate::cli::parse::show;
-use crate::pose::COORDINATE_LIMIT;
+use crate::cli::parse::{check_coordinate, check_finite};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, UInt32Type};
 use arrow_array::{Array, ArrayRef, FixedSizeListArray, RecordBatch};
@@ -182,35 +181,15 @@ impl<'a, const N: usize> FixedRows<'a, N> {
     }
 }
 
-/// `x`, or `AT: NaN is not a finite number`.
+/// `x`, or `AT: NaN is not a finite number` (the JSON reader's check and words).
 #[inline]
 pub fn finite(x: f64, at: impl Display) -> Result<f64, String> {
-    if x.is_finite() {
-        Ok(x)
-    } else {
-        Err(format!("{at}: {} is not a finite number", float_name(x)))
-    }
+    check_finite(x, &at).map(|()| x)
 }
 
-/// `x` when finite and within the coordinate limit (the JSON reader's rule for points and positions).
+/// `x` when finite and within the coordinate limit (the JSON reader's rule and words for points and
+/// positions).
 #[inline]
 pub fn coordinate(x: f64, at: impl Display) -> Result<f64, String> {
-    let x = finite(x, &at)?;
-    if x.abs() > COORDINATE_LIMIT {
-        return Err(format!(
-            "{at}: {} is beyond the coordinate limit +-{COORDINATE_LIMIT:e}",
-            show(x)
-        ));
-    }
-    Ok(x)
-}
-
-fn float_name(x: f64) -> &'static str {
-    if x.is_nan() {
-        "NaN"
-    } else if x > 0.0 {
-        "inf"
-    } else {
-        "-inf"
-    }
+    check_coordinate(x, &at).map(|()| x)
 }

@@ -3,13 +3,12 @@
 //! naming the file, row and column; a shape with a bad value (no points, a NaN, a negative radius) only
 //! makes the pairs that use it error rows, whose message names the shape's row and column.
 
-use super::columns::{coordinate, finite, F64Column, FixedRows, U32Column};
+use super::columns::{coordinate, F64Column, FixedRows, U32Column};
 use super::files::{read_table, BatchFormat};
 use super::schema::type_name;
 use crate::cli::exec::Executor;
-use crate::cli::parse::{centred_shape, show};
+use crate::cli::parse::{centred_shape, check_radius};
 use crate::error::GjkError;
-use crate::pose::COORDINATE_LIMIT;
 use crate::shape::ConvexShape;
 use anyhow::{anyhow, bail};
 use arrow_array::cast::AsArray;
@@ -176,20 +175,10 @@ fn shape_points(
 
 /// Row `i`'s radius (0 without a `radius` column), with the JSON reader's checks.
 fn radius(radii: Option<F64Column>, i: usize) -> Result<f32, String> {
-    let Some(radii) = radii else {
-        return Ok(0.0);
-    };
-    let r = finite(radii.get(i)?, "radius")?;
-    if r < 0.0 {
-        return Err(format!("radius: {} is negative", show(r)));
+    match radii {
+        Some(radii) => check_radius(radii.get(i)?, &"radius"),
+        None => Ok(0.0),
     }
-    if r > COORDINATE_LIMIT {
-        return Err(format!(
-            "radius: {} is beyond the radius limit {COORDINATE_LIMIT:e}",
-            show(r)
-        ));
-    }
-    Ok(r as f32)
 }
 
 /// The library's own check, behind the reader's, named by column as the JSON reader names it by field.
