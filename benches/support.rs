@@ -8,25 +8,13 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
+use gpu_gjk::mesh_gen::fibonacci_sphere as sphere_points;
 use gpu_gjk::shape::{support_index, HullAdjacency, HullView, PackedPoints};
 use std::hint::black_box;
 use std::time::Duration;
 
 const SIZES: [usize; 9] = [8, 16, 24, 32, 48, 64, 128, 512, 4096];
 const CALLS: usize = 256;
-
-/// `n` points on the unit sphere (a Fibonacci lattice), every one a hull vertex.
-fn sphere_points(n: usize) -> Vec<Vec3> {
-    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-    (0..n)
-        .map(|i| {
-            let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
-            let r = (1.0 - y * y).sqrt();
-            let t = golden * i as f32;
-            Vec3::new(r * t.cos(), y, r * t.sin())
-        })
-        .collect()
-}
 
 /// Directions turning a few degrees per call, with a jump to a new region every 8 calls (a new query).
 fn directions() -> Vec<Vec3> {

@@ -16,6 +16,7 @@ mod parry_pairs;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::Vec3;
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
+use gpu_gjk::mesh_gen::fibonacci_sphere;
 use gpu_gjk::query;
 use gpu_gjk::scenario::{random_rotation, random_scene, random_unit, MixSpec, ShapeKind};
 use gpu_gjk::{ConvexShape, Pose};
@@ -69,14 +70,10 @@ fn mix() -> Case {
 /// `n` points on an ellipsoid with semi-axes 1, 0.8 and 0.6 (a Fibonacci lattice): every point a vertex, and
 /// no symmetry that would make support ties common.
 fn ellipsoid_hull(n: usize) -> ConvexShape {
-    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-    let points: Vec<Vec3> = (0..n)
-        .map(|i| {
-            let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
-            let r = (1.0 - y * y).sqrt();
-            let t = golden * i as f32;
-            Vec3::new(r * t.cos(), 0.8 * y, 0.6 * r * t.sin())
-        })
+    let semi_axes = Vec3::new(1.0, 0.8, 0.6);
+    let points: Vec<Vec3> = fibonacci_sphere(n)
+        .into_iter()
+        .map(|p| p * semi_axes)
         .collect();
     ConvexShape::hull(&points, 0.0).expect("valid hull")
 }

@@ -16,6 +16,20 @@ use std::path::{Path, PathBuf};
 /// The command that regenerates the assets, quoted in every file header.
 pub const REGENERATE: &str = "cargo run --example gen_assets";
 
+/// `n` points on the unit sphere in a Fibonacci lattice: spread evenly, every one a vertex of their hull, and
+/// without the symmetry that makes support ties common. The round hulls of the tests and benchmarks.
+pub fn fibonacci_sphere(n: usize) -> Vec<glam::Vec3> {
+    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    (0..n)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+            let r = (1.0 - y * y).sqrt();
+            let t = golden * i as f32;
+            glam::Vec3::new(r * t.cos(), y, r * t.sin())
+        })
+        .collect()
+}
+
 /// A triangle mesh with separate position and normal indices (0-based), as OBJ stores them.
 #[derive(Clone, Debug, Default)]
 pub struct Mesh {

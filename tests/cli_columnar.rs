@@ -491,6 +491,9 @@ fn bad_rows_are_error_rows_that_name_table_row_and_column() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A table's columns by name.
+type Columns<'a> = Vec<(&'a str, ArrayRef)>;
+
 #[test]
 fn unreadable_tables_name_the_file_row_and_column() {
     let dir = scratch("bad-tables");
@@ -520,58 +523,45 @@ fn unreadable_tables_name_the_file_row_and_column() {
         points,
         None,
     ));
-    let write = |name: &str, columns: Vec<(&str, ArrayRef)>| {
+    // (file, its columns, what the error must say)
+    let cases: [(&str, Columns, &str); 4] = [
+        (
+            "twice.arrow",
+            vec![
+                ("id", Arc::new(UInt32Array::from(vec![4, 4]))),
+                ("points", lists.clone()),
+            ],
+            "twice.arrow: shapes row 1: id: 4 is also the id of row 0",
+        ),
+        (
+            "null.arrow",
+            vec![
+                ("id", Arc::new(UInt32Array::from(vec![Some(4), None]))),
+                ("points", lists.clone()),
+            ],
+            "null.arrow: shapes row 1: id: null",
+        ),
+        (
+            "signed.arrow",
+            vec![
+                ("id", Arc::new(Int64Array::from(vec![1, 2]))),
+                ("points", lists),
+            ],
+            "signed.arrow: column `id`: expected uint32, got int64",
+        ),
+        (
+            "no-points.arrow",
+            vec![("id", Arc::new(UInt32Array::from(vec![1, 2])))],
+            "no-points.arrow: the shapes table has no `points` column (it has: id)",
+        ),
+    ];
+    for (name, columns, expected) in cases {
         let table = batch(columns);
         let file = dir.join(name);
         write_table(&file, BatchFormat::Arrow, &table.schema(), &[table]).unwrap();
-        file
-    };
-    let twice = write(
-        "twice.arrow",
-        vec![
-            ("id", Arc::new(UInt32Array::from(vec![4, 4]))),
-            ("points", lists.clone()),
-        ],
-    );
-    assert!(
-        run(&twice).contains("twice.arrow: shapes row 1: id: 4 is also the id of row 0"),
-        "{}",
-        run(&twice)
-    );
-    let null = write(
-        "null.arrow",
-        vec![
-            ("id", Arc::new(UInt32Array::from(vec![Some(4), None]))),
-            ("points", lists.clone()),
-        ],
-    );
-    assert!(
-        run(&null).contains("null.arrow: shapes row 1: id: null"),
-        "{}",
-        run(&null)
-    );
-    let signed = write(
-        "signed.arrow",
-        vec![
-            ("id", Arc::new(Int64Array::from(vec![1, 2]))),
-            ("points", lists.clone()),
-        ],
-    );
-    assert!(
-        run(&signed).contains("signed.arrow: column `id`: expected uint32, got int64"),
-        "{}",
-        run(&signed)
-    );
-    let no_points = write(
-        "no-points.arrow",
-        vec![("id", Arc::new(UInt32Array::from(vec![1, 2])))],
-    );
-    assert!(
-        run(&no_points)
-            .contains("no-points.arrow: the shapes table has no `points` column (it has: id)"),
-        "{}",
-        run(&no_points)
-    );
+        let errors = run(&file);
+        assert!(errors.contains(expected), "{name}: {errors}");
+    }
     // Usage: a table without --shapes, --shapes on JSON Lines, an answers table for JSON Lines.
     let out = gpu_gjk(&["query", path(&pairs)]);
     assert_eq!(out.status.code(), Some(2));

@@ -245,18 +245,7 @@ mod tests {
     use super::*;
     use crate::shape::support_index;
 
-    /// Points on a sphere (a Fibonacci lattice): every one a hull vertex.
-    pub fn sphere_points(n: usize) -> Vec<Vec3> {
-        let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-        (0..n)
-            .map(|i| {
-                let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
-                let r = (1.0 - y * y).sqrt();
-                let t = golden * i as f32;
-                Vec3::new(r * t.cos(), y, r * t.sin())
-            })
-            .collect()
-    }
+    use crate::mesh_gen::fibonacci_sphere as sphere_points;
 
     fn directions(n: usize) -> Vec<Vec3> {
         sphere_points(n)
