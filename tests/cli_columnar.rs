@@ -84,7 +84,9 @@ fn mix_with_errors(dir: &Path, pairs: usize) -> PathBuf {
         .chain(extra)
         .enumerate()
     {
-        let at = (k * 37 + 3).min(lines.len());
+        // Spread over the whole batch, so that the chunks the CPU answers and writes at a time (4,096
+        // rows) each hold some.
+        let at = (k * pairs / 9 + 3).min(lines.len());
         lines.insert(at, line);
     }
     std::fs::write(&mix, lines.join("\n") + "\n").unwrap();
@@ -231,7 +233,8 @@ fn shape_ids(pairs: &Path, format: BatchFormat) -> Vec<[u32; 2]> {
 #[test]
 fn columnar_answers_equal_the_json_lines_answers_bit_for_bit() {
     let dir = scratch("equal");
-    let mix = mix_with_errors(&dir, 400);
+    // More rows than one answers chunk (4,096 rows), with bad rows in each chunk.
+    let mix = mix_with_errors(&dir, 9000);
     let json_out = gpu_gjk(&["query", path(&mix), "--backend", "cpu", "--threads", "1"]);
     assert_eq!(json_out.status.code(), Some(2), "bad lines fail the run");
     let json_text = String::from_utf8(json_out.stdout).unwrap();

@@ -1,7 +1,8 @@
 //! `query`'s typed reader against the field-by-field reader it replaced on good lines: on a generated mix
 //! of repeated shapes with bad lines, blank lines, byte order marks and CRLF endings among them, the binary's
 //! output must be byte for byte what the field-by-field reader (`parse_line` on each line) followed by the
-//! same CPU query and formatter writes, and the parsed lines must be equal one by one.
+//! same CPU query and formatter writes (across the blocks `query` streams), and the parsed lines must be
+//! equal one by one.
 
 use gpu_gjk::batch::Threads;
 use gpu_gjk::cli::{
@@ -40,16 +41,16 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A generated mix (shapes repeat across lines) with odd lines, blank lines, byte order marks and CRLF
-/// endings mixed in.
-fn mixed_input(dir: &std::path::Path) -> Vec<u8> {
+/// A generated mix of `pairs` pairs (shapes repeat across lines) with odd lines, blank lines, byte order
+/// marks and CRLF endings mixed in.
+fn mixed_input(dir: &std::path::Path, pairs: usize) -> Vec<u8> {
     let clean = dir.join("clean.jsonl");
     let mix = MixSpec {
         library_size: 40,
         hull_points: (8, 96),
         ..MixSpec::default()
     };
-    write_mix_file(&clean, 7, 300, &mix).unwrap();
+    write_mix_file(&clean, 7, pairs, &mix).unwrap();
     let text = std::fs::read(&clean).unwrap();
     let mut out = Vec::new();
     for (i, line) in split_lines(&text).into_iter().enumerate() {
@@ -90,7 +91,7 @@ fn field_by_field_output(text: &[u8]) -> Vec<u8> {
 #[test]
 fn parsed_lines_equal_the_field_by_field_reader_and_repeated_shapes_are_shared() {
     let dir = scratch("parse");
-    let text = mixed_input(&dir);
+    let text = mixed_input(&dir, 300);
     for threads in [Threads::Single, Threads::All] {
         let parsed = parse_input(&text, &Executor::new(threads).unwrap());
         let lines = split_lines(&text);
@@ -130,7 +131,10 @@ fn parsed_lines_equal_the_field_by_field_reader_and_repeated_shapes_are_shared()
 #[test]
 fn query_output_is_byte_for_byte_the_field_by_field_readers() {
     let dir = scratch("query");
-    let text = mixed_input(&dir);
+    // Several of the blocks `query` reads, parses, answers and writes at a time (256 KiB on one thread),
+    // with odd, blank and CRLF lines in every block and lines cut by the blocks' ends.
+    let text = mixed_input(&dir, 3000);
+    assert!(text.len() > 8 << 18, "{} bytes", text.len());
     let input = dir.join("mixed.jsonl");
     std::fs::write(&input, &text).unwrap();
     let expected = field_by_field_output(&text);

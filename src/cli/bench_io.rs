@@ -9,12 +9,12 @@
 //! IPC and Parquet, not timed) and answered as `query --shapes S P --output A` does, answers table included.
 
 use super::answer::query_pair;
-use super::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBatch};
+use super::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBatch, CpuAnswers};
 use super::exec::Executor;
 use super::input::{read_input, split_lines, ParsedLine};
 use super::pair_line::pair_line;
 use super::parse::{parse_line, PairInput};
-use super::query::{read_and_parse, write_all};
+use super::query::{stream_on_cpu, write_all};
 use super::sink::Destination;
 use super::typed::ShapeCache;
 use crate::batch::Threads;
@@ -50,7 +50,7 @@ pub fn write_mix_file(path: &Path, seed: u64, pairs: usize, mix: &MixSpec) -> an
 /// Which parser a run uses.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reader {
-    /// The typed path with shared shapes (what `query` uses).
+    /// The typed path with shared shapes, block by block (what `query --backend cpu` does).
     Typed,
     /// Every line through the `serde_json::Value` reader, each shape built on its own.
     FieldByField,
@@ -81,22 +81,27 @@ fn end_to_end(
     let mut stages = Stages::default();
     let start = Instant::now();
     let cache = ShapeCache::default();
-    let parsed = match reader {
-        Reader::Typed => read_and_parse(input, exec, &cache)?,
-        Reader::FieldByField => {
-            let text = read_input(input)?;
-            let lines: Vec<(usize, &[u8])> = split_lines(&text).into_iter().enumerate().collect();
-            exec.map(&lines, |&(i, line)| {
-                if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
-                    return ParsedLine::Blank;
-                }
-                match parse_line(line) {
-                    Ok(pair) => ParsedLine::Pair(pair),
-                    Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
-                }
-            })
+    if reader == Reader::Typed {
+        // As `query --backend cpu` does: block by block, each block answered and written before the next.
+        let destination = Destination::File(output.to_path_buf());
+        let run = stream_on_cpu(input, AnswerKind::Penetration, exec, &cache, &destination)?;
+        stages.compute = run.compute_s;
+        stages.write = run.write_s;
+        stages.read_parse = start.elapsed().as_secs_f64() - run.compute_s - run.write_s;
+        return Ok((stages, cache.len()));
+    }
+    // The parser before the typed path, in three phases: parse every line, answer, write.
+    let text = read_input(input)?;
+    let lines: Vec<(usize, &[u8])> = split_lines(&text).into_iter().enumerate().collect();
+    let parsed = exec.map(&lines, |&(i, line)| {
+        if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+            return ParsedLine::Blank;
         }
-    };
+        match parse_line(line) {
+            Ok(pair) => ParsedLine::Pair(pair),
+            Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+        }
+    });
     let valid: Vec<&PairInput> = parsed
         .iter()
         .filter_map(|line| match line {
@@ -127,11 +132,12 @@ fn columnar_end_to_end(
     let start = Instant::now();
     let batch = ColumnarBatch::read(&shapes, &pairs, format, exec)?;
     stages.read_parse = start.elapsed().as_secs_f64();
-    let (results, compute) = batch.answer(AnswerKind::Penetration, exec, None)?;
-    stages.compute = compute;
+    // As `query` does on the CPU: each chunk of rows answered just before it is written.
     let start = Instant::now();
-    write_answers(&Destination::File(answers), format, &batch.rows, &results)?;
-    stages.write = start.elapsed().as_secs_f64();
+    let mut cpu = CpuAnswers::new(&batch, AnswerKind::Penetration, exec);
+    write_answers(&Destination::File(answers), format, &batch.rows, &mut cpu)?;
+    stages.compute = cpu.seconds;
+    stages.write = start.elapsed().as_secs_f64() - cpu.seconds;
     Ok((stages, batch.shapes.len()))
 }
 

@@ -30,6 +30,15 @@ impl Executor {
         })
     }
 
+    /// How many threads a map runs on.
+    pub fn threads(&self) -> usize {
+        match self {
+            Executor::Single => 1,
+            Executor::Global => rayon::current_num_threads(),
+            Executor::Pool(pool) => pool.current_num_threads(),
+        }
+    }
+
     /// `items.iter().map(f).collect()`, in parallel unless single-threaded; the order is kept.
     pub fn map<T, U, F>(&self, items: &[T], f: F) -> Vec<U>
     where

@@ -4,6 +4,7 @@
 mod adapters;
 mod answer;
 mod answer_batch;
+mod answer_lines;
 mod backend;
 mod bench;
 mod bench_io;

@@ -156,6 +156,10 @@ fn plain_decimal(text: &[u8]) -> Option<(f64, usize)> {
     let mut significand = 0u64;
     let mut digits = |i: &mut usize| {
         let from = *i;
+        while let Some(value) = text.get(*i..*i + 8).and_then(eight_digits) {
+            significand = significand.wrapping_mul(100_000_000).wrapping_add(value);
+            *i += 8;
+        }
         while let Some(&d @ b'0'..=b'9') = text.get(*i) {
             significand = significand
                 .wrapping_mul(10)
@@ -183,6 +187,27 @@ fn plain_decimal(text: &[u8]) -> Option<(f64, usize)> {
     }
     let f = significand as f64 / POW10[fraction];
     Some((if negative { -f } else { f }, i))
+}
+
+/// The value of eight ASCII digits (the first one the most significant), or `None` when one of the bytes
+/// is not a digit. Measured: the pose numbers of the issue 17 mix have 16 to 18 digits, and a digit at a
+/// time is a chain of dependent multiply-adds that was most of `Cursor::number`'s time; eight at once
+/// take three multiplications (the SWAR method of fast_float).
+fn eight_digits(bytes: &[u8]) -> Option<u64> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    let x = u64::from_le_bytes(bytes.try_into().ok()?);
+    // Every byte in '0'..='9': its high nibble is 3, and adding 6 keeps it 3.
+    if x & HIGH_NIBBLES != ZEROS || x.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES != ZEROS {
+        return None;
+    }
+    let d = x - ZEROS;
+    // Neighbouring digits into two-digit values (in bytes 0, 2, 4, 6), then those into the whole.
+    let pairs = d.wrapping_mul(10).wrapping_add(d >> 8);
+    const LANES: u64 = 0x0000_00FF_0000_00FF;
+    let high = (pairs & LANES).wrapping_mul(100 + (1_000_000 << 32));
+    let low = ((pairs >> 16) & LANES).wrapping_mul(1 + (10_000 << 32));
+    Some(high.wrapping_add(low) >> 32)
 }
 
 #[derive(Default)]
@@ -370,6 +395,37 @@ mod tests {
         ] {
             let (fast, reader) = both(line);
             assert!(fast.is_none() && reader.is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn eight_digits_read_as_a_number() {
+        for text in ["00000000", "12345678", "99999999", "90000001", "00000010"] {
+            assert_eq!(
+                eight_digits(text.as_bytes()),
+                Some(text.parse().unwrap()),
+                "{text}"
+            );
+        }
+        for text in [
+            "1234567/",
+            "1234567:",
+            "a2345678",
+            "1234 678",
+            "1234567\u{7f}",
+            "1234567",
+        ] {
+            assert_eq!(eight_digits(text.as_bytes()), None, "{text:?}");
+        }
+        for byte in 0..=255u8 {
+            let mut text = *b"11111111";
+            for at in [0, 3, 7] {
+                text[at] = byte;
+                let digit = byte.is_ascii_digit();
+                let expected = digit.then(|| std::str::from_utf8(&text).unwrap().parse().unwrap());
+                assert_eq!(eight_digits(&text), expected, "{text:?}");
+                text[at] = b'1';
+            }
         }
     }
 

@@ -62,13 +62,32 @@ pub struct AnswersBuilder {
     error: StringBuilder,
 }
 
-impl AnswersBuilder {
-    pub fn len(&self) -> usize {
-        self.intersecting.len()
+impl FixedBuilder {
+    fn with_capacity(rows: usize) -> Self {
+        Self {
+            values: Vec::with_capacity(3 * rows),
+            valid: Vec::with_capacity(rows),
+        }
     }
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.intersecting.is_empty()
+impl AnswersBuilder {
+    /// Room for `rows` rows without growing (the string columns hold their status names' bytes).
+    pub fn with_capacity(rows: usize) -> Self {
+        Self {
+            intersecting: Vec::with_capacity(rows),
+            distance: Vec::with_capacity(rows),
+            witness_a: FixedBuilder::with_capacity(rows),
+            witness_b: FixedBuilder::with_capacity(rows),
+            normal: FixedBuilder::with_capacity(rows),
+            iterations: Vec::with_capacity(rows),
+            status: StringBuilder::with_capacity(rows, 16 * rows),
+            penetration_status: StringBuilder::with_capacity(rows, 16 * rows),
+            depth: Vec::with_capacity(rows),
+            contact_a: FixedBuilder::with_capacity(rows),
+            contact_b: FixedBuilder::with_capacity(rows),
+            error: StringBuilder::with_capacity(rows, 0),
+        }
     }
 
     /// An answered row.

@@ -1,0 +1,52 @@
+//! The answer lines of a JSON Lines batch: one output line per input line, in order, each error line also
+//! echoed to stderr. Written in one go after the GPU's batch, or block by block as the CPU answers them.
+
+use super::answer::PairAnswer;
+use super::input::ParsedLine;
+use super::output::{write_error, write_result};
+use std::io::{self, BufWriter, Stderr, Write};
+
+pub struct AnswerLines<W: Write> {
+    out: BufWriter<W>,
+    stderr: BufWriter<Stderr>,
+    /// How many error lines were written.
+    pub failed: usize,
+}
+
+impl<W: Write> AnswerLines<W> {
+    pub fn new(out: W) -> Self {
+        Self {
+            out: BufWriter::with_capacity(1 << 16, out),
+            stderr: BufWriter::new(io::stderr()),
+            failed: 0,
+        }
+    }
+
+    /// The lines answering `parsed`; `results` holds the answers of its pairs, in order.
+    pub fn write(&mut self, parsed: &[ParsedLine], results: &[PairAnswer]) -> io::Result<()> {
+        let mut answers = results.iter();
+        for line in parsed {
+            match line {
+                ParsedLine::Pair(_) => {
+                    let (r, hit) = answers.next().expect("one result per valid line");
+                    write_result(&mut self.out, r, hit.as_ref())?;
+                }
+                ParsedLine::Blank => self.out.write_all(b"\n")?,
+                ParsedLine::Error(message) => {
+                    self.failed += 1;
+                    write_error(&mut self.out, message)?;
+                    // Best effort: a closed stderr must not stop the results.
+                    let _ = writeln!(self.stderr, "{message}");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Flushes both streams; returns how many error lines there were.
+    pub fn finish(mut self) -> io::Result<usize> {
+        let _ = self.stderr.flush();
+        self.out.flush()?;
+        Ok(self.failed)
+    }
+}
