@@ -332,6 +332,83 @@ fn parquet_round_trips_the_schema_and_values() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `batches` written as Parquet with `codec`, as Polars (zstd), pyarrow and Spark (snappy) or older tools
+/// (gzip, LZ4) write them.
+fn write_parquet(path: &Path, batches: &[RecordBatch], codec: parquet::basic::Compression) {
+    let properties = parquet::file::properties::WriterProperties::builder()
+        .set_compression(codec)
+        .build();
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(file, batches[0].schema(), Some(properties)).unwrap();
+    for batch in batches {
+        writer.write(batch).unwrap();
+    }
+    writer.close().unwrap();
+}
+
+/// `batches` written as an Arrow IPC file with `codec` (pyarrow's `write_feather` uses LZ4 by default).
+fn write_ipc(path: &Path, batches: &[RecordBatch], codec: Option<arrow_ipc::CompressionType>) {
+    let options = arrow_ipc::writer::IpcWriteOptions::default()
+        .try_with_compression(codec)
+        .unwrap();
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer =
+        arrow_ipc::writer::FileWriter::try_new_with_options(file, &batches[0].schema(), options)
+            .unwrap();
+    for batch in batches {
+        writer.write(batch).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+#[test]
+fn tables_compressed_by_other_writers_are_read() {
+    use parquet::basic::{Compression, GzipLevel, ZstdLevel};
+    let dir = scratch("codecs");
+    let mix = mix_with_errors(&dir, 120);
+    let (shapes, pairs) = convert(&mix, &dir, "arrow");
+    let query = |shapes: &Path, pairs: &Path| {
+        let out = gpu_gjk(&[
+            "query",
+            "--shapes",
+            path(shapes),
+            path(pairs),
+            "--backend",
+            "cpu",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let expected = query(&shapes, &pairs);
+    assert_eq!(expected.lines().count(), 130);
+    let (_, shape_batches) = read_all(&shapes, BatchFormat::Arrow);
+    let (_, pair_batches) = read_all(&pairs, BatchFormat::Arrow);
+    let codecs = [
+        Compression::SNAPPY,
+        Compression::ZSTD(ZstdLevel::default()),
+        Compression::GZIP(GzipLevel::default()),
+        Compression::LZ4_RAW,
+        Compression::UNCOMPRESSED,
+    ];
+    for codec in codecs {
+        let (s, p) = (dir.join("s.parquet"), dir.join("p.parquet"));
+        write_parquet(&s, &shape_batches, codec);
+        write_parquet(&p, &pair_batches, codec);
+        assert_eq!(query(&s, &p), expected, "parquet {codec:?}");
+    }
+    for codec in [
+        arrow_ipc::CompressionType::LZ4_FRAME,
+        arrow_ipc::CompressionType::ZSTD,
+    ] {
+        let (s, p) = (dir.join("s.feather"), dir.join("p.feather"));
+        write_ipc(&s, &shape_batches, Some(codec));
+        write_ipc(&p, &pair_batches, Some(codec));
+        assert_eq!(query(&s, &p), expected, "ipc {codec:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn vec_column(values: &[Option<[f64; 3]>]) -> ArrayRef {
     let flat: Vec<f64> = values.iter().flat_map(|v| v.unwrap_or([0.0; 3])).collect();
     let nulls = NullBuffer::from(values.iter().map(Option::is_some).collect::<Vec<_>>());
