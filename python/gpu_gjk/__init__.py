@@ -49,7 +49,7 @@ _PAIR_COLUMNS = ("a", "b", "a_position", "a_rotation", "b_position", "b_rotation
 _VECTOR_WIDTH = {"a_position": 3, "b_position": 3, "a_rotation": 4, "b_rotation": 4}
 
 
-def query(shapes, pairs, kind="penetration", backend="cpu", threads=0):
+def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row=0):
     """Answers every row of ``pairs``.
 
     ``shapes`` and ``pairs``: both ``pyarrow.Table`` (or ``RecordBatch``) with the columns above, or both
@@ -71,6 +71,10 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0):
     a zero quaternion, a coordinate beyond +-1e9, a bad shape, ...) has its ``error`` set, naming the table,
     row (from 0) and column, and its other cells null; the other rows are answered.
 
+    ``first_row``: the number the error texts give the first pair row (0 by default): when ``pairs`` is one
+    slice of a bigger batch answered piece by piece (a record batch of a big file, a Dask partition), its
+    offset in that batch, so that the errors name rows of the whole batch.
+
     Raises ``ValueError`` for bad arguments (an unknown kind or backend, a missing or unknown column, a
     wrong type or shape) and ``RuntimeError`` when the GPU backend asked for has no adapter.
     """
@@ -80,15 +84,17 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0):
         raise ValueError(f"backend must be a string, got {type(backend).__name__}")
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
         raise ValueError(f"threads must be a whole number >= 0 (0 uses every core), got {threads!r}")
+    if isinstance(first_row, bool) or not isinstance(first_row, (int, np.integer)) or first_row < 0:
+        raise ValueError(f"first_row must be a whole number >= 0, got {first_row!r}")
 
     if isinstance(shapes, Mapping) and isinstance(pairs, Mapping):
         columns = _native.query_columns(
-            _shapes_from_numpy(shapes), _pairs_from_numpy(pairs), kind, backend, int(threads)
+            _shapes_from_numpy(shapes), _pairs_from_numpy(pairs), kind, backend, int(threads), int(first_row)
         )
         return _answers_to_numpy(columns)
     if _is_arrow(shapes) and _is_arrow(pairs):
         columns = _native.query_columns(
-            _shapes_from_arrow(shapes), _pairs_from_arrow(pairs), kind, backend, int(threads)
+            _shapes_from_arrow(shapes), _pairs_from_arrow(pairs), kind, backend, int(threads), int(first_row)
         )
         return _answers_to_arrow(columns)
     raise ValueError(

@@ -1,11 +1,12 @@
-"""Scale-out with Dask: a Parquet data set of pairs answered partition by partition on a Dask cluster.
+"""Scale-out with Dask: a Parquet data set of pairs answered row group by row group on a Dask cluster.
 
-The pairs are read with ``dask.dataframe.read_parquet`` (each file, or row group, a partition, with the
-Arrow types kept), the shapes table (small: a few hundred meshes against billions of pairs) is sent to every
-worker once with ``Client.scatter(..., broadcast=True)``, and each partition runs ``gpu_gjk.query`` on its
-worker with ``map_partitions``. Dask does the scheduling, the data movement and the retries; the same code runs
-on a laptop's ``LocalCluster`` and on a real cluster (``dask-jobqueue``, ``dask-kubernetes``). For the GPU
-backend, start one worker per GPU with ``--resources GPU=1`` and compute with
+Each row group of the data set becomes one partition (``dask.dataframe.from_map``; the row groups and their
+first rows are read from the files' footers by ``pyarrow.dataset``), read by the worker that answers it; the
+shapes table (small: a few hundred meshes against billions of pairs) is sent to every worker once with
+``Client.scatter(..., broadcast=True)``, and each partition runs ``gpu_gjk.query`` with its first row, so
+error texts name rows of the whole data set. Dask does the scheduling, the data movement and the retries; the
+same code runs on a laptop's ``LocalCluster`` and on a real cluster (``dask-jobqueue``, ``dask-kubernetes``).
+For the GPU backend, start one worker per GPU with ``--resources GPU=1`` and compute with
 ``client.compute(answers, resources=GPU_RESOURCES)``: each partition then runs on a worker that declared a GPU,
 one at a time per GPU.
 """
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
 
 import gpu_gjk
 
@@ -23,12 +26,32 @@ import gpu_gjk
 GPU_RESOURCES = {"GPU": 1}
 
 
-def _answer_partition(frame, shapes, kind, backend, threads):
-    """One partition of pairs (a pandas frame with Arrow types) into its answers, row for row."""
-    pairs = pa.Table.from_pandas(frame, preserve_index=False)
-    answers = gpu_gjk.query(shapes, pairs, kind=kind, backend=backend, threads=threads)
+def _row_groups(pairs_path, filesystem=None):
+    """The data set's non-empty row groups in its order (the order ``pyarrow.parquet.read_table`` reads them),
+    each as (file, row group, its first row in the data set), the number of rows, and the filesystem: from
+    the files' footers, without reading the data."""
+    dataset = pads.dataset(pairs_path, format="parquet", filesystem=filesystem)
+    groups, first_row = [], 0
+    for fragment in dataset.get_fragments():
+        fragment.ensure_complete_metadata()
+        # Empty row groups hold no pairs and would repeat a division.
+        for group in (g for g in fragment.row_groups if g.num_rows > 0):
+            groups.append((fragment.path, group.id, first_row))
+            first_row += group.num_rows
+    return groups, first_row, dataset.filesystem
+
+
+def _answer_row_group(group, shapes, kind, backend, threads, filesystem):
+    """One row group of pairs into its answers, row for row (indexed by their rows in the data set); its error
+    texts name rows of the whole data set."""
+    path, index, first_row = group
+    with filesystem.open_input_file(path) as file:
+        pairs = pq.ParquetFile(file).read_row_group(index)
+    answers = gpu_gjk.query(
+        shapes, pairs, kind=kind, backend=backend, threads=threads, first_row=first_row
+    )
     out = answers.to_pandas(types_mapper=pd.ArrowDtype)
-    out.index = frame.index
+    out.index = pd.RangeIndex(first_row, first_row + len(out))
     return out
 
 
@@ -67,17 +90,24 @@ def answer_parquet(client, shapes, pairs_path, kind="penetration", backend="cpu"
     worker once. ``kind``, ``backend``, ``threads``: as ``gpu_gjk.query``, on each worker (``threads=0``: every
     core of the worker). With ``backend="gpu"``, compute with ``resources=GPU_RESOURCES`` (see above).
 
-    Error texts name the row within its partition; the answers' rows line up with the pairs' rows.
+    Each row group of the data set is one partition, read by the worker that answers it; the row groups and
+    their first rows come from the files' footers (``pyarrow.dataset``, any filesystem it reads), so error
+    texts name the row in the whole data set, as ``gpu_gjk.query`` on the whole table would, and the answers'
+    index is the pairs' row number. Row groups of a few hundred thousand pairs keep a GPU busy.
     """
     import dask.dataframe as dd
 
-    pairs = dd.read_parquet(pairs_path, dtype_backend="pyarrow")
+    groups, rows, filesystem = _row_groups(pairs_path)
+    if not groups:
+        raise ValueError(f"{pairs_path}: the Parquet data set has no pairs")
     shapes_everywhere = client.scatter(shapes, broadcast=True)
-    return pairs.map_partitions(
-        _answer_partition,
-        shapes_everywhere,
-        kind,
-        backend,
-        threads,
+    starts = [first for _, _, first in groups]
+    return dd.from_map(
+        _answer_row_group,
+        groups,
+        args=(shapes_everywhere, kind, backend, threads, filesystem),
         meta=answers_meta(kind),
+        divisions=[*starts, rows - 1],
+        label="gpu-gjk-answers",
+        enforce_metadata=False,
     )

@@ -353,11 +353,17 @@ impl<'a> Pairs<'a> {
         self.len
     }
 
-    /// Row `k` as the command line's pair, or the message of its first bad cell (A's cells, then B's).
-    pub fn pair(&self, k: usize, shapes: &mut Shapes) -> Result<PairInput, String> {
+    /// Row `k` as the command line's pair, or the message of its first bad cell (A's cells, then B's),
+    /// which names it as row `first_row + k`.
+    pub fn pair(
+        &self,
+        k: usize,
+        first_row: usize,
+        shapes: &mut Shapes,
+    ) -> Result<PairInput, String> {
         let at = Row {
             table: "pairs",
-            row: k,
+            row: first_row + k,
         };
         let a = self.placed(k, 0, at, shapes)?;
         let b = self.placed(k, 1, at, shapes)?;

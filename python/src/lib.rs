@@ -65,7 +65,7 @@ fn device(backend: Backend) -> PyResult<Arc<Selected>> {
 
 /// Answers every pair row of the columnar batch; see `gpu_gjk.query` for the arguments and the result.
 #[pyfunction]
-#[pyo3(signature = (shapes, pairs, kind, backend_name, threads))]
+#[pyo3(signature = (shapes, pairs, kind, backend_name, threads, first_row=0))]
 fn query_columns<'py>(
     py: Python<'py>,
     shapes: ShapeColumns<'py>,
@@ -73,6 +73,7 @@ fn query_columns<'py>(
     kind: &str,
     backend_name: &str,
     threads: usize,
+    first_row: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let kind = answer_kind(kind)?;
     let backend = backend(backend_name)?;
@@ -87,7 +88,7 @@ fn query_columns<'py>(
     let mut valid: Vec<PairInput> = Vec::with_capacity(pairs.len());
     let rows: Vec<Result<usize, String>> = (0..pairs.len())
         .map(|k| {
-            let pair = pairs.pair(k, &mut shapes)?;
+            let pair = pairs.pair(k, first_row, &mut shapes)?;
             valid.push(pair);
             Ok(valid.len() - 1)
         })

@@ -136,6 +136,13 @@ def test_bad_rows_are_error_cells_and_the_others_are_answered():
     ]
     for row in rows(answers)[1:5]:
         assert all(row[name] is None for name in gpu_gjk.ANSWER_COLUMNS if name != "error")
+    # A slice of a bigger batch names its rows in that batch; the answers are the same.
+    offset = gpu_gjk.query(catalogue(), pairs, first_row=1000)
+    assert offset.column("error").to_pylist()[1:3] == [
+        "pairs row 1001: a: no shape has id 99",
+        "pairs row 1002: b_position[0]: 2e9 is beyond the coordinate limit +-1e9",
+    ]
+    assert offset.drop_columns(["error"]).equals(answers.drop_columns(["error"]))
     assert [r["distance"] for r in rows(answers)] == [pytest.approx(1.0, abs=1e-6), None, None, None, None,
                                                      pytest.approx(1.0, abs=1e-6)]
 
@@ -189,6 +196,7 @@ def test_nulls_and_non_finite_numbers_are_row_errors():
         (lambda s, p: gpu_gjk.query(s, p, kind="depth"), "kind must be"),
         (lambda s, p: gpu_gjk.query(s, p, backend="cuda"), "backend must be one of 'auto', 'cpu', 'gpu'"),
         (lambda s, p: gpu_gjk.query(s, p, threads=-1), "threads must be"),
+        (lambda s, p: gpu_gjk.query(s, p, first_row=-1), "first_row must be a whole number >= 0, got -1"),
         (lambda s, p: gpu_gjk.query(s, p, threads=100000), "threads: 100000 threads is more than 8 per core"),
         (lambda s, p: gpu_gjk.query(s, p.to_pydict()), "both be pyarrow Tables"),
         (lambda s, p: gpu_gjk.query(s, p.rename_columns(["a", "bee", "b_position"])), "unknown column 'bee'"),
