@@ -60,7 +60,7 @@ fn support(c: &mut Criterion) {
                 dirs.iter()
                     .enumerate()
                     .map(|(i, &d)| {
-                        // A new query starts cold, from the seeds.
+                        // A new query starts cold, from the start table.
                         if i % 8 == 0 {
                             view.start_at_seeds();
                         }

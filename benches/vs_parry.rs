@@ -3,9 +3,11 @@
 //! against each other), and the cube against the 482-vertex sphere asset.
 //!
 //! `cargo bench --no-default-features --features scenario --bench vs_parry` (add a filter such as
-//! `-- distance/mix`). Ids are `{intersection,distance,penetration}/{case}/{gpu_gjk,parry3d}`; one element is
-//! one pair. Every kind runs on every pair of its case: `intersection` against `intersection_test`,
-//! `distance` against `distance`, and `penetration` (distance when apart, depth, normal and contact points
+//! `-- distance/mix`). Ids are `{intersection,distance,penetration}/{case}/{gpu_gjk,gpu_gjk_full,parry3d}`;
+//! one element is one pair. Every kind runs on every pair of its case: `intersection` against
+//! `intersection_test` (both give the flag alone: `query_bare`), `distance` against `distance` (both give the
+//! distance alone: `query_bare`), `gpu_gjk_full` the whole `query` answer of those kinds (witnesses and
+//! normal too), and `penetration` (distance when apart, depth, normal and contact points
 //! when overlapping: what `gpu-gjk query` answers by default) against `contact` with prediction 0.
 //!
 //! Before timing, each case prints its pair count, how many overlap, the mean vertex count and each
@@ -171,18 +173,27 @@ enum Kind {
     Penetration,
 }
 
-fn run_ours(case: &Case, kind: Kind, config: &GjkConfig) -> f32 {
+/// gpu-gjk on every pair of `case`: the flag or the distance alone (`query_bare`, what parry3d's
+/// `intersection_test` and `distance` return), or with `full` the whole `query` answer (witnesses and normal
+/// too, as `gpu-gjk query --kind` prints them).
+fn run_ours(case: &Case, kind: Kind, full: bool, config: &GjkConfig) -> f32 {
     let mut acc = 0.0f32;
     for q in &case.pairs {
         let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
+        let (pa, pb) = (&q.pose_a, &q.pose_b);
         acc += match kind {
-            Kind::Intersection => {
-                let r = query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Intersection, config);
+            Kind::Intersection if full => {
+                let r = query::query(a, pa, b, pb, QueryKind::Intersection, config);
                 f32::from(u8::from(r.intersecting))
             }
-            Kind::Distance => {
-                query::query(a, &q.pose_a, b, &q.pose_b, QueryKind::Distance, config).distance
+            Kind::Intersection => {
+                let r = query::query_bare(a, pa, b, pb, QueryKind::Intersection, config);
+                f32::from(u8::from(r.intersecting))
             }
+            Kind::Distance if full => {
+                query::query(a, pa, b, pb, QueryKind::Distance, config).distance
+            }
+            Kind::Distance => query::query_bare(a, pa, b, pb, QueryKind::Distance, config).distance,
             Kind::Penetration => {
                 let (result, hit) = query::penetration_query(a, &q.pose_a, b, &q.pose_b, config);
                 result.distance + hit.depth
@@ -233,7 +244,14 @@ fn vs_parry(c: &mut Criterion) {
         for case in &cases {
             let mut group = c.benchmark_group(format!("{kind_name}/{}", case.name));
             group.throughput(Throughput::Elements(case.pairs.len() as u64));
-            group.bench_function("gpu_gjk", |b| b.iter(|| run_ours(case, kind, &config)));
+            group.bench_function("gpu_gjk", |b| {
+                b.iter(|| run_ours(case, kind, false, &config))
+            });
+            if !matches!(kind, Kind::Penetration) {
+                group.bench_function("gpu_gjk_full", |b| {
+                    b.iter(|| run_ours(case, kind, true, &config))
+                });
+            }
             group.bench_function("parry3d", |b| b.iter(|| run_parry(case, kind)));
             group.finish();
         }

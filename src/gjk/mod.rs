@@ -20,5 +20,5 @@ pub use config::{
 pub use pair::{PairQuery, PairSupport};
 pub use signed_volumes::{s1d, s2d, s2d_plane, s3d, Projection};
 pub use simplex::Simplex;
-pub use solver::{gjk, gjk_with_simplex, gjk_with_simplex_traced, GjkResult};
+pub use solver::{gjk, gjk_bare, gjk_with_simplex, gjk_with_simplex_traced, BareResult, GjkResult};
 pub use trace::{GjkStep, GjkTracer, NoTrace};

@@ -2,11 +2,11 @@
 //! repeat of a pair that float32 rounding leaves unresolved.
 
 use super::frame::Wide;
-use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
+use super::kind::{answer_relative, answer_relative_bare, answer_relative_traced, AnswerKind};
 use super::solve::answer;
 use super::world::WorldResult;
 use crate::epa::PairTracer;
-use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::gjk::{BareResult, GjkConfig, GjkResult, QueryKind};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::shape::ConvexShape;
 
@@ -37,11 +37,21 @@ pub fn query_relative(
     kind: QueryKind,
     config: &GjkConfig,
 ) -> GjkResult<f32> {
-    let kind = match kind {
-        QueryKind::Intersection => AnswerKind::Intersection,
-        QueryKind::Distance => AnswerKind::Distance,
-    };
-    answer_relative(a, b, relative, kind, config, None).0
+    answer_relative(a, b, relative, AnswerKind::of(kind), config, None).0
+}
+
+/// [`query`]'s status, flag, distance and iterations alone (see [`answer_relative_bare`]): for a caller that
+/// needs the intersection flag or the distance and not the witnesses or the normal.
+pub fn query_bare(
+    a: &ConvexShape,
+    pose_a: &Pose,
+    b: &ConvexShape,
+    pose_b: &Pose,
+    kind: QueryKind,
+    config: &GjkConfig,
+) -> BareResult<f32> {
+    let relative = RelativePose::between_f32(pose_a, pose_b);
+    answer_relative_bare(a, b, &relative, kind, config)
 }
 
 /// [`query_relative`], showing `tracer` the float32 run and the float64 repeat when there is one.
@@ -53,11 +63,7 @@ pub fn query_relative_traced<T: PairTracer>(
     config: &GjkConfig,
     tracer: &mut T,
 ) -> GjkResult<f32> {
-    let kind = match kind {
-        QueryKind::Intersection => AnswerKind::Intersection,
-        QueryKind::Distance => AnswerKind::Distance,
-    };
-    answer_relative_traced(a, b, relative, kind, config, None, tracer).0
+    answer_relative_traced(a, b, relative, AnswerKind::of(kind), config, None, tracer).0
 }
 
 /// The same algorithm in float64 from float64 poses, a referee for the float32 path in tests.

@@ -3,10 +3,10 @@
 //! distance, and GJK's boolean early exit for an intersection flag.
 
 use super::frame::{narrow_penetration, narrow_result, Prepared};
-use super::solve::{answer_traced, needs_float64, penetration_traced};
+use super::solve::{answer_bare, answer_traced, needs_float64, penetration_traced};
 use super::warm_start::WarmStart;
 use crate::epa::{PairTracer, Penetration};
-use crate::gjk::{GjkConfig, GjkResult, GjkStatus, NoTrace, QueryKind};
+use crate::gjk::{BareResult, GjkConfig, GjkResult, GjkStatus, NoTrace, QueryKind};
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
 
@@ -34,6 +34,14 @@ impl AnswerKind {
             AnswerKind::Intersection => "intersection",
             AnswerKind::Distance => "distance",
             AnswerKind::Penetration => "penetration",
+        }
+    }
+
+    /// The kind that asks GJK's `kind` alone.
+    pub fn of(kind: QueryKind) -> Self {
+        match kind {
+            QueryKind::Intersection => AnswerKind::Intersection,
+            QueryKind::Distance => AnswerKind::Distance,
         }
     }
 
@@ -121,5 +129,100 @@ pub fn answer_relative_traced<T: PairTracer>(
             narrow_result(wide.gjk_to_local(answer_traced(&q64, kind.gjk_kind(), tracer))),
             None,
         ),
+    }
+}
+
+/// The status, flag, distance and iterations of [`answer_relative`] for GJK's `kind` (no warm start), for a
+/// caller that reads nothing else (a broad phase's filter, a distance threshold): the same bits as
+/// `answer_relative`'s fields of those names, float64 repeat included, without the witnesses and the normal
+/// that GJK otherwise forms at the end of every query.
+pub fn answer_relative_bare(
+    a: &ConvexShape,
+    b: &ConvexShape,
+    relative: &RelativePose<f32>,
+    kind: QueryKind,
+    config: &GjkConfig,
+) -> BareResult<f32> {
+    let pair = Prepared::new(a, b, relative);
+    let result = answer_bare(&pair.query(config), kind);
+    if !matches!(
+        result.status,
+        GjkStatus::Unresolved | GjkStatus::MaxIterations
+    ) {
+        return BareResult {
+            distance: result.distance * (1.0 / pair.unit),
+            ..result
+        };
+    }
+    // As `answer_relative`: the float64 run's answer, moved back to the user's units the same way.
+    let wide = pair.widened();
+    let wide_result = answer_bare(&wide.query(config), kind);
+    BareResult {
+        status: wide_result.status,
+        intersecting: wide_result.intersecting,
+        distance: (wide_result.distance * (1.0 / pair.unit as f64)) as f32,
+        iterations: wide_result.iterations,
+    }
+}
+
+#[cfg(all(test, feature = "scenario"))]
+mod tests {
+    use super::*;
+    use crate::query::trace_query;
+    use crate::scenario::{random_rotation, random_scene, MixSpec};
+    use glam::{Quat, Vec3};
+    use rand::{Rng, SeedableRng};
+
+    /// The pairs to compare: a random mix, and points beside and inside needles 1e-4 to 1e-3 of their length
+    /// thick (where float32 GJK leaves some pairs to the float64 repeat).
+    fn pairs() -> Vec<(ConvexShape, ConvexShape, RelativePose<f32>)> {
+        let scene = random_scene(7, 600, &MixSpec::default());
+        let mut pairs: Vec<_> = scene
+            .pairs
+            .iter()
+            .map(|&[i, j]| {
+                let (a, b) = (&scene.instances[i as usize], &scene.instances[j as usize]);
+                (
+                    scene.shapes[a.shape as usize].clone(),
+                    scene.shapes[b.shape as usize].clone(),
+                    RelativePose::between_f32(&a.pose, &b.pose),
+                )
+            })
+            .collect();
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        let point = ConvexShape::new(vec![Vec3::ZERO], 0.0).unwrap();
+        for k in 0..200 {
+            let t = 10f32.powf(rng.random_range(-4.0..-3.0));
+            let needle = ConvexShape::cuboid(Vec3::new(1.0, t, t)).unwrap();
+            let across = if k % 2 == 0 { 0.5 * t } else { t * 1.01 };
+            let position = Vec3::new(rng.random_range(-0.9..0.9), across, 0.0);
+            let rotation: Quat = random_rotation(&mut rng);
+            let relative = RelativePose {
+                rotation,
+                position: rotation.inverse() * -position,
+            };
+            pairs.push((point.clone(), needle, relative));
+        }
+        pairs
+    }
+
+    #[test]
+    fn bare_answers_have_the_full_answers_flag_distance_status_and_iterations() {
+        let config = GjkConfig::default();
+        let mut repeated = 0;
+        for (a, b, relative) in pairs() {
+            for kind in [QueryKind::Intersection, QueryKind::Distance] {
+                let full =
+                    answer_relative(&a, &b, &relative, AnswerKind::of(kind), &config, None).0;
+                let bare = answer_relative_bare(&a, &b, &relative, kind, &config);
+                assert_eq!(bare, BareResult::of(&full), "{kind:?} {relative:?}");
+                assert_eq!(bare.distance.to_bits(), full.distance.to_bits());
+                if trace_query(&a, &b, &relative, kind, &config).runs.len() > 1 {
+                    repeated += 1;
+                }
+            }
+        }
+        // The float64 repeat's path is compared too.
+        assert!(repeated > 0, "no pair took the float64 repeat");
     }
 }

@@ -8,8 +8,8 @@ use crate::epa::{
     EPA_UNIT_NORMAL_SLACK,
 };
 use crate::gjk::{
-    gjk_with_simplex_traced, GjkResult, GjkStatus, GjkStep, GjkTracer, NoTrace, PairQuery,
-    QueryKind, Simplex,
+    gjk_bare, gjk_with_simplex_traced, BareResult, GjkResult, GjkStatus, GjkStep, GjkTracer,
+    NoTrace, PairQuery, QueryKind, Simplex,
 };
 use crate::real::Real;
 
@@ -27,6 +27,15 @@ pub fn answer_traced<R: Real, T: GjkTracer<R>>(
     match closed_form_traced(q, tracer) {
         Some((result, _)) => result,
         None => gjk_with_simplex_traced(q, kind, tracer).0,
+    }
+}
+
+/// [`answer`]'s status, flag, distance and iterations alone (see [`gjk_bare`]): the closed form answers in
+/// full anyway (it is cheaper than GJK's end), GJK skips the witnesses and the normal.
+pub fn answer_bare<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> BareResult<R> {
+    match closed_form(q) {
+        Some((result, _)) => BareResult::of(&result),
+        None => gjk_bare(q, kind),
     }
 }
 

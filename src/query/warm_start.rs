@@ -1,6 +1,6 @@
 //! Frame coherence, in the spirit of Box2D's `b2SimplexCache`: what a pair's last query ended on, so that the
 //! same pair next frame starts there. GJK starts along the last separating direction (instead of the centres'
-//! direction) and each hull's walk starts at its last support vertex (instead of the seeds).
+//! direction) and each hull's walk starts at its last support vertex (instead of the start table's vertex).
 //!
 //! It changes where the search starts, not what it converges to: answers stay within the same tolerances
 //! (the certificate and the float64 repeat apply as always).

@@ -86,7 +86,7 @@ impl<'a, R: Real> HullView<'a, R> {
         }
     }
 
-    /// Forgets the last vertex: the next walk starts from the seeds, as a new query does.
+    /// Forgets the last vertex: the next walk starts from the start table, as a new query does.
     pub fn start_at_seeds(&self) {
         self.last.set(NO_START);
     }
