@@ -52,17 +52,23 @@ pub fn start_cell<R: Real>(dir: R::V) -> usize {
     let (x, y, z) = (R::comp(dir, 0), R::comp(dir, 1), R::comp(dir, 2));
     let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
     let (face, major, u, v) = if ax >= ay && ax >= az {
-        (usize::from(!(x > R::ZERO)), ax, y, z)
+        (not_positive(x), ax, y, z)
     } else if ay >= az {
-        (2 + usize::from(!(y > R::ZERO)), ay, z, x)
+        (2 + not_positive(y), ay, z, x)
     } else {
-        (4 + usize::from(!(z > R::ZERO)), az, x, y)
+        (4 + not_positive(z), az, x, y)
     };
     let half = R::from_f64(0.5 * START_TABLE_SIDE as f64);
     let scale = half / major;
     // `as usize` saturates: negative rounding and NaN give 0.
     let step = |t: R| ((t * scale + half).to_f64() as usize).min(START_TABLE_SIDE - 1);
     (face * START_TABLE_SIDE + step(u)) * START_TABLE_SIDE + step(v)
+}
+
+/// 1 when `x` is not above zero (NaN included: any cell is a correct start), else 0.
+#[inline(always)]
+fn not_positive<R: Real>(x: R) -> usize {
+    usize::from(x.partial_cmp(&R::ZERO) != Some(std::cmp::Ordering::Greater))
 }
 
 /// The centre direction of start-table cell `cell` (not unit length: its largest component is +-1).
