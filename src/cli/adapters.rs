@@ -35,8 +35,13 @@ pub fn run_adapters(args: &AdaptersArgs) -> anyhow::Result<usize> {
     for (i, a) in adapters.iter().enumerate() {
         writeln!(
             out,
-            "{i}: {a}{}{}",
+            "{i}: {a}{}{}{}",
             if a.is_software() { " [software]" } else { "" },
+            if a.compute {
+                ""
+            } else {
+                " [no compute shaders: cannot run gpu-gjk]"
+            },
             if a.timestamps {
                 " [timestamp queries]"
             } else {

@@ -84,6 +84,9 @@ pub struct AdapterSummary {
     pub device_type: String,
     pub driver: String,
     pub timestamps: bool,
+    /// Whether the adapter runs compute shaders: an OpenGL context older than 4.3 without the compute
+    /// extension, or OpenGL ES older than 3.1, does not, and the narrow phase is compute.
+    pub compute: bool,
 }
 
 impl AdapterSummary {
@@ -97,8 +100,17 @@ impl AdapterSummary {
                 .trim()
                 .to_string(),
             timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
+            compute: runs_compute(adapter),
         }
     }
+}
+
+/// Whether `adapter` can run the narrow phase's compute shaders.
+fn runs_compute(adapter: &wgpu::Adapter) -> bool {
+    adapter
+        .get_downlevel_capabilities()
+        .flags
+        .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
 }
 
 impl AdapterSummary {
@@ -194,22 +206,32 @@ pub struct GpuContext {
 }
 
 impl GpuContext {
-    /// Picks the best adapter of the chosen backends and opens a device with the adapter's own limits (the
-    /// defaults would cap storage bindings far below what the hardware allows) and timestamp queries where
-    /// the adapter has them.
+    /// Picks the best adapter of the chosen backends that runs compute shaders and opens a device with the
+    /// adapter's own limits (the defaults would cap storage bindings far below what the hardware allows) and
+    /// timestamp queries where the adapter has them.
     pub fn new(choice: BackendChoice) -> Result<Self, GpuError> {
         let instance = new_instance(choice);
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            force_fallback_adapter: false,
-            compatible_surface: None,
-            ..Default::default()
-        }))
-        .map_err(|e| GpuError::NoAdapter {
-            backends: choice.to_string(),
-            reason: e.to_string(),
-        })?;
-        Self::from_adapter(instance, adapter)
+        let preferred =
+            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: None,
+                ..Default::default()
+            }))
+            .map_err(|e| GpuError::NoAdapter {
+                backends: choice.to_string(),
+                reason: e.to_string(),
+            })?;
+        if runs_compute(&preferred) {
+            return Self::from_adapter(instance, preferred);
+        }
+        // wgpu's favourite cannot run compute shaders (an old OpenGL context): another adapter of the same
+        // backends may (the same card through Vulkan, under `auto`).
+        let others = pollster::block_on(instance.enumerate_adapters(choice.backends()));
+        match others.into_iter().find(runs_compute) {
+            Some(adapter) => Self::from_adapter(instance, adapter),
+            None => Err(no_compute(&AdapterSummary::of(&preferred), choice)),
+        }
     }
 
     pub fn from_adapter(
@@ -217,6 +239,12 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<Self, GpuError> {
         let summary = AdapterSummary::of(&adapter);
+        if !summary.compute {
+            return Err(GpuError::Device {
+                adapter: summary.to_string(),
+                reason: "it cannot run compute shaders".into(),
+            });
+        }
         let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("gpu-gjk"),
@@ -235,5 +263,17 @@ impl GpuContext {
             queue,
             summary,
         })
+    }
+}
+
+/// The error for a backend choice whose adapters all lack compute shaders, with what to do instead.
+fn no_compute(adapter: &AdapterSummary, choice: BackendChoice) -> GpuError {
+    GpuError::Device {
+        adapter: adapter.to_string(),
+        reason: format!(
+            "it cannot run compute shaders, and no other adapter of backend '{choice}' can (OpenGL needs \
+             version 4.3, its compute extension or OpenGL ES 3.1 for them): use Vulkan (--backend vulkan) \
+             where the driver offers it"
+        ),
     }
 }
