@@ -8,6 +8,7 @@ mod export;
 mod run;
 mod spec;
 mod table;
+mod warmup;
 
 pub use chart::{render_chart, write_chart};
 pub use export::{to_csv, to_json};
@@ -20,6 +21,7 @@ pub use spec::{
     MIN_HULL_POINTS,
 };
 pub use table::{render_group, text_table, thousands};
+pub use warmup::{GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_SECONDS};
 
 use crate::gjk::QueryKind;
 use serde::Serialize;

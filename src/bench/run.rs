@@ -1,6 +1,7 @@
 //! Running the three backends on one seeded scene per size: best of `repeat` timed runs each, then the GPU
 //! and the all-threads CPU answers compared pair by pair with the single-thread CPU answers.
 
+use super::warmup::{Settling, GPU_WARMUP_BATCH_PAIRS};
 use super::{kind_name, BackendId, BenchKind, BenchSpec, Record};
 use crate::batch::{penetration_batch, query_batch, Threads};
 use crate::epa::Penetration;
@@ -11,8 +12,8 @@ use crate::validate::{compare, compare_penetration, PenetrationReport, Validatio
 use anyhow::Context;
 use std::time::Instant;
 
-/// Pairs in the untimed warm-up batch before a scene's GPU runs: enough to compile the pipeline (drivers
-/// often compile on first dispatch) without doubling the work. The buffers are made at full size before it
+/// Pairs in the first untimed warm-up batch before a scene's GPU runs: enough to compile the pipeline
+/// (drivers often compile on first dispatch). The buffers are made at full size before it
 /// ([`NarrowPhase::reserve`]), so no timed batch allocates.
 pub const GPU_WARMUP_PAIRS: usize = 1024;
 
@@ -361,7 +362,8 @@ fn gpu_batch(
     })
 }
 
-/// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after one untimed warm-up.
+/// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after the untimed warm-up
+/// (a small batch, then batches until the GPU's speed settles, [`GPU_WARMUP_BATCH_PAIRS`]).
 fn time_gpu(
     gpu: &mut GpuBench<'_>,
     scene: &Scene,
@@ -372,6 +374,17 @@ fn time_gpu(
 ) -> anyhow::Result<(Answers, GpuTimings)> {
     let warmup = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_PAIRS)];
     gpu_batch(&mut gpu.narrow, warmup, kind, config, false)?;
+    let clocks_up = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_BATCH_PAIRS)];
+    let started = Instant::now();
+    let mut settling = Settling::default();
+    loop {
+        let batch_started = Instant::now();
+        gpu_batch(&mut gpu.narrow, clocks_up, kind, config, false)?;
+        let batch_s = batch_started.elapsed().as_secs_f64();
+        if settling.after_batch(started.elapsed().as_secs_f64(), batch_s) {
+            break;
+        }
+    }
     let mut best: Option<GpuTimings> = None;
     let mut answers = Answers::default();
     let repeat = repeat.max(1);

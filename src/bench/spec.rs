@@ -112,9 +112,9 @@ pub fn parse_hull_points(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// The sweep's pair counts: the decades 1e3, 1e4, 1e5, 1e6 up to `max`.
+/// The sweep's pair counts: the decades 1e3 to 1e7 up to `max` (1e7 only when asked: the default is 1e6).
 pub fn sweep_sizes(max: usize) -> Result<Vec<usize>, String> {
-    let sizes: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000]
+    let sizes: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000, 10_000_000]
         .into_iter()
         .filter(|&n| n <= max)
         .collect();
@@ -176,6 +176,7 @@ mod tests {
         assert!(parse_count("x").is_err());
         assert_eq!(sweep_sizes(10_000).unwrap(), vec![1_000, 10_000]);
         assert_eq!(sweep_sizes(5_000_000).unwrap().len(), 4);
+        assert_eq!(sweep_sizes(10_000_000).unwrap().last(), Some(&10_000_000));
         assert!(sweep_sizes(999).is_err());
         assert_eq!(parse_hull_points("8"), Ok(8));
         assert!(parse_hull_points("7").unwrap_err().contains("at least 8"));

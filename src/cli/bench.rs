@@ -7,7 +7,7 @@ use super::sink::{require_stdout, Destination, Format};
 use crate::bench::{
     self, kind_name, parse_count, parse_hull_points, parse_shapes, render_chart, render_group,
     step_count, sweep_sizes, BenchSpec, GpuBench, Group, KindChoice, Progress, ShapeList,
-    GPU_WARMUP_PAIRS,
+    GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
 };
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -33,7 +33,7 @@ pub struct BenchArgs {
     /// `cpu` measures the CPU rows only.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
-    /// Measure 1e3, 1e4, 1e5 and 1e6 pairs (up to --sweep-max) instead of --pairs.
+    /// Measure 1e3, 1e4, 1e5 and 1e6 pairs (and 1e7 when --sweep-max allows) instead of --pairs.
     #[arg(long)]
     pub sweep: bool,
     /// Largest size of the sweep.
@@ -219,8 +219,10 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
             writeln!(report, "GPU: {}{software}", ctx.summary)?;
             writeln!(
                 report,
-                "GPU timing: hulls and instances uploaded once per scene, outside the timing; one untimed warm-up \
-                 batch of up to {GPU_WARMUP_PAIRS} pairs; each timed batch streams its pairs up, computes and reads back, \
+                "GPU timing: hulls and instances uploaded once per scene, outside the timing; untimed warm-up: \
+                 a batch of up to {GPU_WARMUP_PAIRS} pairs, then batches of up to {GPU_WARMUP_BATCH_PAIRS} for at \
+                 least {GPU_WARMUP_SECONDS} s and until their speed settles (a GPU leaves its idle clocks only under \
+                 sustained work); each timed batch streams its pairs up, computes and reads back, \
                  at most {} pairs per dispatch; kernel time from timestamp queries: {}",
                 g.max_pairs_per_chunk(),
                 if g.has_timestamps() { "yes" } else { "not supported by this adapter" }
