@@ -81,7 +81,9 @@ wanted sweep && step sweep 150 "$gjk" bench --sweep --sweep-max 10000000 --backe
     --json "$out/sweep.json" --chart "$out/scaling.svg"
 wanted big_hulls && step big_hulls 60 "$gjk" bench --shapes hull --max-hull-points 40000 --backend "$backend" \
     --pairs 3000 --repeat 1
-wanted opengl && step opengl 45 "$gjk" bench --pairs 100000 --backend gl --repeat 1 --kind distance
+# OpenGL through EGL, with wgpu's and the driver's messages (RUST_LOG) in the log.
+wanted opengl && step opengl 45 env RUST_LOG=wgpu_hal=debug,wgpu_core=info,wgpu=info "$gjk" bench --pairs 1000 \
+    --backend gl --repeat 1 --kind distance
 
 # Files to answers on the GPU: the issue 17 mix as JSON Lines and as Arrow IPC tables.
 if wanted files; then

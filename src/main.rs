@@ -79,6 +79,11 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
 }
 
 fn main() -> ExitCode {
+    // wgpu and the drivers under it say why a device was refused or lost only through `log`: with RUST_LOG
+    // set (e.g. `RUST_LOG=wgpu_hal=warn`), those messages go to stderr; without it nothing is logged.
+    if std::env::var_os("RUST_LOG").is_some() {
+        env_logger::init();
+    }
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Query(args)) => run_query(&args).map(|report| report.failed_lines == 0),

@@ -21,7 +21,8 @@ use super::sim::{frame_step, NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gjk::QueryKind;
 use crate::gpu::{
-    check_backend_env, log_instance_creation, BackendChoice, GpuContext, NarrowPhase,
+    check_backend_env, computing_adapter, log_instance_creation, BackendChoice, GpuContext,
+    NarrowPhase,
 };
 use crate::stress::{BodyState, StressScene, StressSpec};
 use anyhow::{anyhow, Context, Result};
@@ -260,15 +261,10 @@ impl Running {
             .with_context(|| {
                 format!("creating a window surface with backend `{}`", args.backend)
             })?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            compatible_surface: Some(&surface),
-            ..Default::default()
-        }))
-        .map_err(|e| {
+        let adapter = computing_adapter(&instance, args.backend, Some(&surface)).map_err(|e| {
             anyhow!(
-                "no GPU adapter for backend `{}` can draw to this window ({e}); `gpu-gjk adapters` \
-                 lists what wgpu finds here",
+                "no GPU adapter for backend `{}` can draw to this window and run the narrow phase \
+                     ({e}); `gpu-gjk adapters` lists what wgpu finds here",
                 args.backend
             )
         })?;

@@ -84,8 +84,8 @@ pub struct AdapterSummary {
     pub device_type: String,
     pub driver: String,
     pub timestamps: bool,
-    /// Whether the adapter runs compute shaders: an OpenGL context older than 4.3 without the compute
-    /// extension, or OpenGL ES older than 3.1, does not, and the narrow phase is compute.
+    /// Whether the adapter runs compute shaders: an OpenGL context older than 4.3, or OpenGL ES older than
+    /// 3.1, does not (see `gl_version_runs_compute`), and the narrow phase is compute.
     pub compute: bool,
 }
 
@@ -107,10 +107,34 @@ impl AdapterSummary {
 
 /// Whether `adapter` can run the narrow phase's compute shaders.
 fn runs_compute(adapter: &wgpu::Adapter) -> bool {
-    adapter
+    let info = adapter.get_info();
+    let flagged = adapter
         .get_downlevel_capabilities()
         .flags
-        .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+        .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS);
+    flagged && (info.backend != wgpu::Backend::Gl || gl_version_runs_compute(&info.driver_info))
+}
+
+/// Whether wgpu can write compute shaders for an OpenGL context of this version string (wgpu's `driver_info`:
+/// "4.5 (Core Profile) Mesa 22.3.6", "OpenGL ES 3.2 ...", "3.3.0 NVIDIA 580.159.04"). wgpu writes GLSL of the
+/// context's own version, which has compute shaders from OpenGL 4.3 and OpenGL ES 3.1 on, whatever extensions
+/// the driver lists: NVIDIA's driver (580, on an H100) gives wgpu a 3.3 context through EGL and lists
+/// `GL_ARB_compute_shader`, so wgpu flags compute as supported, then loses the device as it is created ("The
+/// selected version doesn't support Features(BUFFER_STORAGE | COMPUTE_SHADER | ...)", seen with RUST_LOG).
+/// A version it cannot read is given the benefit of the doubt.
+fn gl_version_runs_compute(version: &str) -> bool {
+    let (es, numbers) = match version.strip_prefix("OpenGL ES ") {
+        Some(rest) => (true, rest),
+        None => (false, version),
+    };
+    let mut parts = numbers.split(|c: char| !c.is_ascii_digit());
+    let major = parts.next().and_then(|p| p.parse::<u32>().ok());
+    let minor = parts.next().and_then(|p| p.parse::<u32>().ok());
+    match (major, minor) {
+        (Some(major), Some(minor)) if es => (major, minor) >= (3, 1),
+        (Some(major), Some(minor)) => (major, minor) >= (4, 3),
+        _ => true,
+    }
 }
 
 impl AdapterSummary {
@@ -211,27 +235,8 @@ impl GpuContext {
     /// timestamp queries where the adapter has them.
     pub fn new(choice: BackendChoice) -> Result<Self, GpuError> {
         let instance = new_instance(choice);
-        let preferred =
-            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                force_fallback_adapter: false,
-                compatible_surface: None,
-                ..Default::default()
-            }))
-            .map_err(|e| GpuError::NoAdapter {
-                backends: choice.to_string(),
-                reason: e.to_string(),
-            })?;
-        if runs_compute(&preferred) {
-            return Self::from_adapter(instance, preferred);
-        }
-        // wgpu's favourite cannot run compute shaders (an old OpenGL context): another adapter of the same
-        // backends may (the same card through Vulkan, under `auto`).
-        let others = pollster::block_on(instance.enumerate_adapters(choice.backends()));
-        match others.into_iter().find(runs_compute) {
-            Some(adapter) => Self::from_adapter(instance, adapter),
-            None => Err(no_compute(&AdapterSummary::of(&preferred), choice)),
-        }
+        let adapter = computing_adapter(&instance, choice, None)?;
+        Self::from_adapter(instance, adapter)
     }
 
     pub fn from_adapter(
@@ -266,14 +271,63 @@ impl GpuContext {
     }
 }
 
+/// wgpu's best adapter of the chosen backends (drawing to `surface`, when given) if it runs compute shaders,
+/// else the first other one that does (the same card through Vulkan when wgpu preferred its old OpenGL context,
+/// under `auto`); an error naming the problem when none does.
+pub fn computing_adapter(
+    instance: &wgpu::Instance,
+    choice: BackendChoice,
+    surface: Option<&wgpu::Surface<'_>>,
+) -> Result<wgpu::Adapter, GpuError> {
+    let preferred = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::HighPerformance,
+        force_fallback_adapter: false,
+        compatible_surface: surface,
+        ..Default::default()
+    }))
+    .map_err(|e| GpuError::NoAdapter {
+        backends: choice.to_string(),
+        reason: e.to_string(),
+    })?;
+    if runs_compute(&preferred) {
+        return Ok(preferred);
+    }
+    let others = pollster::block_on(instance.enumerate_adapters(choice.backends()));
+    others
+        .into_iter()
+        .find(|a| runs_compute(a) && surface.is_none_or(|s| a.is_surface_supported(s)))
+        .ok_or_else(|| no_compute(&AdapterSummary::of(&preferred), choice))
+}
+
 /// The error for a backend choice whose adapters all lack compute shaders, with what to do instead.
 fn no_compute(adapter: &AdapterSummary, choice: BackendChoice) -> GpuError {
     GpuError::Device {
         adapter: adapter.to_string(),
         reason: format!(
-            "it cannot run compute shaders, and no other adapter of backend '{choice}' can (OpenGL needs \
-             version 4.3, its compute extension or OpenGL ES 3.1 for them): use Vulkan (--backend vulkan) \
-             where the driver offers it"
+            "it cannot run compute shaders, and no other adapter of backend '{choice}' can (wgpu needs an \
+             OpenGL 4.3 or OpenGL ES 3.1 context for them; NVIDIA's driver gives it OpenGL 3.3 through EGL): \
+             use Vulkan (--backend vulkan) where the driver offers it"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gl_version_runs_compute;
+
+    #[test]
+    fn opengl_versions_with_and_without_compute_shaders() {
+        // As wgpu reported them: llvmpipe on the dev VM, and NVIDIA's EGL context on an H100.
+        assert!(gl_version_runs_compute("4.5 (Core Profile) Mesa 22.3.6"));
+        assert!(!gl_version_runs_compute("3.3.0 NVIDIA 580.159.04"));
+        assert!(gl_version_runs_compute("4.6.0 NVIDIA 580.159.04"));
+        assert!(!gl_version_runs_compute("4.2 (Core Profile) Mesa 22.3.6"));
+        assert!(gl_version_runs_compute("4.3 (Core Profile) Mesa 22.3.6"));
+        assert!(gl_version_runs_compute("OpenGL ES 3.2 Mesa 22.3.6"));
+        assert!(gl_version_runs_compute("OpenGL ES 3.1 NVIDIA 580.159.04"));
+        assert!(!gl_version_runs_compute("OpenGL ES 3.0 Mesa 22.3.6"));
+        // Unreadable: not refused on a guess.
+        assert!(gl_version_runs_compute(""));
+        assert!(gl_version_runs_compute("Mesa"));
     }
 }
