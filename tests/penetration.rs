@@ -333,3 +333,61 @@ fn float32_agrees_with_float64() {
     );
     assert!((p.depth - 0.75).abs() < 1e-9, "{p:?}");
 }
+
+/// EPA reuses each thread's polytope storage from one pair to the next (`Polytope::with_spare`) and grows it
+/// as a pair needs: whatever the pairs before it left there, a pair's answer must be bit for bit what a
+/// fresh thread gives. The pairs overlap deeply (many expansions), and a finely tessellated sphere against
+/// itself at one centre outgrows the first try's bounds (the grown second try).
+#[test]
+fn reused_polytope_storage_gives_the_answers_of_fresh_storage() {
+    let scene = random_scene(41, 4000, &MixSpec::default());
+    let sphere = ConvexShape::hull(&gpu_gjk::mesh_gen::fibonacci_sphere(482), 0.0).unwrap();
+    let config = GjkConfig::default();
+    let mut pairs: Vec<(&ConvexShape, Pose, &ConvexShape, Pose)> = scene
+        .pairs
+        .iter()
+        .map(|&[i, j]| {
+            let (ia, ib) = (&scene.instances[i as usize], &scene.instances[j as usize]);
+            let shape = |k: u32| &scene.shapes[k as usize];
+            (shape(ia.shape), ia.pose, shape(ib.shape), ib.pose)
+        })
+        .collect();
+    let turned = Pose::new(Vec3::new(0.01, -0.02, 0.015), Quat::from_rotation_y(0.3));
+    pairs.insert(pairs.len() / 2, (&sphere, Pose::IDENTITY, &sphere, turned));
+    let bits = |p: &gpu_gjk::epa::Penetration<f32>| {
+        let v = |x: Vec3| x.to_array().map(f32::to_bits);
+        (
+            p.status,
+            p.depth.to_bits(),
+            v(p.normal),
+            v(p.contact_a),
+            v(p.contact_b),
+            p.iterations,
+        )
+    };
+    let answer = |(a, pa, b, pb): &(&ConvexShape, Pose, &ConvexShape, Pose)| {
+        bits(&penetration_query(a, pa, b, pb, &config).1)
+    };
+    // In order on this thread, then in reverse order on a new thread (each pair after other pairs).
+    let forward: Vec<_> = pairs.iter().map(answer).collect();
+    let backward: Vec<_> = std::thread::scope(|s| {
+        s.spawn(|| pairs.iter().rev().map(answer).collect::<Vec<_>>())
+            .join()
+            .unwrap()
+    });
+    let deep = forward
+        .iter()
+        .filter(|f| f.0 == PenetrationStatus::Penetrating && f.5 > 4)
+        .count();
+    assert!(
+        deep > 300,
+        "only {deep} pairs ran EPA for more than 4 expansions"
+    );
+    assert!(
+        forward.iter().any(|f| f.5 > 60),
+        "no pair outgrew the first try's 60 expansions"
+    );
+    for (k, (f, b)) in forward.iter().zip(backward.iter().rev()).enumerate() {
+        assert_eq!(f, b, "pair {k} answered differently after other pairs");
+    }
+}

@@ -52,8 +52,21 @@ pub fn expand_traced<R: Real, T: EpaTracer<R>>(
             0,
         )
     };
-    let mut poly = Polytope::<R>::new(limits);
-    match blow_up(q, simplex, &mut poly, eps) {
+    Polytope::<R>::with_spare(limits, |poly| {
+        expand_in(q, simplex, poly, eps, tracer, flat)
+    })
+}
+
+/// [`expand_traced`] in the empty polytope `poly`; `flat` answers a start that has no thickness along a normal.
+fn expand_in<R: Real, T: EpaTracer<R>>(
+    q: &PairQuery<R>,
+    simplex: &Simplex<R>,
+    poly: &mut Polytope<R>,
+    eps: R,
+    tracer: &mut T,
+    flat: impl Fn(R::V) -> Penetration<R>,
+) -> Penetration<R> {
+    match blow_up(q, simplex, poly, eps) {
         Start::Flat(n) => return flat(n),
         Start::Degenerate => return Penetration::none(PenetrationStatus::Degenerate),
         Start::Tetrahedron => {}
@@ -70,8 +83,8 @@ pub fn expand_traced<R: Real, T: EpaTracer<R>>(
             };
         }
     }
-    let (status, face, iterations) = expansion_loop(q, &mut poly, eps, tracer);
-    contact(q, &poly, face, status, iterations)
+    let (status, face, iterations) = expansion_loop(q, poly, eps, tracer);
+    contact(q, poly, face, status, iterations)
 }
 
 /// Expands until the closest face is on the boundary of A - B (`Penetrating`) or a bound or a fold stops it.

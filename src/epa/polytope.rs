@@ -12,6 +12,14 @@
 
 use super::answer::{EpaLimits, PenetrationStatus, EPA_COPLANAR_ULPS};
 use crate::real::Real;
+use std::any::Any;
+use std::cell::RefCell;
+
+thread_local! {
+    /// Each thread's spare polytopes of the first try's bounds, at most one per precision
+    /// ([`Polytope::with_spare`]).
+    static SPARES: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+}
 
 /// A triangle of the polytope: its corners (counter-clockwise seen from outside), its plane (unit normal and
 /// distance from the origin) and whether its slot is in use.
@@ -23,7 +31,7 @@ pub struct Face<R: Real> {
     pub alive: bool,
 }
 
-/// The polytope, in storage sized by [`EpaLimits`].
+/// The polytope, in storage bounded by [`EpaLimits`].
 pub struct Polytope<R: Real> {
     pub w: Vec<R::V>,
     pub a: Vec<R::V>,
@@ -43,34 +51,71 @@ pub struct Polytope<R: Real> {
 }
 
 impl<R: Real> Polytope<R> {
+    /// An empty polytope. Vertex and face storage grow as they are used (never past `limits`): a grown
+    /// polytope's bounds are thousands of entries, and writing them all before a run that needs a few hundred
+    /// cost more than the run (`memset` in profiles of the penetration mix).
     pub fn new(limits: EpaLimits) -> Self {
-        let z = R::vzero();
-        let dead = Face {
-            v: [0; 3],
-            normal: z,
-            dist: R::ZERO,
-            alive: false,
-        };
+        let (vertices, faces) = (
+            limits.vertices.min(EpaLimits::FIRST.vertices),
+            limits.faces.min(EpaLimits::FIRST.faces),
+        );
         Self {
-            w: vec![z; limits.vertices],
-            a: vec![z; limits.vertices],
-            b: vec![z; limits.vertices],
+            w: Vec::with_capacity(vertices),
+            a: Vec::with_capacity(vertices),
+            b: Vec::with_capacity(vertices),
             vertices: 0,
-            faces: vec![dead; limits.faces],
+            faces: Vec::with_capacity(faces),
             face_slots: 0,
             first_free: 0,
-            visible: Vec::with_capacity(limits.faces),
+            visible: Vec::with_capacity(faces),
             horizon: vec![[0; 2]; limits.horizon],
             edges: 0,
             limits,
         }
     }
 
+    /// Runs `f` on an empty polytope of `limits`: this thread's spare one when it has one of the first try's
+    /// bounds (the common case), which goes back to the spares afterwards. In a profile of the penetration mix
+    /// of `benches/vs_parry.rs`, making a fresh one (`Polytope::new`, `memset`, `malloc` and `free`) was about
+    /// 10% of the samples. Grown polytopes (up to megabytes for big hulls, and rare) are made and dropped.
+    pub fn with_spare<T>(limits: EpaLimits, f: impl FnOnce(&mut Self) -> T) -> T {
+        if limits != EpaLimits::FIRST {
+            return f(&mut Self::new(limits));
+        }
+        let spare = SPARES.with_borrow_mut(|spares| {
+            let at = spares.iter().position(|p| p.is::<Self>())?;
+            spares.swap_remove(at).downcast::<Self>().ok()
+        });
+        let mut poly = match spare {
+            Some(mut poly) => {
+                poly.clear();
+                poly
+            }
+            None => Box::new(Self::new(limits)),
+        };
+        let out = f(&mut poly);
+        SPARES.with_borrow_mut(|spares| spares.push(poly));
+        out
+    }
+
+    /// Empties the polytope for a new run: every count back to zero (storage past the counts is never read).
+    fn clear(&mut self) {
+        self.w.clear();
+        self.a.clear();
+        self.b.clear();
+        self.vertices = 0;
+        self.faces.clear();
+        self.face_slots = 0;
+        self.first_free = 0;
+        self.visible.clear();
+        self.edges = 0;
+    }
+
     pub fn push_vertex(&mut self, a: R::V, b: R::V) -> usize {
         let i = self.vertices;
-        self.w[i] = a - b;
-        self.a[i] = a;
-        self.b[i] = b;
+        self.w.push(a - b);
+        self.a.push(a);
+        self.b.push(b);
         self.vertices += 1;
         i
     }
@@ -85,6 +130,9 @@ impl<R: Real> Polytope<R> {
         self.w[..3].copy_from_slice(&w);
         self.a[..3].copy_from_slice(&a);
         self.b[..3].copy_from_slice(&b);
+        self.w.truncate(3);
+        self.a.truncate(3);
+        self.b.truncate(3);
         self.vertices = 3;
     }
 
@@ -123,7 +171,7 @@ impl<R: Real> Polytope<R> {
                 self.first_free = s + 1;
             }
             None if self.face_slots < self.limits.faces => {
-                self.faces[self.face_slots] = face;
+                self.faces.push(face);
                 self.face_slots += 1;
                 self.first_free = self.face_slots;
             }
