@@ -76,8 +76,8 @@ impl<R: Real> Polytope<R> {
 
     /// Runs `f` on an empty polytope of `limits`: this thread's spare one when it has one of the first try's
     /// bounds (the common case), which goes back to the spares afterwards. In a profile of the penetration mix
-    /// of `benches/vs_parry.rs`, making a fresh one (`Polytope::new`, `memset`, `malloc` and `free`) was about
-    /// 10% of the samples. Grown polytopes (up to megabytes for big hulls, and rare) are made and dropped.
+    /// of `benches/vs_parry.rs`, making a fresh one (`Polytope::new`, `malloc` and `free`) was 7.3% of the
+    /// samples (2.9% after). Grown polytopes (up to megabytes for big hulls, and rare) are made and dropped.
     pub fn with_spare<T>(limits: EpaLimits, f: impl FnOnce(&mut Self) -> T) -> T {
         if limits != EpaLimits::FIRST {
             return f(&mut Self::new(limits));
