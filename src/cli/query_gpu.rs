@@ -6,7 +6,7 @@
 use super::answer::PairAnswer;
 use super::parse::PairInput;
 use crate::gjk::GjkConfig;
-use crate::gpu::{GpuContext, NarrowPhase};
+use crate::gpu::GpuContext;
 use crate::instance::Instance;
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::query::{WorldPenetration, WorldResult};
@@ -71,10 +71,11 @@ pub fn query_indexed_gpu(
     let indices: Vec<[u32; 2]> = (0..pairs.len() as u32)
         .map(|k| [2 * k, 2 * k + 1])
         .collect();
-    let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
-    narrow.upload_hulls(shapes)?;
     let config = GjkConfig::default();
-    let mut batch = narrow.run_penetration(&instances, &indices, &config)?;
+    let mut batch = ctx.with_narrow_phase(|narrow| {
+        narrow.upload_hulls(shapes)?;
+        narrow.run_penetration(&instances, &indices, &config)
+    })?;
     // The GPU has no float64 to repeat a pair whose float32 polytope folded (a few per million): those few
     // are answered on the CPU, so both backends print the same quality of answer.
     batch.resolve_failures_on_cpu(shapes, &instances, &indices, &config);

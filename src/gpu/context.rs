@@ -1,8 +1,9 @@
 //! Getting a device: backend choice, adapter listing, and the device request. Kept apart from running
 //! batches so tests and the renderer can bring their own device and queue.
 
-use super::GpuError;
+use super::{GpuError, NarrowPhase};
 use std::fmt;
+use std::sync::Mutex;
 
 /// Which wgpu backend to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -227,9 +228,29 @@ pub struct GpuContext {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub summary: AdapterSummary,
+    /// The narrow phase of [`GpuContext::with_narrow_phase`], built by its first call.
+    narrow: Mutex<Option<NarrowPhase>>,
 }
 
 impl GpuContext {
+    /// Runs `f` on this device's narrow phase, built by the first call and kept for the next ones: building
+    /// its pipelines takes tens of milliseconds (about 30 ms of every `gpu_gjk.query(..., backend="gpu")`
+    /// call on llvmpipe, however few its pairs), and a process that answers batch after batch on one device
+    /// (the Python module, a Dask worker) pays that once. The calls take turns. After an error the narrow
+    /// phase is dropped, so the next call starts from a new one.
+    pub fn with_narrow_phase<T, E>(
+        &self,
+        f: impl FnOnce(&mut NarrowPhase) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut slot = self.narrow.lock().unwrap_or_else(|e| e.into_inner());
+        let narrow = slot.get_or_insert_with(|| NarrowPhase::new(&self.device, &self.queue));
+        let outcome = f(narrow);
+        if outcome.is_err() {
+            *slot = None;
+        }
+        outcome
+    }
+
     /// Picks the best adapter of the chosen backends that runs compute shaders and opens a device with the
     /// adapter's own limits (the defaults would cap storage bindings far below what the hardware allows) and
     /// timestamp queries where the adapter has them.
@@ -267,6 +288,7 @@ impl GpuContext {
             device,
             queue,
             summary,
+            narrow: Mutex::new(None),
         })
     }
 }
