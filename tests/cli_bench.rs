@@ -248,3 +248,66 @@ fn bad_arguments_are_named() {
         "{stderr}"
     );
 }
+
+/// `GPU_GJK_ADAPTER=i` runs on adapter i of `gpu-gjk adapters` (one worker per GPU on a multi-GPU machine);
+/// an index past the list or a non-number fails, naming the variable.
+#[test]
+fn the_adapter_variable_picks_an_adapter_by_its_index() {
+    let listed = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .arg("adapters")
+        .env_remove("GPU_GJK_ADAPTER")
+        .output()
+        .expect("the binary runs");
+    let listing = String::from_utf8_lossy(&listed.stdout).into_owned();
+    let adapters: Vec<&str> = listing.lines().filter(|l| l.contains(": ")).collect();
+    if adapters.is_empty() {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI=true requires an adapter"
+        );
+        eprintln!("SKIPPED: no adapter");
+        return;
+    }
+    let run = |value: &str| {
+        Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+            .args([
+                "bench",
+                "--backend",
+                "gpu",
+                "--pairs",
+                "200",
+                "--repeat",
+                "1",
+            ])
+            .args(["--kind", "intersection"])
+            .env("GPU_GJK_ADAPTER", value)
+            .output()
+            .expect("the binary runs")
+    };
+    for (index, line) in adapters.iter().enumerate() {
+        if line.contains("[no compute shaders") {
+            continue;
+        }
+        // "0: NAME (backend, type, driver) [flags]": the bench's "GPU: " line names the same adapter.
+        let summary = line.split_once(": ").unwrap().1;
+        let summary = summary.split(" [").next().unwrap();
+        let out = run(&index.to_string());
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "adapter {index}: {stderr}");
+        assert!(
+            stdout.contains(&format!("GPU: {summary}")),
+            "adapter {index} is {summary}, the bench ran on:\n{stdout}"
+        );
+    }
+    let past = adapters.len().to_string();
+    for value in [past.as_str(), "first"] {
+        let out = run(value);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
+        assert!(
+            stderr.contains("GPU_GJK_ADAPTER=") && stderr.contains(value),
+            "{value}: {stderr}"
+        );
+    }
+}

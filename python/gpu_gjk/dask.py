@@ -8,7 +8,9 @@ error texts name rows of the whole data set. Dask does the scheduling, the data 
 same code runs on a laptop's ``LocalCluster`` and on a real cluster (``dask-jobqueue``, ``dask-kubernetes``).
 For the GPU backend, start one worker per GPU with ``--resources GPU=1`` and compute with
 ``client.compute(answers, resources=GPU_RESOURCES)``: each partition then runs on a worker that declared a GPU,
-one at a time per GPU.
+one at a time per GPU. On a machine with several GPUs, give each worker its own with the environment variable
+``GPU_GJK_ADAPTER`` (the adapter's index in ``gpu-gjk adapters``), e.g. ``GPU_GJK_ADAPTER=1 dask worker ...
+--resources GPU=1``; without it every worker takes the same preferred adapter.
 """
 
 from __future__ import annotations

@@ -254,9 +254,13 @@ impl GpuContext {
     /// Picks the best adapter of the chosen backends that runs compute shaders and opens a device with the
     /// adapter's own limits (the defaults would cap storage bindings far below what the hardware allows) and
     /// timestamp queries where the adapter has them.
+    /// With [`ADAPTER_ENV`] set, the adapter of that index instead.
     pub fn new(choice: BackendChoice) -> Result<Self, GpuError> {
         let instance = new_instance(choice);
-        let adapter = computing_adapter(&instance, choice, None)?;
+        let adapter = match chosen_adapter_index(choice)? {
+            Some(index) => adapter_at(&instance, choice, index)?,
+            None => computing_adapter(&instance, choice, None)?,
+        };
         Self::from_adapter(instance, adapter)
     }
 
@@ -291,6 +295,50 @@ impl GpuContext {
             narrow: Mutex::new(None),
         })
     }
+}
+
+/// The environment variable that picks the adapter of [`GpuContext::new`] (`query`, `bench`, the Python module)
+/// by its index in the list `gpu-gjk adapters --backend B` prints for the same backend choice, from 0: on a
+/// machine with several GPUs, one worker process per GPU each sets its own (wgpu's preferred adapter is the
+/// same for all of them).
+pub const ADAPTER_ENV: &str = "GPU_GJK_ADAPTER";
+
+/// [`ADAPTER_ENV`]'s index, when set; an error naming it when it is not a number.
+fn chosen_adapter_index(choice: BackendChoice) -> Result<Option<usize>, GpuError> {
+    let Some(value) = std::env::var_os(ADAPTER_ENV) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy();
+    text.trim()
+        .parse::<usize>()
+        .map(Some)
+        .map_err(|_| GpuError::NoAdapter {
+            backends: choice.to_string(),
+            reason: format!(
+                "{ADAPTER_ENV}={text:?} is not an adapter index (0, 1, ... as `gpu-gjk adapters --backend \
+                 {choice}` numbers them); unset it to let gpu-gjk choose"
+            ),
+        })
+}
+
+/// Adapter `index` of the chosen backends, in [`list_adapters`]' order.
+fn adapter_at(
+    instance: &wgpu::Instance,
+    choice: BackendChoice,
+    index: usize,
+) -> Result<wgpu::Adapter, GpuError> {
+    let adapters = pollster::block_on(instance.enumerate_adapters(choice.backends()));
+    let count = adapters.len();
+    adapters
+        .into_iter()
+        .nth(index)
+        .ok_or_else(|| GpuError::NoAdapter {
+            backends: choice.to_string(),
+            reason: format!(
+                "{ADAPTER_ENV}={index}, but backend '{choice}' has {count} adapter(s) here, numbered from 0 \
+                 (`gpu-gjk adapters --backend {choice}` lists them)"
+            ),
+        })
 }
 
 /// wgpu's best adapter of the chosen backends (drawing to `surface`, when given) if it runs compute shaders,

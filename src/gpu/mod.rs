@@ -29,7 +29,7 @@ pub mod shader;
 pub use chunks::{chunk_ranges, pair_work, ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
 pub use context::{
     check_backend_env, computing_adapter, list_adapters, log_instance_creation, AdapterSummary,
-    BackendChoice, GpuContext,
+    BackendChoice, GpuContext, ADAPTER_ENV,
 };
 pub use limits::{BufferLimits, GpuLimits, DEFAULT_RING, DEFAULT_STREAM_CHUNK};
 pub use marks::{BodyMarks, MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
