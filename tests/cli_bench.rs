@@ -300,14 +300,29 @@ fn the_adapter_variable_picks_an_adapter_by_its_index() {
             "adapter {index} is {summary}, the bench ran on:\n{stdout}"
         );
     }
+    // The message names the variable with the value given (a text quoted), and says what is wrong.
     let past = adapters.len().to_string();
-    for value in [past.as_str(), "first"] {
+    let expected = [
+        (
+            past.as_str(),
+            format!("GPU_GJK_ADAPTER={past}, but backend 'auto' has {past} adapter(s)"),
+        ),
+        (
+            "first",
+            "GPU_GJK_ADAPTER=\"first\" is not an adapter index".to_string(),
+        ),
+    ];
+    for (value, message) in expected {
         let out = run(value);
         let (_, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
         assert!(
             stderr.contains("GPU_GJK_ADAPTER=") && stderr.contains(value),
             "{value}: {stderr}"
+        );
+        assert!(
+            stderr.contains(&message),
+            "{value}: expected {message:?} in {stderr}"
         );
     }
 }

@@ -8,11 +8,15 @@
 /// 16.4 ms of kernel time after a 1,024-pair warm-up alone and 2.9 ms after a settled one.
 pub const GPU_WARMUP_BATCH_PAIRS: usize = 262_144;
 
-/// The warm-up runs at least this long (the H100's clock rose after 100 to 400 ms of work), and ends once no batch has been 5% faster than the fastest before it
-/// for [`GPU_WARMUP_SETTLED_SECONDS`], or once one batch alone takes that long (sustained work already, as on
-/// a software adapter), or after [`GPU_WARMUP_MAX_SECONDS`].
+/// The warm-up runs at least this long (the H100's clock rose after 100 to 400 ms of work), and ends once no
+/// batch has been 5% faster than the fastest before it for [`GPU_WARMUP_SETTLED_SECONDS`], or once one batch
+/// alone takes that long (sustained work already, as on a software adapter), or after
+/// [`GPU_WARMUP_MAX_SECONDS`].
 pub const GPU_WARMUP_SECONDS: f64 = 0.5;
+/// How long the batches must go without getting faster (or one batch must take) for the speed to count as
+/// settled.
 pub const GPU_WARMUP_SETTLED_SECONDS: f64 = 0.25;
+/// The longest warm-up, for a GPU whose batches keep getting faster.
 pub const GPU_WARMUP_MAX_SECONDS: f64 = 3.0;
 
 /// Decides, batch after batch, when the warm-up is over (times in seconds since the warm-up began).
