@@ -37,8 +37,14 @@ fn vec3(v: &serde_json::Value) -> DVec3 {
 
 /// Runs `query --backend gpu` on `input`; `None` (after printing `SKIPPED`) when there is no adapter.
 fn run_gpu(input: String) -> Option<Vec<serde_json::Value>> {
+    run_query(input, &["--backend", "gpu"])
+}
+
+/// Runs `query` with `args` on `input`; `None` (after printing `SKIPPED`) when there is no adapter.
+fn run_query(input: String, args: &[&str]) -> Option<Vec<serde_json::Value>> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .args(["query", "--backend", "gpu"])
+        .arg("query")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -143,17 +149,7 @@ fn query_backend_gpu_gives_hand_computed_penetration() {
 #[test]
 fn query_backend_gpu_agrees_with_the_referee() {
     let pairs = pair_count();
-    let scene = random_scene(424242, pairs, &MixSpec::default());
-    let mut input = String::new();
-    for &[ia, ib] in &scene.pairs {
-        let (x, y) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
-        let line = serde_json::json!({
-            "a": shape_json(&scene.shapes[x.shape as usize], &x.pose),
-            "b": shape_json(&scene.shapes[y.shape as usize], &y.pose),
-        });
-        input.push_str(&line.to_string());
-        input.push('\n');
-    }
+    let (scene, input) = mix_input(424242, pairs);
     let Some(lines) = run_gpu(input) else {
         return;
     };
@@ -217,4 +213,70 @@ fn query_backend_gpu_agrees_with_the_referee() {
         failures.len(),
         failures[..failures.len().min(10)].join("\n")
     );
+}
+
+/// The random mix's lines, shapes written out on every line.
+fn mix_input(seed: u64, pairs: usize) -> (gpu_gjk::scenario::Scene, String) {
+    let scene = random_scene(seed, pairs, &MixSpec::default());
+    let mut input = String::new();
+    for &[ia, ib] in &scene.pairs {
+        let (x, y) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
+        let line = serde_json::json!({
+            "a": shape_json(&scene.shapes[x.shape as usize], &x.pose),
+            "b": shape_json(&scene.shapes[y.shape as usize], &y.pose),
+        });
+        input.push_str(&line.to_string());
+        input.push('\n');
+    }
+    (scene, input)
+}
+
+/// `--kind distance` and `--kind intersection` run GJK alone on the GPU (no EPA pass): the lines have the
+/// kind's fields only, as the CPU's, with the same flags, and distance mode the same distances within 1e-4
+/// of the pair's size (float32 on both sides, different summation orders).
+#[test]
+fn query_backend_gpu_answers_each_kind_as_the_cpu_does() {
+    let pairs = 3_000;
+    let (scene, input) = mix_input(5150, pairs);
+    for kind in ["distance", "intersection"] {
+        let Some(gpu) = run_query(input.clone(), &["--backend", "gpu", "--kind", kind]) else {
+            return;
+        };
+        let cpu = run_query(input.clone(), &["--backend", "cpu", "--kind", kind]).unwrap();
+        assert_eq!(gpu.len(), pairs);
+        assert_eq!(cpu.len(), pairs);
+        let mut flips = 0;
+        for (i, ((g, c), &[ia, ib])) in gpu.iter().zip(&cpu).zip(&scene.pairs).enumerate() {
+            for name in ["depth", "penetration_status", "contact_a", "contact_b"] {
+                assert!(
+                    g.get(name).is_none(),
+                    "{kind} pair {i}: GPU line has {name}: {g}"
+                );
+            }
+            let (a, b) = (
+                &scene.shapes[scene.instances[ia as usize].shape as usize],
+                &scene.shapes[scene.instances[ib as usize].shape as usize],
+            );
+            let band = 1e-4 * pair_scale(a.bounding_radius(), b.bounding_radius()) as f64;
+            let status = g["status"].as_str().unwrap();
+            assert!(
+                status == "intersecting" || status == "separated",
+                "{kind} pair {i}: GPU status {status}: {g}"
+            );
+            if g["intersecting"] != c["intersecting"] {
+                // Only a pair touching within the tolerance may flip between float32 runs.
+                flips += 1;
+                let d = c["distance"].as_f64().unwrap();
+                assert!(d <= band, "{kind} pair {i}: GPU {g} against CPU {c}");
+            }
+            if kind == "distance" {
+                let (gd, cd) = (
+                    g["distance"].as_f64().unwrap(),
+                    c["distance"].as_f64().unwrap(),
+                );
+                assert!((gd - cd).abs() <= band, "pair {i}: GPU {gd}, CPU {cd}");
+            }
+        }
+        assert!(flips <= 3, "{kind}: {flips} flags differ");
+    }
 }

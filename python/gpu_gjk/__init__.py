@@ -188,17 +188,38 @@ def _pairs_from_numpy(pairs):
     return out
 
 
+def _text_columns(columns):
+    """The native answer's text columns as object arrays holding ``None``: the statuses from their codes (one
+    vectorised lookup), the errors from their (row, message) pairs."""
+    out = {}
+    for name in ("status", "penetration_status"):
+        names = np.array(list(columns[name + "_names"]) + [None], dtype=object)
+        codes = columns[name].astype(np.intp)
+        codes[codes == 255] = len(names) - 1
+        out[name] = names[codes]
+    out["error"] = _errors(columns)
+    return out
+
+
+def _errors(columns):
+    error = np.full(len(columns["answered"]), None, dtype=object)
+    error[columns["error_rows"].astype(np.intp)] = columns["error_messages"]
+    return error
+
+
 def _answers_to_numpy(columns):
+    texts = _text_columns(columns)
     missing = ~columns["answered"]
     no_contact = ~columns["has_contact"]
     vector_mask = {False: np.repeat(missing[:, None], 3, 1), True: np.repeat(no_contact[:, None], 3, 1)}
     contact_cells = ("depth", "contact_a", "contact_b")
     out = {}
     for name in ANSWER_COLUMNS:
+        if name in texts:
+            out[name] = texts[name]
+            continue
         value = columns[name]
-        if isinstance(value, list):
-            out[name] = np.array(value, dtype=object)
-        elif value.ndim == 2:
+        if value.ndim == 2:
             out[name] = np.ma.array(value, mask=vector_mask[name in contact_cells])
         else:
             out[name] = np.ma.array(value, mask=no_contact if name in contact_cells else missing)
@@ -327,13 +348,23 @@ def _answers_to_arrow(columns):
         flat = pa.array(values.reshape(-1), type=pa.float64())
         return pa.FixedSizeListArray.from_arrays(flat, 3, mask=pa.array(mask))
 
+    def statuses(name):
+        codes = columns[name]
+        indices = pa.array(codes.astype(np.int8, copy=False), mask=codes == 255)
+        dictionary = pa.array(list(columns[name + "_names"]), type=pa.string())
+        return pa.DictionaryArray.from_arrays(indices, dictionary).cast(pa.string())
+
     arrays = []
     for name in ANSWER_COLUMNS:
+        if name in ("status", "penetration_status"):
+            arrays.append(statuses(name))
+            continue
+        if name == "error":
+            arrays.append(pa.array(_errors(columns), type=pa.string()))
+            continue
         value = columns[name]
         mask = no_contact if name in contact_cells else missing
-        if isinstance(value, list):
-            arrays.append(pa.array(value, type=pa.string()))
-        elif value.ndim == 2:
+        if value.ndim == 2:
             arrays.append(vectors(value, mask))
         else:
             arrays.append(pa.array(value, mask=mask))

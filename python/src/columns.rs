@@ -5,7 +5,7 @@
 
 use glam::{DQuat, DVec3};
 use gpu_gjk::cli::{
-    centred_shape, check_coordinate, check_radius, check_rotation, place, PairInput, PlacedShape,
+    centred_shape, check_coordinate, check_radius, check_rotation, fold_centre, IndexedPair,
 };
 use gpu_gjk::{ConvexShape, DPose};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -13,7 +13,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
 
 /// A column of `N`-vectors (points, positions, rotations): the values as an `(n, N)` float64 array, and where
 /// the column had nulls, which cells (`cell_valid`, one per row) and which numbers (`value_valid`, `(n, N)`)
@@ -175,8 +174,9 @@ impl<const N: usize> Vectors<'_, N> {
     }
 }
 
-/// A shape ready to be placed: built once, shared by every pair that refers to its id.
-type Built = Result<(Arc<ConvexShape>, DVec3), String>;
+/// A shape ready to be placed: its index in [`Shapes::list`] and its centre, built once and shared by every
+/// pair that refers to its id.
+type Built = Result<(u32, DVec3), String>;
 
 /// The shapes table, borrowed, with each shape built the first time a pair refers to it.
 pub struct Shapes<'a> {
@@ -187,6 +187,8 @@ pub struct Shapes<'a> {
     /// id -> shapes row, or the rows of an id that is not unique.
     rows: HashMap<u32, Result<usize, [usize; 2]>>,
     built: Vec<Option<Built>>,
+    /// The shapes built so far (centred), which the pairs index.
+    list: Vec<ConvexShape>,
 }
 
 impl<'a> Shapes<'a> {
@@ -237,11 +239,27 @@ impl<'a> Shapes<'a> {
             radius,
             rows,
             built: vec![None; n],
+            list: Vec::new(),
         })
     }
 
-    /// The shape with `id`, or why there is none (the message follows `{at}: {column}: `).
-    fn get(&mut self, id: u32) -> Built {
+    /// Builds the shape with `id` if a unique shapes row has it and it is not built yet.
+    fn prepare(&mut self, id: u32) {
+        let Some(&Ok(row)) = self.rows.get(&id) else {
+            return;
+        };
+        if self.built[row].is_none() {
+            let built = self.build(row).map(|(shape, centre)| {
+                self.list.push(shape);
+                (self.list.len() as u32 - 1, centre)
+            });
+            self.built[row] = Some(built);
+        }
+    }
+
+    /// The shape with `id`, or why there is none (the message follows `{at}: {column}: `); `id` must have
+    /// been prepared ([`Pairs::prepare_shapes`]).
+    fn get(&self, id: u32) -> Built {
         let row = match self.rows.get(&id) {
             None => return Err(format!("no shape has id {id}")),
             Some(Err([first, second])) => {
@@ -251,16 +269,18 @@ impl<'a> Shapes<'a> {
             }
             Some(Ok(row)) => *row,
         };
-        if self.built[row].is_none() {
-            self.built[row] = Some(self.build(row));
-        }
-        match self.built[row].as_ref().expect("built above") {
-            Ok(built) => Ok(built.clone()),
+        match self.built[row].as_ref().expect("prepared") {
+            Ok(built) => Ok(*built),
             Err(message) => Err(format!("shape {id} is refused: {message}")),
         }
     }
 
-    fn build(&self, k: usize) -> Built {
+    /// The shapes the pairs index.
+    pub fn list(&self) -> &[ConvexShape] {
+        &self.list
+    }
+
+    fn build(&self, k: usize) -> Result<(ConvexShape, DVec3), String> {
         let at = Row {
             table: "shapes",
             row: k,
@@ -289,9 +309,7 @@ impl<'a> Shapes<'a> {
             }
             Some((values, _)) => check_radius(values[k], &format_args!("{at}: radius"))?,
         };
-        let (shape, centre) =
-            centred_shape(&points, radius).map_err(|e| format!("{at}: points: {e}"))?;
-        Ok((Arc::new(shape), centre))
+        centred_shape(&points, radius).map_err(|e| format!("{at}: points: {e}"))
     }
 }
 
@@ -353,21 +371,32 @@ impl<'a> Pairs<'a> {
         self.len
     }
 
-    /// Row `k` as the command line's pair, or the message of its first bad cell (A's cells, then B's),
-    /// which names it as row `first_row + k`.
-    pub fn pair(
-        &self,
-        k: usize,
-        first_row: usize,
-        shapes: &mut Shapes,
-    ) -> Result<PairInput, String> {
+    /// Builds every shape some row names (once per id), so that the rows can then be read in parallel.
+    pub fn prepare_shapes(&self, shapes: &mut Shapes) {
+        for (ids, valid) in self.ids {
+            for (k, &id) in ids.iter().enumerate() {
+                if valid.is_none_or(|v| v[k]) {
+                    shapes.prepare(id);
+                }
+            }
+        }
+    }
+
+    /// Row `k` as the command line's pair (indices into [`Shapes::list`] and world poses), or the message
+    /// of its first bad cell (A's cells, then B's), which names it as row `first_row + k`.
+    pub fn pair(&self, k: usize, first_row: usize, shapes: &Shapes) -> Result<IndexedPair, String> {
         let at = Row {
             table: "pairs",
             row: first_row + k,
         };
-        let a = self.placed(k, 0, at, shapes)?;
-        let b = self.placed(k, 1, at, shapes)?;
-        Ok(PairInput { a, b })
+        let (a, a_pose) = self.placed(k, 0, at, shapes)?;
+        let (b, b_pose) = self.placed(k, 1, at, shapes)?;
+        Ok(IndexedPair {
+            a,
+            b,
+            a_pose,
+            b_pose,
+        })
     }
 
     fn placed(
@@ -375,14 +404,14 @@ impl<'a> Pairs<'a> {
         k: usize,
         side: usize,
         at: Row,
-        shapes: &mut Shapes,
-    ) -> Result<PlacedShape, String> {
+        shapes: &Shapes,
+    ) -> Result<(u32, DPose), String> {
         let name = SIDES[side];
         let (ids, valid) = self.ids[side];
         if valid.is_some_and(|v| !v[k]) {
             return Err(format!("{at}: {name}: expected a shape id, got null"));
         }
-        let (shape, centre) = shapes
+        let (index, centre) = shapes
             .get(ids[k])
             .map_err(|e| format!("{at}: {name}: {e}"))?;
         let position = match &self.positions[side] {
@@ -411,6 +440,6 @@ impl<'a> Pairs<'a> {
         };
         let pose = DPose::checked(position, rotation)
             .map_err(|e| format!("{at}: {name}_position: {e}"))?;
-        Ok(place(shape, centre, pose))
+        Ok((index, fold_centre(centre, pose)))
     }
 }

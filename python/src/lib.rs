@@ -1,8 +1,9 @@
 //! `gpu_gjk._native`: the Rust half of the `gpu_gjk` Python module. It takes the columnar batch as NumPy
 //! views (the Python half, `gpu_gjk/__init__.py`, gets them from Arrow tables or dicts of arrays, without
-//! copies where the layout allows), turns each pair row into the command line's pair with its checks, and
-//! answers them with the command line's batch (`answer_pairs`: CPU threads, or the GPU with its failures
-//! answered again on the CPU). So the answers and the errors are `gpu-gjk query`'s.
+//! copies where the layout allows), turns each pair row into the command line's pair (two shape indices and
+//! two world poses) with its checks, and answers them with the columnar batch's step (`answer_indexed`: CPU
+//! threads, or the GPU with its failures answered again on the CPU). So the answers and the errors are
+//! `gpu-gjk query`'s.
 
 mod answers;
 mod columns;
@@ -10,8 +11,8 @@ mod columns;
 use answers::Answers;
 use columns::{PairColumns, Pairs, ShapeColumns, Shapes};
 use gpu_gjk::cli::{
-    answer_pairs, parse_threads, select_backend, threads_from_count, Backend, Executor, PairInput,
-    Selected, SoftwareAdapters,
+    answer_indexed, parse_threads, select_backend, threads_from_count, Backend, Executor,
+    IndexedPair, Selected, SoftwareAdapters,
 };
 use gpu_gjk::query::AnswerKind;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -85,22 +86,24 @@ fn query_columns<'py>(
 
     let mut shapes = Shapes::new(&shapes)?;
     let pairs = Pairs::new(&pairs)?;
-    let mut valid: Vec<PairInput> = Vec::with_capacity(pairs.len());
-    let rows: Vec<Result<usize, String>> = (0..pairs.len())
-        .map(|k| {
-            let pair = pairs.pair(k, first_row, &mut shapes)?;
-            valid.push(pair);
-            Ok(valid.len() - 1)
-        })
-        .collect();
-
+    // Everything below but the dict reads plain memory: other Python threads (a Dask worker's) run meanwhile.
     let answers = py
         .detach(|| {
-            let refs: Vec<&PairInput> = valid.iter().collect();
-            answer_pairs(&refs, kind, selected.gpu(), &exec).map(|(answers, _)| answers)
+            pairs.prepare_shapes(&mut shapes);
+            let read = exec.map_range(pairs.len(), |k| pairs.pair(k, first_row, &shapes));
+            let mut valid: Vec<IndexedPair> = Vec::with_capacity(pairs.len());
+            let rows: Vec<Result<usize, String>> = read
+                .into_iter()
+                .map(|row| {
+                    valid.push(row?);
+                    Ok(valid.len() - 1)
+                })
+                .collect();
+            answer_indexed(shapes.list(), &valid, kind, selected.gpu(), &exec)
+                .map(|(answers, _)| Answers::new(rows, &answers))
         })
         .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
-    Answers::new(rows, &answers).into_dict(py)
+    answers.into_dict(py)
 }
 
 #[pymodule]

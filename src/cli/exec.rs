@@ -54,6 +54,27 @@ impl Executor {
         }
     }
 
+    /// `(0..n).map(f).collect()`, in parallel unless single-threaded; the order is kept. For a map over
+    /// rows of columns, where there is no slice of items to hand out.
+    pub fn map_range<U, F>(&self, n: usize, f: F) -> Vec<U>
+    where
+        U: Send,
+        F: Fn(usize) -> U + Sync + Send,
+    {
+        let parallel = || {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(MIN_CHUNK)
+                .map(&f)
+                .collect()
+        };
+        match self {
+            Executor::Single => (0..n).map(&f).collect(),
+            Executor::Global => parallel(),
+            Executor::Pool(pool) => pool.install(parallel),
+        }
+    }
+
     /// [`Executor::map`] appended to `out`: written in place (rayon's indexed extend keeps the order), so
     /// a caller that gathers many maps does not allocate, fill, copy and free a vector for each.
     pub fn map_into<T, U, F>(&self, items: &[T], f: F, out: &mut Vec<U>)

@@ -24,7 +24,7 @@ mod typed;
 
 pub use adapters::{run_adapters, AdaptersArgs};
 pub use answer::{query_pair, query_placed, AnswerFields, PairAnswer};
-pub use answer_batch::answer_pairs;
+pub use answer_batch::{answer_indexed, answer_pairs};
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use bench::{run_bench, BenchArgs};
 pub use bench_io::write_mix_file;
@@ -34,8 +34,8 @@ pub use inspect::{inspect_pair, run_inspect, trace_value, InspectArgs, Inspected
 pub use output::{write_error, write_result};
 pub use pair_line::pair_line;
 pub use parse::{
-    centred_shape, check_coordinate, check_finite, check_radius, check_rotation, parse_line, place,
-    PairInput, PlacedShape,
+    centred_shape, check_coordinate, check_finite, check_radius, check_rotation, fold_centre,
+    parse_line, place, PairInput, PlacedShape,
 };
 pub use query::{run_query, stats_line, QueryArgs, QueryReport};
 pub use query_gpu::IndexedPair;

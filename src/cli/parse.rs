@@ -191,7 +191,7 @@ pub fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape
 }
 
 /// The pose of a shape centred at `centre` (see [`centred_shape`]) whose points were placed at `pose`.
-pub(super) fn fold_centre(centre: DVec3, pose: DPose) -> DPose {
+pub fn fold_centre(centre: DVec3, pose: DPose) -> DPose {
     DPose {
         position: pose.position + pose.rotation * centre,
         rotation: pose.rotation,

@@ -1,15 +1,20 @@
-//! `query --backend gpu`: every line's two shapes go up as hulls, with A at the origin and B at its pose
-//! relative to A, formed in float64 here, so the GPU computes in the pair-local frame without losing the
-//! precision of far-away world coordinates. Answers (GJK's, and EPA's on overlapping pairs) come back in A's
-//! frame and go to world coordinates in float64, exactly as on the CPU path.
+//! `query --backend gpu` (JSON Lines, columnar files and the Python module): the batch's shapes go up as
+//! hulls once, each with one instance at the origin that every pair with that shape as A shares, and each
+//! pair adds one instance: B at its pose relative to A, formed in float64 here, so the GPU computes in the
+//! pair-local frame without losing the precision of far-away world coordinates. A pair is then 40 bytes on
+//! the way up (one 32-byte instance and two indices). The kernel is the one `kind` needs (no EPA for
+//! `distance`, GJK's early exit for `intersection`), and the answers come back in A's frame and go to world
+//! coordinates in float64, exactly as on the CPU path. The host's per-pair work (relative poses, world
+//! answers) runs on the executor's threads.
 
 use super::answer::PairAnswer;
+use super::exec::Executor;
 use super::parse::PairInput;
-use crate::gjk::GjkConfig;
+use crate::gjk::{GjkConfig, GjkResult};
 use crate::gpu::GpuContext;
-use crate::instance::Instance;
+use crate::instance::{Instance, Pair};
 use crate::pose::{DPose, Pose, RelativePose};
-use crate::query::{WorldPenetration, WorldResult};
+use crate::query::{AnswerKind, WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,6 +33,8 @@ pub struct IndexedPair {
 pub fn query_pairs_gpu(
     ctx: &GpuContext,
     pairs: &[&PairInput],
+    kind: AnswerKind,
+    exec: &Executor,
 ) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
     // A shape that the parser shared between lines (the same points and radius) goes up once.
     let mut shapes: Vec<ConvexShape> = Vec::new();
@@ -47,49 +54,147 @@ pub fn query_pairs_gpu(
             b_pose: pair.b.pose,
         })
         .collect();
-    query_indexed_gpu(ctx, &shapes, &indexed)
+    query_indexed_gpu(ctx, &shapes, &indexed, kind, exec)
 }
 
-/// [`query_pairs_gpu`] on pairs that index `shapes` (all indices valid).
+/// The instances and index pairs of a batch: instance `s` is shape `s` at the origin (every pair's A), and
+/// instance `shapes + k` is pair `k`'s B at its pose relative to A.
+fn pair_instances(
+    shapes: usize,
+    pairs: &[IndexedPair],
+    exec: &Executor,
+) -> (Vec<Instance>, Vec<Pair>) {
+    let mut instances: Vec<Instance> = (0..shapes as u32)
+        .map(|shape| Instance {
+            shape,
+            pose: Pose::IDENTITY,
+        })
+        .collect();
+    instances.reserve(pairs.len());
+    exec.map_into(
+        pairs,
+        |pair| {
+            let relative = RelativePose::<f32>::between(&pair.a_pose, &pair.b_pose);
+            Instance {
+                shape: pair.b,
+                pose: Pose::new(relative.position, relative.rotation),
+            }
+        },
+        &mut instances,
+    );
+    let first = shapes as u32;
+    let indices = pairs
+        .iter()
+        .zip(first..)
+        .map(|(pair, b)| [pair.a, b])
+        .collect();
+    (instances, indices)
+}
+
+/// [`query_pairs_gpu`] on pairs that index `shapes` (all indices valid). `kind` picks the kernels: the
+/// penetration kernels (GJK, then EPA on overlapping pairs), or GJK alone in distance or intersection mode;
+/// the answers have `kind`'s fields, as on the CPU.
 pub fn query_indexed_gpu(
     ctx: &GpuContext,
     shapes: &[ConvexShape],
     pairs: &[IndexedPair],
+    kind: AnswerKind,
+    exec: &Executor,
 ) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
-    let mut instances = Vec::with_capacity(pairs.len() * 2);
-    for pair in pairs {
-        let relative = RelativePose::<f32>::between(&pair.a_pose, &pair.b_pose);
-        instances.push(Instance {
-            shape: pair.a,
-            pose: Pose::IDENTITY,
-        });
-        instances.push(Instance {
-            shape: pair.b,
-            pose: Pose::new(relative.position, relative.rotation),
-        });
-    }
-    let indices: Vec<[u32; 2]> = (0..pairs.len() as u32)
-        .map(|k| [2 * k, 2 * k + 1])
-        .collect();
+    let (instances, indices) = pair_instances(shapes.len(), pairs, exec);
     let config = GjkConfig::default();
+    let world_gjk = |results: &[GjkResult<f32>], k: usize| {
+        WorldResult::from_local(&results[k], &pairs[k].a_pose)
+    };
+    // The GPU has no float64 to repeat a pair whose float32 answer failed (a few per million): those few
+    // are answered on the CPU, so both backends print the same quality of answer.
+    if kind == AnswerKind::Penetration {
+        let mut batch = ctx.with_narrow_phase(|narrow| {
+            narrow.upload_hulls(shapes)?;
+            narrow.run_penetration(&instances, &indices, &config)
+        })?;
+        batch.resolve_failures_on_cpu(shapes, &instances, &indices, &config);
+        let answers = exec.map(&indices, |&[_, b]| {
+            let k = (b as usize) - shapes.len();
+            let hit = &batch.penetrations[k];
+            (
+                world_gjk(&batch.results, k),
+                Some(WorldPenetration::from_local(hit, &pairs[k].a_pose)),
+            )
+        });
+        return Ok((answers, batch.timings.total_s));
+    }
+    let gjk_kind = kind.gjk_kind();
     let mut batch = ctx.with_narrow_phase(|narrow| {
         narrow.upload_hulls(shapes)?;
-        narrow.run_penetration(&instances, &indices, &config)
+        narrow.run(&instances, &indices, gjk_kind, &config)
     })?;
-    // The GPU has no float64 to repeat a pair whose float32 polytope folded (a few per million): those few
-    // are answered on the CPU, so both backends print the same quality of answer.
-    batch.resolve_failures_on_cpu(shapes, &instances, &indices, &config);
-    let answers = batch
-        .results
-        .iter()
-        .zip(&batch.penetrations)
-        .zip(pairs)
-        .map(|((local, hit), pair)| {
-            (
-                WorldResult::from_local(local, &pair.a_pose),
-                Some(WorldPenetration::from_local(hit, &pair.a_pose)),
-            )
-        })
-        .collect();
+    batch.resolve_failures_on_cpu(shapes, &instances, &indices, gjk_kind, &config);
+    let answers = exec.map(&indices, |&[_, b]| {
+        let k = (b as usize) - shapes.len();
+        (world_gjk(&batch.results, k), None)
+    });
     Ok((answers, batch.timings.total_s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::Threads;
+    use glam::{DQuat, DVec3};
+
+    /// Each shape has one instance at the origin, shared by the pairs with that shape as A; each pair adds
+    /// B at its float64 relative pose, so a pair far from the origin keeps its millimetres.
+    #[test]
+    fn pairs_share_their_a_instance_and_carry_b_relative_to_a() {
+        let far = DVec3::new(1.0e6, -2.0e6, 3.0e6);
+        let turn = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2);
+        let pairs = [
+            IndexedPair {
+                a: 1,
+                b: 0,
+                a_pose: DPose {
+                    position: far,
+                    rotation: turn,
+                },
+                b_pose: DPose {
+                    position: far + DVec3::new(0.001, 0.0, 0.0),
+                    rotation: turn,
+                },
+            },
+            IndexedPair {
+                a: 1,
+                b: 2,
+                a_pose: DPose::IDENTITY,
+                b_pose: DPose {
+                    position: DVec3::new(0.0, 2.0, 0.0),
+                    rotation: DQuat::IDENTITY,
+                },
+            },
+        ];
+        let exec = Executor::new(Threads::Count(2)).unwrap();
+        let (instances, indices) = pair_instances(3, &pairs, &exec);
+        assert_eq!(indices, vec![[1, 3], [1, 4]]);
+        assert_eq!(instances.len(), 5);
+        for (s, instance) in instances[..3].iter().enumerate() {
+            assert_eq!(instance.shape, s as u32);
+            assert_eq!(instance.pose, Pose::IDENTITY);
+        }
+        assert_eq!(instances[3].shape, 0);
+        assert_eq!(instances[4].shape, 2);
+        // 1 mm along world x is 1 mm along A's -y after A's quarter turn about z.
+        let first = instances[3].pose.position;
+        assert!(
+            (first - glam::Vec3::new(0.0, -0.001, 0.0)).length() < 1e-9,
+            "{first}"
+        );
+        assert!(
+            instances[3]
+                .pose
+                .rotation
+                .angle_between(glam::Quat::IDENTITY)
+                < 1e-6
+        );
+        assert_eq!(instances[4].pose.position, glam::Vec3::new(0.0, 2.0, 0.0));
+    }
 }

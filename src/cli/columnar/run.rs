@@ -7,9 +7,10 @@ use super::pairs::{read_pairs, PairRow};
 use super::schema::answers_schema;
 use super::shapes::{read_shapes, ShapeTable};
 use crate::cli::answer::{query_placed, PairAnswer};
+use crate::cli::answer_batch::answer_indexed;
 use crate::cli::exec::Executor;
 use crate::cli::output::{write_error, write_result};
-use crate::cli::query_gpu::{query_indexed_gpu, IndexedPair};
+use crate::cli::query_gpu::IndexedPair;
 use crate::cli::sink::Destination;
 use crate::gpu::GpuContext;
 use crate::query::AnswerKind;
@@ -49,8 +50,8 @@ impl ColumnarBatch {
             .collect()
     }
 
-    /// Answers the valid rows, in order, on the GPU when `gpu` is given (where the penetration kernels run
-    /// whatever `kind` asks, and the answer keeps the fields of `kind`); returns them and the batch time.
+    /// Answers the valid rows, in order, on the GPU when `gpu` is given (with the kernels `kind` needs);
+    /// returns them and the batch time.
     /// The CPU answers a batch as it writes it instead ([`CpuAnswers`]).
     pub fn answer(
         &self,
@@ -69,11 +70,7 @@ impl ColumnarBatch {
             }
             Some(ctx) => {
                 let pairs: Vec<IndexedPair> = valid.into_iter().copied().collect();
-                let (mut results, time) = query_indexed_gpu(ctx, shapes, &pairs)?;
-                if kind != AnswerKind::Penetration {
-                    results.iter_mut().for_each(|(_, hit)| *hit = None);
-                }
-                Ok((results, time))
+                answer_indexed(shapes, &pairs, kind, Some(ctx), exec)
             }
         }
     }
