@@ -4,7 +4,7 @@
 //! a row's answer), which the Python half turns into text columns with one vectorised step; the rare
 //! errors go out as (row, message) pairs.
 
-use gpu_gjk::cli::{AnswerFields, PairAnswer};
+use gpu_gjk::cli::{AnswerFields, Executor, PairAnswer};
 use gpu_gjk::epa::PenetrationStatus;
 use gpu_gjk::GjkStatus;
 use numpy::ndarray::Array2;
@@ -12,8 +12,7 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// The columns being filled; a row that failed keeps zeros under a false mask.
-#[derive(Default)]
+/// The columns, one row per pair row; a row that failed keeps zeros under a false mask.
 pub struct Answers {
     answered: Vec<bool>,
     has_contact: Vec<bool>,
@@ -37,83 +36,141 @@ pub struct Answers {
 /// The status code of a cell with no status (a failed row; no penetration answer).
 const NO_STATUS: u8 = u8::MAX;
 
+/// Rows per block filled by one thread: big enough to amortise handing it out, small enough to spread a
+/// batch of 100,000 rows over 16 threads.
+const BLOCK_ROWS: usize = 4096;
+
 fn code<T: PartialEq>(all: &[T], value: &T) -> u8 {
     all.iter()
         .position(|s| s == value)
         .expect("every status is in its ALL list") as u8
 }
 
-impl Answers {
-    /// The rows in order: `rows[k]` is `Ok(i)` for the `i`-th answer in `answers`, or the row's error.
-    pub fn new(rows: Vec<Result<usize, String>>, answers: &[PairAnswer]) -> Self {
-        let mut out = Answers::with_capacity(rows.len());
-        for row in rows {
-            match row {
-                Ok(i) => {
-                    let answer = &answers[i];
-                    out.push(&AnswerFields::new(&answer.0, answer.1.as_ref()), answer);
-                }
-                Err(message) => out.push_error(message),
+/// One block's rows of every column, written by one thread.
+struct Block<'a> {
+    first_row: usize,
+    answered: &'a mut [bool],
+    has_contact: &'a mut [bool],
+    intersecting: &'a mut [bool],
+    distance: &'a mut [f64],
+    witness_a: &'a mut [f64],
+    witness_b: &'a mut [f64],
+    normal: &'a mut [f64],
+    iterations: &'a mut [u32],
+    status: &'a mut [u8],
+    penetration_status: &'a mut [u8],
+    depth: &'a mut [f64],
+    contact_a: &'a mut [f64],
+    contact_b: &'a mut [f64],
+}
+
+impl Block<'_> {
+    /// Fills the block's rows: `failed` holds the batch's failed rows from this block's first on
+    /// (ascending), `answers` the answers from this block's first answered row on.
+    fn fill(self, mut failed: &[u64], answers: &[PairAnswer]) {
+        let mut answers = answers.iter();
+        for i in 0..self.answered.len() {
+            if failed.first() == Some(&((self.first_row + i) as u64)) {
+                failed = &failed[1..];
+                continue;
             }
+            let answer = answers.next().expect("one answer per answered row");
+            let f = AnswerFields::new(&answer.0, answer.1.as_ref());
+            self.answered[i] = true;
+            self.has_contact[i] = f.depth.is_some();
+            self.intersecting[i] = f.intersecting;
+            self.distance[i] = f.distance;
+            self.witness_a[3 * i..3 * i + 3].copy_from_slice(&f.witness_a);
+            self.witness_b[3 * i..3 * i + 3].copy_from_slice(&f.witness_b);
+            self.normal[3 * i..3 * i + 3].copy_from_slice(&f.normal);
+            self.iterations[i] = f.iterations;
+            self.status[i] = code(&GjkStatus::ALL, &answer.0.status);
+            if let Some(hit) = &answer.1 {
+                self.penetration_status[i] = code(&PenetrationStatus::ALL, &hit.status);
+            }
+            self.depth[i] = f.depth.unwrap_or(0.0);
+            self.contact_a[3 * i..3 * i + 3].copy_from_slice(&f.contact_a.unwrap_or_default());
+            self.contact_b[3 * i..3 * i + 3].copy_from_slice(&f.contact_b.unwrap_or_default());
         }
+    }
+}
+
+impl Answers {
+    /// `rows` rows in order: the failed ones (`errors`, by row, ascending) carry their message, the others
+    /// take the answers in order. The columns are filled a block of rows per thread of `exec`.
+    pub fn new(
+        rows: usize,
+        errors: Vec<(usize, String)>,
+        answers: &[PairAnswer],
+        exec: &Executor,
+    ) -> Self {
+        let (error_rows, error_messages): (Vec<u64>, Vec<String>) =
+            errors.into_iter().map(|(r, m)| (r as u64, m)).unzip();
+        debug_assert_eq!(rows, answers.len() + error_rows.len());
+        // Zeroed (calloc'd) columns: their pages are touched first by the threads that fill them.
+        let mut out = Answers {
+            answered: vec![false; rows],
+            has_contact: vec![false; rows],
+            intersecting: vec![false; rows],
+            distance: vec![0.0; rows],
+            witness_a: vec![0.0; 3 * rows],
+            witness_b: vec![0.0; 3 * rows],
+            normal: vec![0.0; 3 * rows],
+            iterations: vec![0; rows],
+            status: vec![NO_STATUS; rows],
+            penetration_status: vec![NO_STATUS; rows],
+            depth: vec![0.0; rows],
+            contact_a: vec![0.0; 3 * rows],
+            contact_b: vec![0.0; 3 * rows],
+            error_rows,
+            error_messages,
+        };
+        let (b, b3) = (BLOCK_ROWS, 3 * BLOCK_ROWS);
+        let mut answered = out.answered.chunks_mut(b);
+        let mut has_contact = out.has_contact.chunks_mut(b);
+        let mut intersecting = out.intersecting.chunks_mut(b);
+        let mut distance = out.distance.chunks_mut(b);
+        let mut witness_a = out.witness_a.chunks_mut(b3);
+        let mut witness_b = out.witness_b.chunks_mut(b3);
+        let mut normal = out.normal.chunks_mut(b3);
+        let mut iterations = out.iterations.chunks_mut(b);
+        let mut status = out.status.chunks_mut(b);
+        let mut penetration_status = out.penetration_status.chunks_mut(b);
+        let mut depth = out.depth.chunks_mut(b);
+        let mut contact_a = out.contact_a.chunks_mut(b3);
+        let mut contact_b = out.contact_b.chunks_mut(b3);
+        let failed = &out.error_rows;
+        let blocks: Vec<(Block, &[u64], &[PairAnswer])> = (0..rows.div_ceil(b))
+            .map(|k| {
+                let first_row = k * b;
+                let failed_before = failed.partition_point(|&r| r < first_row as u64);
+                let block = Block {
+                    first_row,
+                    answered: answered.next().expect("a block per column"),
+                    has_contact: has_contact.next().expect("a block per column"),
+                    intersecting: intersecting.next().expect("a block per column"),
+                    distance: distance.next().expect("a block per column"),
+                    witness_a: witness_a.next().expect("a block per column"),
+                    witness_b: witness_b.next().expect("a block per column"),
+                    normal: normal.next().expect("a block per column"),
+                    iterations: iterations.next().expect("a block per column"),
+                    status: status.next().expect("a block per column"),
+                    penetration_status: penetration_status.next().expect("a block per column"),
+                    depth: depth.next().expect("a block per column"),
+                    contact_a: contact_a.next().expect("a block per column"),
+                    contact_b: contact_b.next().expect("a block per column"),
+                };
+                (
+                    block,
+                    &failed[failed_before..],
+                    &answers[first_row - failed_before..],
+                )
+            })
+            .collect();
+        exec.for_each(blocks, |(block, failed, answers)| {
+            block.fill(failed, answers)
+        });
         out
-    }
-
-    fn with_capacity(n: usize) -> Self {
-        Self {
-            answered: Vec::with_capacity(n),
-            has_contact: Vec::with_capacity(n),
-            intersecting: Vec::with_capacity(n),
-            distance: Vec::with_capacity(n),
-            witness_a: Vec::with_capacity(3 * n),
-            witness_b: Vec::with_capacity(3 * n),
-            normal: Vec::with_capacity(3 * n),
-            iterations: Vec::with_capacity(n),
-            status: Vec::with_capacity(n),
-            penetration_status: Vec::with_capacity(n),
-            depth: Vec::with_capacity(n),
-            contact_a: Vec::with_capacity(3 * n),
-            contact_b: Vec::with_capacity(3 * n),
-            error_rows: Vec::new(),
-            error_messages: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, f: &AnswerFields, r: &PairAnswer) {
-        self.answered.push(true);
-        self.has_contact.push(f.depth.is_some());
-        self.intersecting.push(f.intersecting);
-        self.distance.push(f.distance);
-        self.witness_a.extend(f.witness_a);
-        self.witness_b.extend(f.witness_b);
-        self.normal.extend(f.normal);
-        self.iterations.push(f.iterations);
-        self.status.push(code(&GjkStatus::ALL, &r.0.status));
-        self.penetration_status.push(
-            r.1.as_ref()
-                .map_or(NO_STATUS, |h| code(&PenetrationStatus::ALL, &h.status)),
-        );
-        self.depth.push(f.depth.unwrap_or(0.0));
-        self.contact_a.extend(f.contact_a.unwrap_or_default());
-        self.contact_b.extend(f.contact_b.unwrap_or_default());
-    }
-
-    fn push_error(&mut self, message: String) {
-        self.answered.push(false);
-        self.has_contact.push(false);
-        self.intersecting.push(false);
-        self.distance.push(0.0);
-        self.witness_a.extend([0.0; 3]);
-        self.witness_b.extend([0.0; 3]);
-        self.normal.extend([0.0; 3]);
-        self.iterations.push(0);
-        self.status.push(NO_STATUS);
-        self.penetration_status.push(NO_STATUS);
-        self.depth.push(0.0);
-        self.contact_a.extend([0.0; 3]);
-        self.contact_b.extend([0.0; 3]);
-        self.error_rows.push(self.answered.len() as u64 - 1);
-        self.error_messages.push(message);
     }
 
     /// A dict of the columns: NumPy arrays (vectors as `(n, 3)`); the status columns as `uint8` codes into

@@ -174,6 +174,55 @@ impl<const N: usize> Vectors<'_, N> {
     }
 }
 
+/// A shape id's shapes row, or the first two rows of an id that is not unique.
+type IdRow = Result<usize, [usize; 2]>;
+
+/// id -> [`IdRow`]: looked up twice per pair row, the hottest step of reading one, so a table indexed by id
+/// where the ids are dense enough (at most a few times as many slots as shapes), else a hash map.
+enum IdIndex {
+    Dense(Vec<Option<IdRow>>),
+    Sparse(HashMap<u32, IdRow>),
+}
+
+/// Slots a dense index may have beyond 4 per shape.
+const DENSE_SLACK: usize = 1 << 16;
+
+impl IdIndex {
+    fn new(ids: &[u32]) -> Self {
+        let record = |row: &mut IdRow, k: usize| {
+            if let Ok(first) = *row {
+                *row = Err([first, k]);
+            }
+        };
+        let max = ids.iter().max().map_or(0, |&m| m as usize + 1);
+        if max <= 4 * ids.len() + DENSE_SLACK {
+            let mut table: Vec<Option<IdRow>> = vec![None; max];
+            for (k, &id) in ids.iter().enumerate() {
+                match &mut table[id as usize] {
+                    Some(row) => record(row, k),
+                    slot => *slot = Some(Ok(k)),
+                }
+            }
+            return IdIndex::Dense(table);
+        }
+        let mut map: HashMap<u32, IdRow> = HashMap::with_capacity(ids.len());
+        for (k, &id) in ids.iter().enumerate() {
+            map.entry(id)
+                .and_modify(|row| record(row, k))
+                .or_insert(Ok(k));
+        }
+        IdIndex::Sparse(map)
+    }
+
+    #[inline]
+    fn get(&self, id: u32) -> Option<IdRow> {
+        match self {
+            IdIndex::Dense(table) => table.get(id as usize).copied().flatten(),
+            IdIndex::Sparse(map) => map.get(&id).copied(),
+        }
+    }
+}
+
 /// A shape ready to be placed: its index in [`Shapes::list`] and its centre, built once and shared by every
 /// pair that refers to its id.
 type Built = Result<(u32, DVec3), String>;
@@ -185,7 +234,7 @@ pub struct Shapes<'a> {
     point_cells: Option<&'a [bool]>,
     radius: Option<(&'a [f64], Option<&'a [bool]>)>,
     /// id -> shapes row, or the rows of an id that is not unique.
-    rows: HashMap<u32, Result<usize, [usize; 2]>>,
+    rows: IdIndex,
     built: Vec<Option<Built>>,
     /// The shapes built so far (centred), which the pairs index.
     list: Vec<ConvexShape>,
@@ -222,16 +271,7 @@ impl<'a> Shapes<'a> {
                 Some((values, valid))
             }
         };
-        let mut rows: HashMap<u32, Result<usize, [usize; 2]>> = HashMap::with_capacity(n);
-        for (k, &id) in ids.iter().enumerate() {
-            rows.entry(id)
-                .and_modify(|row| {
-                    if let Ok(first) = *row {
-                        *row = Err([first, k]);
-                    }
-                })
-                .or_insert(Ok(k));
-        }
+        let rows = IdIndex::new(ids);
         Ok(Self {
             offsets,
             points,
@@ -245,7 +285,7 @@ impl<'a> Shapes<'a> {
 
     /// Builds the shape with `id` if a unique shapes row has it and it is not built yet.
     fn prepare(&mut self, id: u32) {
-        let Some(&Ok(row)) = self.rows.get(&id) else {
+        let Some(Ok(row)) = self.rows.get(id) else {
             return;
         };
         if self.built[row].is_none() {
@@ -260,14 +300,14 @@ impl<'a> Shapes<'a> {
     /// The shape with `id`, or why there is none (the message follows `{at}: {column}: `); `id` must have
     /// been prepared ([`Pairs::prepare_shapes`]).
     fn get(&self, id: u32) -> Built {
-        let row = match self.rows.get(&id) {
+        let row = match self.rows.get(id) {
             None => return Err(format!("no shape has id {id}")),
             Some(Err([first, second])) => {
                 return Err(format!(
                     "shape id {id} is on shapes rows {first} and {second} (ids must be unique)"
                 ))
             }
-            Some(Ok(row)) => *row,
+            Some(Ok(row)) => row,
         };
         match self.built[row].as_ref().expect("prepared") {
             Ok(built) => Ok(*built),

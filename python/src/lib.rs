@@ -92,15 +92,15 @@ fn query_columns<'py>(
             pairs.prepare_shapes(&mut shapes);
             let read = exec.map_range(pairs.len(), |k| pairs.pair(k, first_row, &shapes));
             let mut valid: Vec<IndexedPair> = Vec::with_capacity(pairs.len());
-            let rows: Vec<Result<usize, String>> = read
-                .into_iter()
-                .map(|row| {
-                    valid.push(row?);
-                    Ok(valid.len() - 1)
-                })
-                .collect();
+            let mut errors = Vec::new();
+            for (k, row) in read.into_iter().enumerate() {
+                match row {
+                    Ok(pair) => valid.push(pair),
+                    Err(message) => errors.push((k, message)),
+                }
+            }
             answer_indexed(shapes.list(), &valid, kind, selected.gpu(), &exec)
-                .map(|(answers, _)| Answers::new(rows, &answers))
+                .map(|(answers, _)| Answers::new(pairs.len(), errors, &answers, &exec))
         })
         .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
     answers.into_dict(py)

@@ -228,3 +228,45 @@ def test_bad_numpy_arguments_raise_value_errors():
     positions[0, 0] = 3.0
     answer = gpu_gjk.query(shape_dict, {**pair_dict, "b_position": positions})
     assert answer["distance"][0] == pytest.approx(1.0, abs=1e-6)
+
+
+def _with_ids(shapes, pairs, new_id):
+    """The same batch with every shape id mapped through ``new_id``."""
+    ids = {old: new_id(old) for old in shapes.column("id").to_pylist()}
+    shapes = shapes.set_column(0, "id", pa.array([ids[i] for i in shapes.column("id").to_pylist()], pa.uint32()))
+    for side in ("a", "b"):
+        k = pairs.column_names.index(side)
+        pairs = pairs.set_column(k, side, pa.array([ids[i] for i in pairs.column(side).to_pylist()], pa.uint32()))
+    return shapes, pairs
+
+
+def test_sparse_ids_give_the_answers_of_dense_ids():
+    # Ids near 2**32 are looked up in a hash map, small ones in a table indexed by id: same answers.
+    shapes, pairs = random_batch(9, 400)
+    dense = gpu_gjk.query(shapes, pairs)
+    sparse_shapes, sparse_pairs = _with_ids(shapes, pairs, lambda i: 4_294_967_295 - 7919 * i)
+    assert gpu_gjk.query(sparse_shapes, sparse_pairs).equals(dense)
+    unknown = pairs_table([4_294_967_295, 5], [5, 5])
+    assert errors(sparse_shapes, unknown) == [
+        "pairs row 0: a: no shape has id 4294967295",
+        "pairs row 1: a: no shape has id 5",
+    ]
+
+
+def test_error_rows_on_block_edges_keep_every_answer_in_its_row():
+    # The answer columns are filled 4,096 rows per thread: failed rows on and beside the block edges must
+    # not shift the answers of the rows after them.
+    shapes, pairs = random_batch(10, 10_000)
+    bad = [0, 4095, 4096, 4097, 8191, 8192, 9999]
+    a = pairs.column("a").to_pylist()
+    for row in bad:
+        a[row] = 99
+    broken = pairs.set_column(0, "a", pa.array(a, pa.uint32()))
+    good = gpu_gjk.query(shapes, pairs, threads=0)
+    answers = gpu_gjk.query(shapes, broken, threads=0)
+    assert answers.equals(gpu_gjk.query(shapes, broken, threads=1))
+    error = answers.column("error").to_pylist()
+    assert [r for r, e in enumerate(error) if e is not None] == bad
+    assert all(error[r] == f"pairs row {r}: a: no shape has id 99" for r in bad)
+    keep = pa.array([r not in set(bad) for r in range(pairs.num_rows)])
+    assert answers.filter(keep).drop_columns(["error"]).equals(good.filter(keep).drop_columns(["error"]))

@@ -75,6 +75,21 @@ impl Executor {
         }
     }
 
+    /// Runs `f` on every item, in parallel unless single-threaded (one item at a time per thread): for
+    /// work split into blocks that each write their own slices of shared outputs.
+    pub fn for_each<T, F>(&self, items: Vec<T>, f: F)
+    where
+        T: Send,
+        F: Fn(T) + Sync + Send,
+    {
+        let parallel = |items: Vec<T>| items.into_par_iter().for_each(&f);
+        match self {
+            Executor::Single => items.into_iter().for_each(&f),
+            Executor::Global => parallel(items),
+            Executor::Pool(pool) => pool.install(|| parallel(items)),
+        }
+    }
+
     /// [`Executor::map`] appended to `out`: written in place (rayon's indexed extend keeps the order), so
     /// a caller that gathers many maps does not allocate, fill, copy and free a vector for each.
     pub fn map_into<T, U, F>(&self, items: &[T], f: F, out: &mut Vec<U>)
