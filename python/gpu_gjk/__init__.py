@@ -18,13 +18,15 @@ Either both are ``pyarrow.Table`` (the answers are then a ``pyarrow.Table``) or 
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Mapping
 
 import numpy as np
 
 from . import _native
 
-__all__ = ["query", "ANSWER_COLUMNS", "KINDS"]
+__all__ = ["query", "last_timings", "ANSWER_COLUMNS", "KINDS"]
 
 KINDS = ("penetration", "distance", "intersection")
 
@@ -88,19 +90,46 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
         raise ValueError(f"first_row must be a whole number >= 0, got {first_row!r}")
 
     if isinstance(shapes, Mapping) and isinstance(pairs, Mapping):
-        columns = _native.query_columns(
-            _shapes_from_numpy(shapes), _pairs_from_numpy(pairs), kind, backend, int(threads), int(first_row)
-        )
-        return _answers_to_numpy(columns)
+        return _timed(shapes, pairs, (_shapes_from_numpy, _pairs_from_numpy, _answers_to_numpy), kind, backend,
+                      threads, first_row)
     if _is_arrow(shapes) and _is_arrow(pairs):
-        columns = _native.query_columns(
-            _shapes_from_arrow(shapes), _pairs_from_arrow(pairs), kind, backend, int(threads), int(first_row)
-        )
-        return _answers_to_arrow(columns)
+        return _timed(shapes, pairs, (_shapes_from_arrow, _pairs_from_arrow, _answers_to_arrow), kind, backend,
+                      threads, first_row)
     raise ValueError(
         "shapes and pairs must both be pyarrow Tables (or RecordBatches) or both dicts of NumPy arrays, "
         f"got {type(shapes).__name__} and {type(pairs).__name__}"
     )
+
+
+_LAST = threading.local()
+
+
+def last_timings():
+    """Where the last ``query`` call of this thread spent its time, in seconds: a dict with ``columns_in_s``
+    (taking the input columns as arrays), ``read_rows_s`` (checking every pair row and placing its shapes, on
+    the CPU threads), ``answer_s`` (answering the pairs, GPU transfers and the world-frame answers included),
+    ``batch_s`` (of that, the GPU batch's upload, kernels and readback, or the CPU's compute),
+    ``answer_columns_s`` (filling the answer arrays), ``table_out_s`` (making the returned table or arrays)
+    and ``total_s`` (the call); ``None`` before the first call. For finding what bounds a batch's throughput.
+    """
+    timings = getattr(_LAST, "timings", None)
+    return None if timings is None else dict(timings)
+
+
+def _timed(shapes, pairs, steps, kind, backend, threads, first_row):
+    shapes_in, pairs_in, answers_out = steps
+    start = time.perf_counter()
+    shape_columns, pair_columns = shapes_in(shapes), pairs_in(pairs)
+    native_start = time.perf_counter()
+    columns = _native.query_columns(shape_columns, pair_columns, kind, backend, int(threads), int(first_row))
+    out_start = time.perf_counter()
+    answers = answers_out(columns)
+    end = time.perf_counter()
+    timings = {"columns_in_s": native_start - start}
+    timings.update(columns["timings"])
+    timings.update({"table_out_s": end - out_start, "total_s": end - start})
+    _LAST.timings = timings
+    return answers
 
 
 # ---- NumPy input -------------------------------------------------------------------------------------
@@ -349,10 +378,22 @@ def _answers_to_arrow(columns):
         return pa.FixedSizeListArray.from_arrays(flat, 3, mask=pa.array(mask))
 
     def statuses(name):
+        # One vectorised gather of the names by code; 255 (no status) is a null index, so a null cell.
         codes = columns[name]
-        indices = pa.array(codes.astype(np.int8, copy=False), mask=codes == 255)
-        dictionary = pa.array(list(columns[name + "_names"]), type=pa.string())
-        return pa.DictionaryArray.from_arrays(indices, dictionary).cast(pa.string())
+        names = pa.array(list(columns[name + "_names"]), type=pa.string())
+        return names.take(pa.array(codes, mask=codes == 255))
+
+    def errors():
+        rows = columns["error_rows"].astype(np.intp)
+        count = len(columns["answered"])
+        if len(rows) == 0:
+            return pa.nulls(count, type=pa.string())
+        index = np.zeros(count, dtype=np.int64)
+        index[rows] = np.arange(len(rows))
+        no_error = np.ones(count, dtype=bool)
+        no_error[rows] = False
+        messages = pa.array(list(columns["error_messages"]), type=pa.string())
+        return messages.take(pa.array(index, mask=no_error))
 
     arrays = []
     for name in ANSWER_COLUMNS:
@@ -360,7 +401,7 @@ def _answers_to_arrow(columns):
             arrays.append(statuses(name))
             continue
         if name == "error":
-            arrays.append(pa.array(_errors(columns), type=pa.string()))
+            arrays.append(errors())
             continue
         value = columns[name]
         mask = no_contact if name in contact_cells else missing

@@ -270,3 +270,24 @@ def test_error_rows_on_block_edges_keep_every_answer_in_its_row():
     assert all(error[r] == f"pairs row {r}: a: no shape has id 99" for r in bad)
     keep = pa.array([r not in set(bad) for r in range(pairs.num_rows)])
     assert answers.filter(keep).drop_columns(["error"]).equals(good.filter(keep).drop_columns(["error"]))
+
+
+def test_last_timings_account_for_the_call():
+    import threading
+
+    shapes, pairs = random_batch(11, 500)
+    for batch in ((shapes, pairs), as_numpy(shapes, pairs)):
+        gpu_gjk.query(*batch, threads=1)
+        t = gpu_gjk.last_timings()
+        assert set(t) == {"columns_in_s", "read_rows_s", "answer_s", "batch_s", "answer_columns_s", "table_out_s",
+                          "total_s"}
+        assert all(v >= 0.0 for v in t.values()), t
+        assert t["batch_s"] <= t["answer_s"], t
+        parts = t["columns_in_s"] + t["read_rows_s"] + t["answer_s"] + t["answer_columns_s"] + t["table_out_s"]
+        assert parts <= t["total_s"], t
+    # Per thread: a thread that has not queried has none.
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(gpu_gjk.last_timings()))
+    thread.start()
+    thread.join()
+    assert seen == [None]
