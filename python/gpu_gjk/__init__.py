@@ -107,10 +107,10 @@ _LAST = threading.local()
 def last_timings():
     """Where the last ``query`` call of this thread spent its time, in seconds: a dict with ``columns_in_s``
     (taking the input columns as arrays), ``read_rows_s`` (checking every pair row and placing its shapes, on
-    the CPU threads), ``answer_s`` (answering the pairs, GPU transfers and the world-frame answers included),
-    ``batch_s`` (of that, the GPU batch's upload, kernels and readback, or the CPU's compute),
-    ``answer_columns_s`` (filling the answer arrays), ``table_out_s`` (making the returned table or arrays)
-    and ``total_s`` (the call); ``None`` before the first call. For finding what bounds a batch's throughput.
+    the CPU threads), ``answer_s`` (answering the pairs and filling the answer arrays, the GPU batch and the
+    world-frame answers included), ``gpu_batch_s`` (of that, the GPU batch's upload, kernels and readback; 0 on
+    the CPU), ``table_out_s`` (making the returned table or arrays) and ``total_s`` (the call); ``None`` before
+    the first call. For finding what bounds a batch's throughput.
     """
     timings = getattr(_LAST, "timings", None)
     return None if timings is None else dict(timings)

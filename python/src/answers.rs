@@ -4,7 +4,7 @@
 //! a row's answer), which the Python half turns into text columns with one vectorised step; the rare
 //! errors go out as (row, message) pairs.
 
-use gpu_gjk::cli::{AnswerFields, Executor, PairAnswer};
+use gpu_gjk::cli::{AnswerFields, Executor, IndexedAnswers, PairAnswer};
 use gpu_gjk::epa::PenetrationStatus;
 use gpu_gjk::GjkStatus;
 use numpy::ndarray::Array2;
@@ -97,11 +97,12 @@ impl Block<'_> {
 
 impl Answers {
     /// `rows` rows in order: the failed ones (`errors`, by row, ascending) carry their message, the others
-    /// take the answers in order. The columns are filled a block of rows per thread of `exec`.
+    /// take the answers in order. The columns are filled a block of rows per thread of `exec`, each block
+    /// asking `answers` for its answers just before writing them (on the CPU, the answering itself).
     pub fn new(
         rows: usize,
         errors: Vec<(usize, String)>,
-        answers: &[PairAnswer],
+        answers: &IndexedAnswers,
         exec: &Executor,
     ) -> Self {
         let (error_rows, error_messages): (Vec<u64>, Vec<String>) =
@@ -140,7 +141,7 @@ impl Answers {
         let mut contact_a = out.contact_a.chunks_mut(b3);
         let mut contact_b = out.contact_b.chunks_mut(b3);
         let failed = &out.error_rows;
-        let blocks: Vec<(Block, &[u64], &[PairAnswer])> = (0..rows.div_ceil(b))
+        let blocks: Vec<(Block, &[u64], usize)> = (0..rows.div_ceil(b))
             .map(|k| {
                 let first_row = k * b;
                 let failed_before = failed.partition_point(|&r| r < first_row as u64);
@@ -160,15 +161,15 @@ impl Answers {
                     contact_a: contact_a.next().expect("a block per column"),
                     contact_b: contact_b.next().expect("a block per column"),
                 };
-                (
-                    block,
-                    &failed[failed_before..],
-                    &answers[first_row - failed_before..],
-                )
+                (block, &failed[failed_before..], first_row - failed_before)
             })
             .collect();
-        exec.for_each(blocks, |(block, failed, answers)| {
-            block.fill(failed, answers)
+        exec.for_each(blocks, |(block, failed, first_answer)| {
+            let end = block.first_row + block.answered.len();
+            let answered = block.answered.len() - failed.partition_point(|&r| r < end as u64);
+            let mut block_answers = Vec::with_capacity(answered);
+            answers.answer_range(first_answer..first_answer + answered, &mut block_answers);
+            block.fill(failed, &block_answers);
         });
         out
     }

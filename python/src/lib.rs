@@ -1,8 +1,9 @@
 //! `gpu_gjk._native`: the Rust half of the `gpu_gjk` Python module. It takes the columnar batch as NumPy
 //! views (the Python half, `gpu_gjk/__init__.py`, gets them from Arrow tables or dicts of arrays, without
 //! copies where the layout allows), turns each pair row into the command line's pair (two shape indices and
-//! two world poses) with its checks, and answers them with the columnar batch's step (`answer_indexed`: CPU
-//! threads, or the GPU with its failures answered again on the CPU). So the answers and the errors are
+//! two world poses) with its checks, and answers them with the command line's `IndexedAnswers` (CPU threads,
+//! or the GPU with its failures answered again on the CPU), a block of rows per thread straight into the
+//! answer arrays. So the answers and the errors are
 //! `gpu-gjk query`'s.
 
 mod answers;
@@ -11,10 +12,11 @@ mod columns;
 use answers::Answers;
 use columns::{PairColumns, Pairs, ShapeColumns, Shapes};
 use gpu_gjk::cli::{
-    answer_indexed, parse_threads, select_backend, threads_from_count, Backend, Executor,
+    parse_threads, select_backend, threads_from_count, Backend, Executor, IndexedAnswers,
     IndexedPair, Selected, SoftwareAdapters,
 };
 use gpu_gjk::query::AnswerKind;
+use gpu_gjk::DPose;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -65,6 +67,14 @@ fn device(backend: Backend) -> PyResult<Arc<Selected>> {
     Ok(selected)
 }
 
+/// What a failed row holds until it is dropped from the pairs.
+const PLACEHOLDER: IndexedPair = IndexedPair {
+    a: 0,
+    b: 0,
+    a_pose: DPose::IDENTITY,
+    b_pose: DPose::IDENTITY,
+};
+
 /// Answers every pair row of the columnar batch; see `gpu_gjk.query` for the arguments and the result.
 #[pyfunction]
 #[pyo3(signature = (shapes, pairs, kind, backend_name, threads, first_row=0))]
@@ -92,28 +102,38 @@ fn query_columns<'py>(
         .detach(|| {
             let start = Instant::now();
             pairs.prepare_shapes(&mut shapes);
-            let read = exec.map_range(pairs.len(), |k| pairs.pair(k, first_row, &shapes));
-            // Collected in place (the good rows moved down over the read rows' memory), not copied into
-            // a second vector of a million pairs.
-            let mut errors = Vec::new();
-            let valid: Vec<IndexedPair> = read
-                .into_iter()
-                .enumerate()
-                .filter_map(|(k, row)| row.map_err(|message| errors.push((k, message))).ok())
-                .collect();
+            // Each row read straight into its pair, a failed row's message set aside (rare): with no failed
+            // row the pairs are answered where they were read, without another pass over a million of them.
+            let failed = Mutex::new(Vec::new());
+            let mut valid: Vec<IndexedPair> = exec.map_range(pairs.len(), |k| {
+                pairs.pair(k, first_row, &shapes).unwrap_or_else(|message| {
+                    failed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((k, message));
+                    PLACEHOLDER
+                })
+            });
+            let mut errors = failed.into_inner().unwrap_or_else(|e| e.into_inner());
+            if !errors.is_empty() {
+                errors.sort_unstable_by_key(|(k, _)| *k);
+                let mut next = errors.iter().map(|(k, _)| *k).peekable();
+                let mut row = 0;
+                valid.retain(|_| {
+                    let keep = next.next_if_eq(&row).is_none();
+                    row += 1;
+                    keep
+                });
+            }
             let read_s = start.elapsed().as_secs_f64();
             let start = Instant::now();
-            let (answers, batch_s) =
-                answer_indexed(shapes.list(), &valid, kind, selected.gpu(), &exec)
-                    .map_err(|e| format!("{e:#}"))?;
-            let answer_s = start.elapsed().as_secs_f64();
-            let start = Instant::now();
+            let answers = IndexedAnswers::new(shapes.list(), &valid, kind, selected.gpu(), &exec)
+                .map_err(|e| format!("{e:#}"))?;
             let columns = Answers::new(pairs.len(), errors, &answers, &exec);
             let timings = [
                 ("read_rows_s", read_s),
-                ("answer_s", answer_s),
-                ("batch_s", batch_s),
-                ("answer_columns_s", start.elapsed().as_secs_f64()),
+                ("answer_s", start.elapsed().as_secs_f64()),
+                ("gpu_batch_s", answers.gpu_seconds().unwrap_or(0.0)),
             ];
             Ok::<_, String>((columns, timings))
         })

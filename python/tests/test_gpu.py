@@ -45,3 +45,24 @@ def test_a_backend_that_is_not_there_raises_runtime_error():
     shapes = shapes_table([1], [[[0.0, 0.0, 0.0]]])
     with pytest.raises(RuntimeError, match="--backend metal"):
         gpu_gjk.query(shapes, pairs_table([1], [1]), backend="metal")
+
+
+@pytest.mark.parametrize("kind", ["distance", "intersection"])
+def test_gpu_kinds_run_their_kernels_and_agree_with_cpu(gpu_available, kind):
+    # Distance and intersection run GJK alone on the GPU (no EPA pass): the kind's fields, the CPU's flags.
+    shapes, pairs = random_batch(23, 2000)
+    cpu = gpu_gjk.query(shapes, pairs, kind=kind, backend="cpu")
+    gpu = gpu_gjk.query(shapes, pairs, kind=kind, backend="gpu")
+    t = gpu_gjk.last_timings()
+    assert 0.0 < t["gpu_batch_s"] <= t["answer_s"], t
+    assert gpu.column("depth").null_count == gpu.num_rows
+    assert gpu.column("penetration_status").null_count == gpu.num_rows
+    flips = [k for k, (c, g) in enumerate(zip(cpu.column("intersecting").to_pylist(),
+                                               gpu.column("intersecting").to_pylist())) if c != g]
+    # Only pairs touching within float32's tolerance may differ.
+    assert all(cpu.column("distance")[k].as_py() < 1e-4 for k in flips), flips
+    assert len(flips) <= 2, flips
+    if kind == "distance":
+        d_cpu = cpu.column("distance").to_numpy()
+        d_gpu = gpu.column("distance").to_numpy()
+        assert np.max(np.abs(d_cpu - d_gpu)) < 1e-4

@@ -9,8 +9,9 @@ use super::answer::PairAnswer;
 use super::answer_batch::answer_pairs;
 use super::answer_lines::AnswerLines;
 use super::backend::{select_backend, Backend, SoftwareAdapters};
-use super::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, Precomputed};
+use super::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
 use super::exec::{parse_threads, threads_from_count, Executor};
+use super::indexed_answers::IndexedAnswers;
 use super::input::{for_each_block, parse_stream, ParsedLine};
 use super::parse::PairInput;
 use super::sink::Destination;
@@ -250,11 +251,14 @@ fn columnar_query(
         .unwrap_or(BatchFormat::Jsonl);
     let rows = &batch.rows;
     let (failed_lines, compute_s) = match selected.gpu() {
+        // The GPU answers the whole batch first; its answers go to world coordinates as they are written.
         Some(ctx) => {
-            let (results, seconds) = batch.answer(kind, exec, Some(ctx))?;
-            let mut answers = Precomputed(results.iter());
+            let valid = batch.valid_pairs();
+            let answers = IndexedAnswers::new(&batch.shapes.shapes, &valid, kind, Some(ctx), exec)?;
+            let seconds = answers.gpu_seconds().unwrap_or(0.0);
+            let mut source = RangedAnswers::new(&answers);
             (
-                write_answers(output, output_format, rows, &mut answers)?,
+                write_answers(output, output_format, rows, &mut source)?,
                 seconds,
             )
         }

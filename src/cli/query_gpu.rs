@@ -10,6 +10,7 @@
 use super::answer::PairAnswer;
 use super::exec::Executor;
 use super::parse::PairInput;
+use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult};
 use crate::gpu::GpuContext;
 use crate::instance::{Instance, Pair};
@@ -91,38 +92,53 @@ fn pair_instances(
     (instances, indices)
 }
 
-/// [`query_pairs_gpu`] on pairs that index `shapes` (all indices valid). `kind` picks the kernels: the
-/// penetration kernels (GJK, then EPA on overlapping pairs), or GJK alone in distance or intersection mode;
-/// the answers have `kind`'s fields, as on the CPU.
-pub fn query_indexed_gpu(
+/// A GPU batch's answers, in each pair's local frame (A's), failures answered again on the CPU.
+pub struct GpuLocalAnswers {
+    pub results: Vec<GjkResult<f32>>,
+    /// The penetration answers, for [`AnswerKind::Penetration`].
+    pub penetrations: Option<Vec<Penetration<f32>>>,
+    /// The batch's upload, kernels and readback.
+    pub seconds: f64,
+}
+
+impl GpuLocalAnswers {
+    /// Pair `k`'s answer in world coordinates, `pair` being pair `k`.
+    #[inline]
+    pub fn world(&self, k: usize, pair: &IndexedPair) -> PairAnswer {
+        (
+            WorldResult::from_local(&self.results[k], &pair.a_pose),
+            self.penetrations
+                .as_ref()
+                .map(|hits| WorldPenetration::from_local(&hits[k], &pair.a_pose)),
+        )
+    }
+}
+
+/// Runs pairs that index `shapes` (all indices valid) on the GPU. `kind` picks the kernels: the penetration
+/// kernels (GJK, then EPA on overlapping pairs), or GJK alone in distance or intersection mode; the answers
+/// have `kind`'s fields, as on the CPU.
+pub fn run_indexed_gpu(
     ctx: &GpuContext,
     shapes: &[ConvexShape],
     pairs: &[IndexedPair],
     kind: AnswerKind,
     exec: &Executor,
-) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
+) -> anyhow::Result<GpuLocalAnswers> {
     let (instances, indices) = pair_instances(shapes.len(), pairs, exec);
     let config = GjkConfig::default();
-    let world_gjk = |results: &[GjkResult<f32>], k: usize| {
-        WorldResult::from_local(&results[k], &pairs[k].a_pose)
-    };
     // The GPU has no float64 to repeat a pair whose float32 answer failed (a few per million): those few
-    // are answered on the CPU, so both backends print the same quality of answer.
+    // are answered on the CPU, so both backends give the same quality of answer.
     if kind == AnswerKind::Penetration {
         let mut batch = ctx.with_narrow_phase(|narrow| {
             narrow.upload_hulls(shapes)?;
             narrow.run_penetration(&instances, &indices, &config)
         })?;
         batch.resolve_failures_on_cpu(shapes, &instances, &indices, &config);
-        let answers = exec.map(&indices, |&[_, b]| {
-            let k = (b as usize) - shapes.len();
-            let hit = &batch.penetrations[k];
-            (
-                world_gjk(&batch.results, k),
-                Some(WorldPenetration::from_local(hit, &pairs[k].a_pose)),
-            )
+        return Ok(GpuLocalAnswers {
+            results: batch.results,
+            penetrations: Some(batch.penetrations),
+            seconds: batch.timings.total_s,
         });
-        return Ok((answers, batch.timings.total_s));
     }
     let gjk_kind = kind.gjk_kind();
     let mut batch = ctx.with_narrow_phase(|narrow| {
@@ -130,11 +146,24 @@ pub fn query_indexed_gpu(
         narrow.run(&instances, &indices, gjk_kind, &config)
     })?;
     batch.resolve_failures_on_cpu(shapes, &instances, &indices, gjk_kind, &config);
-    let answers = exec.map(&indices, |&[_, b]| {
-        let k = (b as usize) - shapes.len();
-        (world_gjk(&batch.results, k), None)
-    });
-    Ok((answers, batch.timings.total_s))
+    Ok(GpuLocalAnswers {
+        results: batch.results,
+        penetrations: None,
+        seconds: batch.timings.total_s,
+    })
+}
+
+/// [`query_pairs_gpu`] on pairs that index `shapes`: [`run_indexed_gpu`], every answer in world coordinates.
+pub fn query_indexed_gpu(
+    ctx: &GpuContext,
+    shapes: &[ConvexShape],
+    pairs: &[IndexedPair],
+    kind: AnswerKind,
+    exec: &Executor,
+) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
+    let local = run_indexed_gpu(ctx, shapes, pairs, kind, exec)?;
+    let answers = exec.map_range(pairs.len(), |k| local.world(k, &pairs[k]));
+    Ok((answers, local.seconds))
 }
 
 #[cfg(test)]

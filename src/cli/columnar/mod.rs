@@ -15,6 +15,6 @@ pub use answers::AnswersBuilder;
 pub use convert::{convert_jsonl, run_convert, table_format, ConvertArgs, Converted};
 pub use files::{read_table, write_table, BatchFormat, Batches, TableWriter};
 pub use pairs::{read_pairs, PairRow};
-pub use run::{write_answers, AnswerSource, ColumnarBatch, CpuAnswers, Precomputed};
+pub use run::{write_answers, AnswerSource, ColumnarBatch, CpuAnswers, RangedAnswers};
 pub use schema::{answers_schema, pairs_schema, shapes_schema};
 pub use shapes::{read_shapes, ShapeTable};

@@ -7,12 +7,11 @@ use super::pairs::{read_pairs, PairRow};
 use super::schema::answers_schema;
 use super::shapes::{read_shapes, ShapeTable};
 use crate::cli::answer::{query_placed, PairAnswer};
-use crate::cli::answer_batch::answer_indexed;
 use crate::cli::exec::Executor;
+use crate::cli::indexed_answers::IndexedAnswers;
 use crate::cli::output::{write_error, write_result};
 use crate::cli::query_gpu::IndexedPair;
 use crate::cli::sink::Destination;
-use crate::gpu::GpuContext;
 use crate::query::AnswerKind;
 use anyhow::{bail, Context};
 use std::io::{self, BufWriter, Write};
@@ -42,37 +41,13 @@ impl ColumnarBatch {
         Ok(Self { shapes, rows })
     }
 
-    /// The rows that can be answered.
-    pub fn valid(&self) -> Vec<&IndexedPair> {
+    /// The rows that can be answered, in order.
+    pub fn valid_pairs(&self) -> Vec<IndexedPair> {
         self.rows
             .iter()
             .filter_map(|row| row.as_ref().ok())
+            .copied()
             .collect()
-    }
-
-    /// Answers the valid rows, in order, on the GPU when `gpu` is given (with the kernels `kind` needs);
-    /// returns them and the batch time.
-    /// The CPU answers a batch as it writes it instead ([`CpuAnswers`]).
-    pub fn answer(
-        &self,
-        kind: AnswerKind,
-        exec: &Executor,
-        gpu: Option<&GpuContext>,
-    ) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
-        let valid = self.valid();
-        let shapes = &self.shapes.shapes;
-        match gpu {
-            None => {
-                let mut cpu = CpuAnswers::new(self, kind, exec);
-                let mut results = Vec::with_capacity(valid.len());
-                AnswerSource::answer(&mut cpu, &self.rows, &mut results);
-                Ok((results, cpu.seconds))
-            }
-            Some(ctx) => {
-                let pairs: Vec<IndexedPair> = valid.into_iter().copied().collect();
-                answer_indexed(shapes, &pairs, kind, Some(ctx), exec)
-            }
-        }
     }
 }
 
@@ -82,13 +57,24 @@ pub trait AnswerSource {
     fn answer(&mut self, rows: &[PairRow], out: &mut Vec<PairAnswer>);
 }
 
-/// Answers already computed (the GPU's), handed out in order.
-pub struct Precomputed<'a>(pub std::slice::Iter<'a, PairAnswer>);
+/// Answers from [`IndexedAnswers`] (the GPU's, kept in the pairs' local frames), moved to world coordinates a
+/// chunk at a time as the writer asks for them, in order.
+pub struct RangedAnswers<'a> {
+    answers: &'a IndexedAnswers<'a>,
+    next: usize,
+}
 
-impl AnswerSource for Precomputed<'_> {
+impl<'a> RangedAnswers<'a> {
+    pub fn new(answers: &'a IndexedAnswers<'a>) -> Self {
+        Self { answers, next: 0 }
+    }
+}
+
+impl AnswerSource for RangedAnswers<'_> {
     fn answer(&mut self, rows: &[PairRow], out: &mut Vec<PairAnswer>) {
         let valid = rows.iter().filter(|row| row.is_ok()).count();
-        out.extend(self.0.by_ref().take(valid).cloned());
+        self.answers.answer_range(self.next..self.next + valid, out);
+        self.next += valid;
     }
 }
 
