@@ -108,9 +108,11 @@ def last_timings():
     """Where the last ``query`` call of this thread spent its time, in seconds: a dict with ``columns_in_s``
     (taking the input columns as arrays), ``read_rows_s`` (checking every pair row and placing its shapes, on
     the CPU threads), ``answer_s`` (answering the pairs and filling the answer arrays, the GPU batch and the
-    world-frame answers included), ``gpu_batch_s`` (of that, the GPU batch's upload, kernels and readback; 0 on
-    the CPU), ``table_out_s`` (making the returned table or arrays) and ``total_s`` (the call); ``None`` before
-    the first call. For finding what bounds a batch's throughput.
+    world-frame answers included), ``gpu_batch_s`` (of that, the GPU batch: 0 on the CPU) and its parts
+    ``gpu_upload_s`` (the host writing instances and pairs for the GPU), ``gpu_wait_s`` (the host blocked on
+    the GPU), ``gpu_kernel_s`` (the kernels, from timestamp queries; 0 without them) and ``gpu_readback_s``
+    (copying the answers out), ``table_out_s`` (making the returned table or arrays) and ``total_s`` (the
+    call); ``None`` before the first call. For finding what bounds a batch's throughput.
     """
     timings = getattr(_LAST, "timings", None)
     return None if timings is None else dict(timings)

@@ -130,10 +130,15 @@ fn query_columns<'py>(
             let answers = IndexedAnswers::new(shapes.list(), &valid, kind, selected.gpu(), &exec)
                 .map_err(|e| format!("{e:#}"))?;
             let columns = Answers::new(pairs.len(), errors, &answers, &exec);
+            let gpu = answers.gpu_timings().copied().unwrap_or_default();
             let timings = [
                 ("read_rows_s", read_s),
                 ("answer_s", start.elapsed().as_secs_f64()),
-                ("gpu_batch_s", answers.gpu_seconds().unwrap_or(0.0)),
+                ("gpu_batch_s", gpu.total_s),
+                ("gpu_upload_s", gpu.upload_s),
+                ("gpu_wait_s", gpu.compute_s),
+                ("gpu_kernel_s", gpu.kernel_s.unwrap_or(0.0)),
+                ("gpu_readback_s", gpu.readback_s),
             ];
             Ok::<_, String>((columns, timings))
         })

@@ -55,6 +55,7 @@ def test_gpu_kinds_run_their_kernels_and_agree_with_cpu(gpu_available, kind):
     gpu = gpu_gjk.query(shapes, pairs, kind=kind, backend="gpu")
     t = gpu_gjk.last_timings()
     assert 0.0 < t["gpu_batch_s"] <= t["answer_s"], t
+    assert t["gpu_upload_s"] + t["gpu_wait_s"] + t["gpu_readback_s"] <= t["gpu_batch_s"], t
     assert gpu.column("depth").null_count == gpu.num_rows
     assert gpu.column("penetration_status").null_count == gpu.num_rows
     flips = [k for k, (c, g) in enumerate(zip(cpu.column("intersecting").to_pylist(),

@@ -7,7 +7,7 @@
 use super::answer::{query_placed, PairAnswer};
 use super::exec::Executor;
 use super::query_gpu::{run_indexed_gpu, GpuLocalAnswers, IndexedPair};
-use crate::gpu::GpuContext;
+use crate::gpu::{GpuContext, GpuTimings};
 use crate::query::AnswerKind;
 use crate::shape::ConvexShape;
 use std::ops::Range;
@@ -49,9 +49,9 @@ impl<'a> IndexedAnswers<'a> {
         self.pairs.is_empty()
     }
 
-    /// The GPU batch's upload, kernels and readback in seconds; `None` on the CPU.
-    pub fn gpu_seconds(&self) -> Option<f64> {
-        self.gpu.as_ref().map(|g| g.seconds)
+    /// What the GPU batch cost (its upload, kernels and readback); `None` on the CPU.
+    pub fn gpu_timings(&self) -> Option<&GpuTimings> {
+        self.gpu.as_ref().map(|g| &g.timings)
     }
 
     /// The answers of pairs `range`, in order, appended to `out`.

@@ -255,7 +255,7 @@ fn columnar_query(
         Some(ctx) => {
             let valid = batch.valid_pairs();
             let answers = IndexedAnswers::new(&batch.shapes.shapes, &valid, kind, Some(ctx), exec)?;
-            let seconds = answers.gpu_seconds().unwrap_or(0.0);
+            let seconds = answers.gpu_timings().map_or(0.0, |t| t.total_s);
             let mut source = RangedAnswers::new(&answers);
             (
                 write_answers(output, output_format, rows, &mut source)?,

@@ -12,7 +12,7 @@ use super::exec::Executor;
 use super::parse::PairInput;
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult};
-use crate::gpu::GpuContext;
+use crate::gpu::{GpuContext, GpuTimings};
 use crate::instance::{Instance, Pair};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::query::{AnswerKind, WorldPenetration, WorldResult};
@@ -98,7 +98,7 @@ pub struct GpuLocalAnswers {
     /// The penetration answers, for [`AnswerKind::Penetration`].
     pub penetrations: Option<Vec<Penetration<f32>>>,
     /// The batch's upload, kernels and readback.
-    pub seconds: f64,
+    pub timings: GpuTimings,
 }
 
 impl GpuLocalAnswers {
@@ -137,7 +137,7 @@ pub fn run_indexed_gpu(
         return Ok(GpuLocalAnswers {
             results: batch.results,
             penetrations: Some(batch.penetrations),
-            seconds: batch.timings.total_s,
+            timings: batch.timings,
         });
     }
     let gjk_kind = kind.gjk_kind();
@@ -149,7 +149,7 @@ pub fn run_indexed_gpu(
     Ok(GpuLocalAnswers {
         results: batch.results,
         penetrations: None,
-        seconds: batch.timings.total_s,
+        timings: batch.timings,
     })
 }
 
@@ -163,7 +163,7 @@ pub fn query_indexed_gpu(
 ) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
     let local = run_indexed_gpu(ctx, shapes, pairs, kind, exec)?;
     let answers = exec.map_range(pairs.len(), |k| local.world(k, &pairs[k]));
-    Ok((answers, local.seconds))
+    Ok((answers, local.timings.total_s))
 }
 
 #[cfg(test)]
