@@ -232,3 +232,42 @@ fn compact_records_convert_to_the_full_answers() {
         }
     }
 }
+
+/// Instances are checked and converted on all threads when there are many: a shape index past the shapes
+/// fails the whole set, naming the first bad instance however the work was split, and a good set after it
+/// gives the answers of a narrow phase that never saw the bad one.
+#[test]
+fn many_instances_are_checked_and_the_first_bad_one_is_named() {
+    let scene = scene(2_000);
+    let config = GjkConfig::default();
+    let _turn = exclusive();
+    for (backend, ctx) in backend_contexts() {
+        let many: Vec<Instance> = (0..100_000)
+            .map(|k| scene.instances[k % scene.instances.len()])
+            .collect();
+        let mut bad = many.clone();
+        let shapes = scene.shapes.len() as u32;
+        bad[70_001].shape = shapes + 5;
+        bad[40_000].shape = shapes;
+        let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
+        np.upload_hulls(&scene.shapes).unwrap();
+        let error = np.set_instances(&bad).unwrap_err().to_string();
+        assert!(
+            error.contains(&format!(
+                "instance 40000 refers to shape {shapes}, but there are only {shapes} shapes"
+            )),
+            "{backend}: {error}"
+        );
+        np.set_instances(&many).unwrap();
+        let got: Vec<_> = np
+            .distances(&scene.pairs, &config)
+            .unwrap()
+            .records
+            .to_vec();
+        let mut fresh = NarrowPhase::new(&ctx.device, &ctx.queue);
+        fresh.upload_hulls(&scene.shapes).unwrap();
+        fresh.set_instances(&many).unwrap();
+        let want = fresh.distances(&scene.pairs, &config).unwrap().records;
+        assert!(got == want, "{backend}: answers differ after a refused set");
+    }
+}

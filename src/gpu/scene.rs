@@ -10,7 +10,11 @@ use super::limits::GpuLimits;
 use super::GpuError;
 use crate::instance::{IndexError, Instance};
 use crate::shape::ConvexShape;
+use rayon::prelude::*;
 use std::time::Instant;
+
+/// Instances per rayon task when setting them: small scenes (a demo frame's) stay on one thread.
+const PARALLEL_MIN: usize = 1 << 14;
 
 /// Storage buffers that a later, larger upload replaces (the old one stays alive in any chunk still using it).
 fn storage(device: &wgpu::Device, label: &'static str, size: u64) -> wgpu::Buffer {
@@ -140,18 +144,38 @@ impl Scene {
     /// here, once, so batches only check pair indices.
     pub(super) fn set_instances(&mut self, instances: &[Instance]) -> Result<(), GpuError> {
         let start = Instant::now();
-        let converted = instances
-            .iter()
-            .enumerate()
-            .map(|(k, instance)| self.gpu_instance(k, instance))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| GpuError::BadIndex(e.to_string()))?;
-        self.instances = converted;
-        self.instance_points = self
-            .instances
-            .iter()
-            .map(|i| padded_len(self.hulls.hulls[i.hull as usize].count as usize) as u32)
-            .collect();
+        // A columnar batch sets an instance per pair (a million or more): checked and converted on all
+        // threads, into the storage of the previous batch's instances (no fresh pages to fault in).
+        let first_bad = instances
+            .par_iter()
+            .with_min_len(PARALLEL_MIN)
+            .position_first(|i| i.shape as usize >= self.hulls.hull_of_shape.len());
+        if let Some(k) = first_bad {
+            let error = self
+                .gpu_instance(k, &instances[k])
+                .expect_err("found out of range");
+            return Err(GpuError::BadIndex(error.to_string()));
+        }
+        let (hull_of_shape, hulls) = (&self.hulls.hull_of_shape, &self.hulls.hulls);
+        self.instances.clear();
+        self.instances
+            .par_extend(
+                instances
+                    .par_iter()
+                    .with_min_len(PARALLEL_MIN)
+                    .map(|i| GpuInstance {
+                        position: i.pose.position.to_array(),
+                        hull: hull_of_shape[i.shape as usize],
+                        rotation: i.pose.rotation.to_array(),
+                    }),
+            );
+        self.instance_points.clear();
+        self.instance_points.par_extend(
+            self.instances
+                .par_iter()
+                .with_min_len(PARALLEL_MIN)
+                .map(|i| padded_len(hulls[i.hull as usize].count as usize) as u32),
+        );
         let bytes = self.instances.len() as u64 * INSTANCE_STRIDE;
         let max_buffer = self.limits.buffers.max_buffer;
         self.instances_resident = self.hulls_resident && bytes <= max_buffer;
