@@ -3,8 +3,7 @@
 //! copies where the layout allows), turns each pair row into the command line's pair (two shape indices and
 //! two world poses) with its checks, and answers them with the command line's `IndexedAnswers` (CPU threads,
 //! or the GPU with its failures answered again on the CPU), a block of rows per thread straight into the
-//! answer arrays. So the answers and the errors are
-//! `gpu-gjk query`'s.
+//! answer arrays. So the answers and the errors are `gpu-gjk query`'s.
 
 mod answers;
 mod columns;

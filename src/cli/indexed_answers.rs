@@ -59,13 +59,20 @@ impl<'a> IndexedAnswers<'a> {
         let pairs = &self.pairs[range.clone()];
         match &self.gpu {
             Some(local) => out.extend(range.zip(pairs).map(|(k, pair)| local.world(k, pair))),
-            None => out.extend(pairs.iter().map(|p| {
-                query_placed(
-                    (&self.shapes[p.a as usize], &p.a_pose),
-                    (&self.shapes[p.b as usize], &p.b_pose),
-                    self.kind,
-                )
-            })),
+            None => out.extend(
+                pairs
+                    .iter()
+                    .map(|p| query_indexed(self.shapes, p, self.kind)),
+            ),
         }
     }
+}
+
+/// [`query_placed`] on a pair that indexes `shapes` (the columnar readers' pairs), on the CPU.
+pub fn query_indexed(shapes: &[ConvexShape], pair: &IndexedPair, kind: AnswerKind) -> PairAnswer {
+    query_placed(
+        (&shapes[pair.a as usize], &pair.a_pose),
+        (&shapes[pair.b as usize], &pair.b_pose),
+        kind,
+    )
 }

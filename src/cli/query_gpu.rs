@@ -154,7 +154,7 @@ pub fn run_indexed_gpu(
 }
 
 /// [`query_pairs_gpu`] on pairs that index `shapes`: [`run_indexed_gpu`], every answer in world coordinates.
-pub fn query_indexed_gpu(
+fn query_indexed_gpu(
     ctx: &GpuContext,
     shapes: &[ConvexShape],
     pairs: &[IndexedPair],

@@ -6,9 +6,9 @@ use super::files::{BatchFormat, TableWriter};
 use super::pairs::{read_pairs, PairRow};
 use super::schema::answers_schema;
 use super::shapes::{read_shapes, ShapeTable};
-use crate::cli::answer::{query_placed, PairAnswer};
+use crate::cli::answer::PairAnswer;
 use crate::cli::exec::Executor;
-use crate::cli::indexed_answers::IndexedAnswers;
+use crate::cli::indexed_answers::{query_indexed, IndexedAnswers};
 use crate::cli::output::{write_error, write_result};
 use crate::cli::query_gpu::IndexedPair;
 use crate::cli::sink::Destination;
@@ -106,17 +106,8 @@ impl AnswerSource for CpuAnswers<'_> {
         let start = Instant::now();
         let valid: Vec<&IndexedPair> = rows.iter().filter_map(|row| row.as_ref().ok()).collect();
         let (shapes, kind) = (&self.batch.shapes.shapes, self.kind);
-        self.exec.map_into(
-            &valid,
-            |p| {
-                query_placed(
-                    (&shapes[p.a as usize], &p.a_pose),
-                    (&shapes[p.b as usize], &p.b_pose),
-                    kind,
-                )
-            },
-            out,
-        );
+        self.exec
+            .map_into(&valid, |p| query_indexed(shapes, p, kind), out);
         self.seconds += start.elapsed().as_secs_f64();
     }
 }
