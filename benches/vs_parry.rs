@@ -13,128 +13,14 @@
 //! Before timing, each case prints its pair count, how many overlap, the mean vertex count and each
 //! library's largest distance error against gpu-gjk's float64 run, as a fraction of the pair's size.
 
+mod parry_cases;
 mod parry_pairs;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use glam::Vec3;
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-use gpu_gjk::mesh_gen::fibonacci_sphere;
 use gpu_gjk::query;
-use gpu_gjk::scenario::{random_rotation, random_scene, random_unit, MixSpec, ShapeKind};
-use gpu_gjk::{ConvexShape, Pose};
-use parry3d::shape::Shape;
-use parry_pairs::{reduced_scene, to_parry, Pair};
-use rand::{Rng, SeedableRng};
-use std::hint::black_box;
-use std::path::Path;
+use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
 use std::time::Duration;
-
-const SEED: u64 = 20_240_611;
-/// Pairs in the random mix.
-const MIX_PAIRS: usize = 2000;
-/// Pairs per geometric case (big hulls are slow for a scan, so fewer).
-const CASE_PAIRS: usize = 200;
-
-struct Case {
-    name: String,
-    shapes: Vec<ConvexShape>,
-    parry: Vec<Box<dyn Shape>>,
-    pairs: Vec<Pair>,
-}
-
-impl Case {
-    fn new(name: String, shapes: Vec<ConvexShape>, pairs: Vec<Pair>) -> Self {
-        let parry = shapes.iter().map(to_parry).collect();
-        Self {
-            name,
-            shapes,
-            parry,
-            pairs,
-        }
-    }
-}
-
-/// The random mix of `gpu-gjk query`'s scenes: every shape kind parry3d can take as it is (flat polygons are
-/// left out: parry3d builds no 3D hull of coplanar points), sizes 1e-2 to 1e3, hull clouds of 8 to 512
-/// points reduced to their vertices.
-fn mix() -> Case {
-    let spec = MixSpec {
-        kinds: ShapeKind::ALL
-            .into_iter()
-            .filter(|k| *k != ShapeKind::FlatPolygon)
-            .collect(),
-        ..MixSpec::default()
-    };
-    let (shapes, pairs) = reduced_scene(&random_scene(SEED, MIX_PAIRS, &spec));
-    Case::new("mix".into(), shapes, pairs)
-}
-
-/// `n` points on an ellipsoid with semi-axes 1, 0.8 and 0.6 (a Fibonacci lattice): every point a vertex, and
-/// no symmetry that would make support ties common.
-fn ellipsoid_hull(n: usize) -> ConvexShape {
-    let semi_axes = Vec3::new(1.0, 0.8, 0.6);
-    let points: Vec<Vec3> = fibonacci_sphere(n)
-        .into_iter()
-        .map(|p| p * semi_axes)
-        .collect();
-    ConvexShape::hull(&points, 0.0).expect("valid hull")
-}
-
-/// `CASE_PAIRS` pairs of shapes 0 and 1 at random orientations, their centres 0.4 to 2.4 apart in a random
-/// direction: about half of them overlap for unit-size shapes.
-fn random_pairs(seed: u64) -> Vec<Pair> {
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-    (0..CASE_PAIRS)
-        .map(|_| {
-            let pose_a = Pose::new(Vec3::ZERO, random_rotation(&mut rng));
-            let gap = rng.random_range(0.4..2.4);
-            let pose_b = Pose::new(random_unit(&mut rng) * gap, random_rotation(&mut rng));
-            Pair::new(0, 1, pose_a, pose_b)
-        })
-        .collect()
-}
-
-fn big_hulls() -> Vec<Case> {
-    let cube = || ConvexShape::cuboid(Vec3::splat(0.5)).expect("valid box");
-    let mut cases = Vec::new();
-    for n in [1000, 5000, 20_000] {
-        let hull = ellipsoid_hull(n);
-        assert_eq!(hull.len(), n, "every lattice point is a hull vertex");
-        assert!(hull.adjacency().is_some(), "big hulls climb");
-        cases.push(Case::new(
-            format!("hull{n}_box"),
-            vec![hull.clone(), cube()],
-            random_pairs(SEED + n as u64),
-        ));
-        cases.push(Case::new(
-            format!("hull{n}_hull{n}"),
-            vec![hull.clone(), hull],
-            random_pairs(SEED + 1 + n as u64),
-        ));
-    }
-    cases
-}
-
-/// The seed's case: `assets/cube.obj` (half-size 1) against `assets/sphere.obj` (482 vertices, radius 1).
-fn cube_sphere() -> Case {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let load = |name: &str| ConvexShape::from_obj(assets.join(name), 0.0).expect("asset loads");
-    let (cube, sphere) = (load("cube.obj"), load("sphere.obj"));
-    assert_eq!(sphere.len(), 482);
-    // Centres 0.8 to 4.8 apart: about half overlap.
-    let pairs = random_pairs(SEED + 482)
-        .into_iter()
-        .map(|p| {
-            Pair::new(
-                0,
-                1,
-                p.pose_a,
-                Pose::new(p.pose_b.position * 2.0, p.pose_b.rotation),
-            )
-        })
-        .collect();
-    Case::new("cube_sphere482".into(), vec![cube, sphere], pairs)
-}
 
 /// Prints what the case is and how far each library's distances are from gpu-gjk's float64 run, so that a
 /// speed comparison between different answers would be noticed.
@@ -166,81 +52,13 @@ fn report(case: &Case) {
     );
 }
 
-#[derive(Clone, Copy)]
-enum Kind {
-    Intersection,
-    Distance,
-    Penetration,
-}
-
-/// gpu-gjk on every pair of `case`: the flag or the distance alone (`query_bare`, what parry3d's
-/// `intersection_test` and `distance` return), or with `full` the whole `query` answer (witnesses and normal
-/// too, as `gpu-gjk query --kind` prints them).
-fn run_ours(case: &Case, kind: Kind, full: bool, config: &GjkConfig) -> f32 {
-    let mut acc = 0.0f32;
-    for q in &case.pairs {
-        let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
-        let (pa, pb) = (&q.pose_a, &q.pose_b);
-        acc += match kind {
-            Kind::Intersection if full => {
-                let r = query::query(a, pa, b, pb, QueryKind::Intersection, config);
-                f32::from(u8::from(r.intersecting))
-            }
-            Kind::Intersection => {
-                let r = query::query_bare(a, pa, b, pb, QueryKind::Intersection, config);
-                f32::from(u8::from(r.intersecting))
-            }
-            Kind::Distance if full => {
-                query::query(a, pa, b, pb, QueryKind::Distance, config).distance
-            }
-            Kind::Distance => query::query_bare(a, pa, b, pb, QueryKind::Distance, config).distance,
-            Kind::Penetration => {
-                let (result, hit) = query::penetration_query(a, &q.pose_a, b, &q.pose_b, config);
-                result.distance + hit.depth
-            }
-        };
-    }
-    acc
-}
-
-fn run_parry(case: &Case, kind: Kind) -> f32 {
-    let mut acc = 0.0f32;
-    for q in &case.pairs {
-        let (a, b) = (
-            black_box(case.parry[q.a].as_ref()),
-            case.parry[q.b].as_ref(),
-        );
-        let (pa, pb) = (&q.parry_a, &q.parry_b);
-        acc += match kind {
-            Kind::Intersection => {
-                let hit = parry3d::query::intersection_test(pa, a, pb, b).expect("supported");
-                f32::from(u8::from(hit.intersecting))
-            }
-            Kind::Distance => {
-                parry3d::query::distance(pa, a, pb, b)
-                    .expect("supported")
-                    .distance
-            }
-            Kind::Penetration => parry3d::query::contact(pa, a, pb, b, 0.0)
-                .expect("supported")
-                .map_or(0.0, |c| c.dist),
-        };
-    }
-    acc
-}
-
 fn vs_parry(c: &mut Criterion) {
     let config = GjkConfig::default();
-    let mut cases = vec![mix(), cube_sphere()];
-    cases.extend(big_hulls());
+    let cases = all_cases();
     for case in &cases {
         report(case);
     }
-    for (kind, kind_name) in [
-        (Kind::Intersection, "intersection"),
-        (Kind::Distance, "distance"),
-        (Kind::Penetration, "penetration"),
-    ] {
+    for (kind, kind_name) in Kind::ALL {
         for case in &cases {
             let mut group = c.benchmark_group(format!("{kind_name}/{}", case.name));
             group.throughput(Throughput::Elements(case.pairs.len() as u64));

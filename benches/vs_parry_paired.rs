@@ -1,0 +1,140 @@
+//! The cases of `benches/vs_parry.rs`, with gpu-gjk and parry3d timed in alternation: each round times one
+//! pass of each library over the case's pairs, back to back (which goes first alternates), and the figure is
+//! the median over the rounds of the per-round ratio, with its quartiles.
+//!
+//! Why: criterion times one library for seconds and then the other, and on a shared VM whose speed drifts by a
+//! third or more within a minute (seen on the dev VMs of this project), the ratio of two medians taken apart in
+//! time moved from 1.9x to 2.9x between runs of the same binaries. Two passes a few milliseconds apart see the
+//! same machine, so their ratio holds still when both figures move.
+//!
+//! `cargo bench --no-default-features --features scenario --bench vs_parry_paired` (add filters on the
+//! `{kind}/{case}` id, e.g. `-- penetration/mix hull1000_box`: a row runs when its id contains one of them; and `--rounds N`, default 41). Prints a Markdown table: the
+//! median per-pair time of each library over the rounds and the median ratio, parry3d's time over gpu-gjk's
+//! (above 1: gpu-gjk is faster), between its lower and upper quartiles.
+
+mod parry_cases;
+mod parry_pairs;
+
+use gpu_gjk::gjk::GjkConfig;
+use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Rounds when `--rounds` is not given: enough for quartiles that mean something, a few seconds a case.
+const DEFAULT_ROUNDS: usize = 41;
+/// A pass shorter than this is repeated within the round (the small cases take tens of microseconds, below
+/// the timer's and the scheduler's noise).
+const MIN_PASS: Duration = Duration::from_millis(2);
+
+struct Options {
+    /// Row ids must contain one of these (all rows when empty).
+    filters: Vec<String>,
+    rounds: usize,
+}
+
+/// `[FILTER...] [--rounds N]`; other flags (cargo passes `--bench`) are ignored.
+fn options() -> Options {
+    let mut options = Options {
+        filters: Vec::new(),
+        rounds: DEFAULT_ROUNDS,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--rounds" {
+            let value = args.next().and_then(|n| n.parse().ok());
+            options.rounds = value.filter(|&n| n > 0).unwrap_or_else(|| {
+                eprintln!("--rounds takes a positive number");
+                std::process::exit(2)
+            });
+        } else if !arg.starts_with("--") {
+            options.filters.push(arg);
+        }
+    }
+    options
+}
+
+/// Seconds per pass of `run`, repeated `reps` times.
+fn timed(reps: usize, mut run: impl FnMut() -> f32) -> f64 {
+    let start = Instant::now();
+    for _ in 0..reps {
+        black_box(run());
+    }
+    start.elapsed().as_secs_f64() / reps as f64
+}
+
+/// How many passes of the slower library make a round's timing at least [`MIN_PASS`] long.
+fn reps_for(ours: impl FnMut() -> f32, theirs: impl FnMut() -> f32) -> usize {
+    let pass = timed(1, ours).max(timed(1, theirs));
+    ((MIN_PASS.as_secs_f64() / pass).ceil() as usize).max(1)
+}
+
+/// The value at fraction `q` of sorted `values` (nearest rank).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    quantile(&values, 0.5)
+}
+
+/// One table row: per-pair medians (µs) and the ratio's median and quartiles.
+struct Row {
+    ours_us: f64,
+    parry_us: f64,
+    ratio: [f64; 3],
+}
+
+fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Row {
+    let ours = || run_ours(case, kind, false, config);
+    let theirs = || run_parry(case, kind);
+    let reps = reps_for(ours, theirs);
+    let (mut ours_s, mut parry_s, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (o, p) = if round % 2 == 0 {
+            let o = timed(reps, ours);
+            (o, timed(reps, theirs))
+        } else {
+            let p = timed(reps, theirs);
+            (timed(reps, ours), p)
+        };
+        ours_s.push(o);
+        parry_s.push(p);
+        ratios.push(p / o);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let per_pair_us = 1e6 / case.pairs.len() as f64;
+    Row {
+        ours_us: median(ours_s) * per_pair_us,
+        parry_us: median(parry_s) * per_pair_us,
+        ratio: [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
+    }
+}
+
+fn main() {
+    let options = options();
+    let config = GjkConfig::default();
+    let cases = all_cases();
+    println!(
+        "gpu-gjk against parry3d 0.31 (f32), single thread, timed in alternation: {} rounds per row",
+        options.rounds
+    );
+    println!();
+    println!(
+        "| query | case | gpu-gjk µs per pair | parry3d µs per pair | ratio (median) | quartiles |"
+    );
+    println!("|---|---|---:|---:|---:|---:|");
+    for (kind, kind_name) in Kind::ALL {
+        for case in &cases {
+            let id = format!("{kind_name}/{}", case.name);
+            if !options.filters.is_empty() && !options.filters.iter().any(|f| id.contains(f)) {
+                continue;
+            }
+            let row = paired(case, kind, options.rounds, &config);
+            println!(
+                "| {kind_name} | {} | {:.3} | {:.3} | {:.2}x | {:.2}x-{:.2}x |",
+                case.name, row.ours_us, row.parry_us, row.ratio[1], row.ratio[0], row.ratio[2]
+            );
+        }
+    }
+}
