@@ -31,6 +31,25 @@ pub struct Face<R: Real> {
     pub alive: bool,
 }
 
+/// A face slot's plane, kept beside the faces in a dense array for the two scans of every expansion (the
+/// nearest face, and which faces a new point may see): a dead slot's plane is [`Plane::DEAD`], which neither
+/// scan picks.
+#[derive(Clone, Copy)]
+struct Plane<R: Real> {
+    normal: R::V,
+    dist: R,
+}
+
+impl<R: Real> Plane<R> {
+    /// No point is in front of it (every height is -infinity) and no face is nearer than it.
+    fn dead() -> Self {
+        Self {
+            normal: R::vzero(),
+            dist: R::from_f64(f64::INFINITY),
+        }
+    }
+}
+
 /// The polytope, in storage bounded by [`EpaLimits`].
 pub struct Polytope<R: Real> {
     pub w: Vec<R::V>,
@@ -38,6 +57,8 @@ pub struct Polytope<R: Real> {
     pub b: Vec<R::V>,
     pub vertices: usize,
     pub faces: Vec<Face<R>>,
+    /// Each slot's plane (see [`Plane`]), `face_slots` of them.
+    planes: Vec<Plane<R>>,
     pub face_slots: usize,
     /// Every slot below this one holds a live face: the search for a dead slot to reuse starts here (it finds
     /// the lowest dead slot, as a search from 0 would, without walking the live ones).
@@ -48,6 +69,9 @@ pub struct Polytope<R: Real> {
     pub horizon: Vec<[usize; 2]>,
     pub edges: usize,
     pub limits: EpaLimits,
+    /// At least the largest sum of absolute coordinates of any vertex pushed since the polytope was emptied:
+    /// bounds the rounding of [`Self::carve_horizon`]'s quick rejection.
+    reach: R,
 }
 
 impl<R: Real> Polytope<R> {
@@ -65,12 +89,14 @@ impl<R: Real> Polytope<R> {
             b: Vec::with_capacity(vertices),
             vertices: 0,
             faces: Vec::with_capacity(faces),
+            planes: Vec::with_capacity(faces),
             face_slots: 0,
             first_free: 0,
             visible: Vec::with_capacity(faces),
             horizon: vec![[0; 2]; limits.horizon],
             edges: 0,
             limits,
+            reach: R::ZERO,
         }
     }
 
@@ -105,15 +131,21 @@ impl<R: Real> Polytope<R> {
         self.b.clear();
         self.vertices = 0;
         self.faces.clear();
+        self.planes.clear();
         self.face_slots = 0;
         self.first_free = 0;
         self.visible.clear();
         self.edges = 0;
+        self.reach = R::ZERO;
     }
 
     pub fn push_vertex(&mut self, a: R::V, b: R::V) -> usize {
         let i = self.vertices;
-        self.w.push(a - b);
+        let w = a - b;
+        // A non-number stays in `reach` (`max_of` keeps its first argument then): every test against it fails,
+        // and the exact test decides.
+        self.reach = self.reach.max_of(l1_norm::<R>(w));
+        self.w.push(w);
         self.a.push(a);
         self.b.push(b);
         self.vertices += 1;
@@ -165,13 +197,19 @@ impl<R: Real> Polytope<R> {
         };
         // Reuse the lowest dead slot before growing.
         let slot = (self.first_free..self.face_slots).find(|&s| !self.faces[s].alive);
+        let plane = Plane {
+            normal: face.normal,
+            dist: face.dist,
+        };
         match slot {
             Some(s) => {
                 self.faces[s] = face;
+                self.planes[s] = plane;
                 self.first_free = s + 1;
             }
             None if self.face_slots < self.limits.faces => {
                 self.faces.push(face);
+                self.planes.push(plane);
                 self.face_slots += 1;
                 self.first_free = self.face_slots;
             }
@@ -183,19 +221,26 @@ impl<R: Real> Polytope<R> {
     /// Frees face slot `s`.
     fn remove_face(&mut self, s: usize) {
         self.faces[s].alive = false;
+        self.planes[s] = Plane::dead();
         self.first_free = self.first_free.min(s);
     }
 
     /// The live face nearest the origin (the first one on ties).
     pub fn closest_face(&self) -> Option<usize> {
-        let mut best: Option<usize> = None;
-        for s in 0..self.face_slots {
-            let f = &self.faces[s];
-            if f.alive && best.is_none_or(|b| f.dist < self.faces[b].dist) {
-                best = Some(s);
+        // The first live slot, then any nearer one: a dead slot's infinite distance is never nearer, so only
+        // the start needs the liveness flags.
+        let first = self.faces[..self.face_slots].iter().position(|f| f.alive)?;
+        let mut best = (first, self.planes[first].dist);
+        for (s, plane) in self.planes[..self.face_slots]
+            .iter()
+            .enumerate()
+            .skip(first + 1)
+        {
+            if plane.dist < best.1 {
+                best = (s, plane.dist);
             }
         }
-        best
+        Some(best.0)
     }
 
     /// Removes the faces that see `w` (or hold it in their plane, [`sees`]), grown from face `best` across
@@ -210,10 +255,18 @@ impl<R: Real> Polytope<R> {
         // passes that grow the region then walk only the faces that see it, in the same slot order.
         let mut visible = std::mem::take(&mut self.visible);
         visible.clear();
-        visible.extend((0..self.face_slots).filter(|&s| {
+        // Most faces are far behind `w`: their plane (stored) rejects them, dead slots included, without the
+        // exact test's gather of a corner and its longer arithmetic, and without changing its answer.
+        let far = clearly_behind::<R>(l1_norm::<R>(w) + self.reach);
+        for (s, plane) in self.planes[..self.face_slots].iter().enumerate() {
+            if R::dot(plane.normal, w) - plane.dist < far {
+                continue;
+            }
             let f = &self.faces[s];
-            f.alive && sees(f, w - self.w[f.v[0]])
-        }));
+            if f.alive && sees(f, w - self.w[f.v[0]]) {
+                visible.push(s);
+            }
+        }
         let carved = self.grow_visible_region(&visible, best);
         self.visible = visible;
         carved?;
@@ -264,7 +317,9 @@ impl<R: Real> Polytope<R> {
         while e < self.edges {
             let [tail, head] = self.horizon[e];
             let n = R::cross(self.w[head] - self.w[tail], w - self.w[tail]);
-            if R::length_squared(R::balanced(n)) == R::ZERO {
+            // Exactly zero, as `length_squared(balanced(n)) == 0` asks without its three divisions (a tiny
+            // cross product whose square underflows is not in line).
+            if is_zero::<R>(n) {
                 if let Some(s) = self.face_across(tail, head) {
                     self.remove_face(s);
                     let f = self.faces[s];
@@ -318,4 +373,128 @@ fn sees<R: Real>(face: &Face<R>, offset: R::V) -> bool {
     let height = R::dot(face.normal, offset);
     let slack = R::from_f64(EPA_COPLANAR_ULPS) * R::EPSILON;
     height > R::ZERO || height * height <= slack * slack * R::length_squared(offset)
+}
+
+/// The sum of the absolute coordinates of `v`.
+fn l1_norm<R: Real>(v: R::V) -> R {
+    R::comp(v, 0).abs() + R::comp(v, 1).abs() + R::comp(v, 2).abs()
+}
+
+/// Every component exactly zero (false for NaN).
+fn is_zero<R: Real>(v: R::V) -> bool {
+    R::comp(v, 0) == R::ZERO && R::comp(v, 1) == R::ZERO && R::comp(v, 2) == R::ZERO
+}
+
+/// Units of roundoff, of `reach` = |w|₁ + (the largest |corner|₁), by which a face's plane distance from the new
+/// point, taken as `normal · w - dist`, may be below `-reach` times this and the face still not certainly
+/// behind `w`. [`sees`] takes a face within `EPA_COPLANAR_ULPS` (16) units of `|w - corner| <= reach`; the
+/// two ways of computing the height differ by under 6 units of `reach` (three rounded dot products and two
+/// differences, with a unit normal): 32 covers both with room.
+const QUICK_REJECT_ULPS: f64 = 32.0;
+
+/// The height below which [`sees`] is certainly false, for a new point and corners of total size `reach`
+/// (see [`QUICK_REJECT_ULPS`]).
+fn clearly_behind<R: Real>(reach: R) -> R {
+    -(R::from_f64(QUICK_REJECT_ULPS) * R::EPSILON * reach)
+}
+
+// The quick rejection's allowance must cover the exact test's coplanar slack plus the rounding between them.
+const _: () = assert!(EPA_COPLANAR_ULPS + 8.0 <= QUICK_REJECT_ULPS);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec3, Vec3};
+
+    /// A small deterministic generator (xorshift), so the test needs no optional crate.
+    struct Numbers(u64);
+
+    impl Numbers {
+        /// Uniform in [-1, 1).
+        fn next(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }
+
+        fn vector(&mut self) -> DVec3 {
+            DVec3::new(self.next(), self.next(), self.next())
+        }
+    }
+
+    /// Triangles at sizes 1e-3 to 1e6, far from the origin or around it, and new points within a few
+    /// hundred units of roundoff of their planes, on both sides: every face the exact test says the point
+    /// sees passes the quick rejection. Returns how many faces it rejected (so the test cannot pass by
+    /// rejecting nothing).
+    fn check<R: Real>(to_r: impl Fn(DVec3) -> R::V, eps: f64) -> usize {
+        let mut numbers = Numbers(0x9E37_79B9_7F4A_7C15);
+        let (mut seen, mut rejected) = (0, 0);
+        for case in 0..20_000 {
+            let size = 10f64.powf(-3.0 + 9.0 * (numbers.next() + 1.0) / 2.0);
+            let centre = numbers.vector() * size * [0.0, 1.0, 100.0][case % 3];
+            let mut poly = Polytope::<R>::new(EpaLimits::FIRST);
+            for _ in 0..3 {
+                poly.push_vertex(
+                    to_r(centre + numbers.vector() * size),
+                    R::vec(R::ZERO, R::ZERO, R::ZERO),
+                );
+            }
+            if poly.push_face(0, 1, 2).is_err() {
+                continue;
+            }
+            let face = poly.faces[0];
+            let normal = DVec3::new(
+                R::comp(face.normal, 0).to_f64(),
+                R::comp(face.normal, 1).to_f64(),
+                R::comp(face.normal, 2).to_f64(),
+            );
+            let corner = DVec3::new(
+                R::comp(poly.w[0], 0).to_f64(),
+                R::comp(poly.w[0], 1).to_f64(),
+                R::comp(poly.w[0], 2).to_f64(),
+            );
+            let height = numbers.next() * 300.0 * eps * size * [1.0, 1e3, 1e6][case % 5 % 3];
+            let w = to_r(corner + numbers.vector() * size + normal * height);
+            let exact = sees(&face, w - poly.w[face.v[0]]);
+            let plane = poly.planes[0];
+            let quick = R::dot(plane.normal, w) - plane.dist
+                < clearly_behind::<R>(l1_norm::<R>(w) + poly.reach);
+            assert!(
+                !(exact && quick),
+                "case {case}: a face the point sees was rejected"
+            );
+            seen += usize::from(exact);
+            rejected += usize::from(quick);
+        }
+        assert!(seen > 1000, "{seen} faces seen");
+        rejected
+    }
+
+    #[test]
+    fn the_quick_rejection_never_drops_a_face_the_exact_test_keeps() {
+        let rejected32 = check::<f32>(|v| v.as_vec3(), f32::EPSILON as f64);
+        let rejected64 = check::<f64>(|v| v, f64::EPSILON);
+        assert!(
+            rejected32 > 1000 && rejected64 > 1000,
+            "{rejected32} {rejected64}"
+        );
+    }
+
+    #[test]
+    fn dead_slots_are_neither_nearest_nor_seen() {
+        let mut poly = Polytope::<f32>::new(EpaLimits::FIRST);
+        for p in [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z] {
+            poly.push_vertex(p, Vec3::ZERO);
+        }
+        poly.push_face(0, 2, 1).unwrap();
+        poly.push_face(0, 1, 3).unwrap();
+        poly.remove_face(0);
+        assert_eq!(poly.closest_face(), Some(1));
+        poly.remove_face(1);
+        assert_eq!(poly.closest_face(), None);
+        // A point in front of both dead faces' planes sees neither.
+        poly.carve_horizon(1, Vec3::new(0.2, -1.0, -1.0)).unwrap();
+        assert_eq!(poly.edges, 0);
+    }
 }
