@@ -22,9 +22,9 @@ use std::time::{Duration, Instant};
 
 /// Rounds when `--rounds` is not given: enough for quartiles that mean something, a few seconds a case.
 const DEFAULT_ROUNDS: usize = 41;
-/// A pass shorter than this is repeated within the round (the small cases take tens of microseconds, below
-/// the timer's and the scheduler's noise).
-const MIN_PASS: Duration = Duration::from_millis(2);
+/// A pass shorter than this is repeated within the round (a pass over 200 pairs of big hulls takes a few
+/// hundred microseconds for gpu-gjk, where the timer's and the scheduler's noise shows).
+const MIN_PASS: Duration = Duration::from_millis(3);
 
 struct Options {
     /// Row ids must contain one of these (all rows when empty).
@@ -62,10 +62,10 @@ fn timed(reps: usize, mut run: impl FnMut() -> f32) -> f64 {
     start.elapsed().as_secs_f64() / reps as f64
 }
 
-/// How many passes of the slower library make a round's timing at least [`MIN_PASS`] long.
-fn reps_for(ours: impl FnMut() -> f32, theirs: impl FnMut() -> f32) -> usize {
-    let pass = timed(1, ours).max(timed(1, theirs));
-    ((MIN_PASS.as_secs_f64() / pass).ceil() as usize).max(1)
+/// How many passes of `run` make a timing at least [`MIN_PASS`] long (each library gets its own count, so
+/// the faster one's timing is not a single short pass).
+fn reps_for(run: impl FnMut() -> f32) -> usize {
+    ((MIN_PASS.as_secs_f64() / timed(1, run)).ceil() as usize).max(1)
 }
 
 /// The value at fraction `q` of sorted `values` (nearest rank).
@@ -88,15 +88,15 @@ struct Row {
 fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Row {
     let ours = || run_ours(case, kind, false, config);
     let theirs = || run_parry(case, kind);
-    let reps = reps_for(ours, theirs);
+    let (ours_reps, theirs_reps) = (reps_for(ours), reps_for(theirs));
     let (mut ours_s, mut parry_s, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds {
         let (o, p) = if round % 2 == 0 {
-            let o = timed(reps, ours);
-            (o, timed(reps, theirs))
+            let o = timed(ours_reps, ours);
+            (o, timed(theirs_reps, theirs))
         } else {
-            let p = timed(reps, theirs);
-            (timed(reps, ours), p)
+            let p = timed(theirs_reps, theirs);
+            (timed(ours_reps, ours), p)
         };
         ours_s.push(o);
         parry_s.push(p);
