@@ -150,30 +150,44 @@ fn table_paths(dir: &Path, format: BatchFormat) -> [PathBuf; 3] {
     ["shapes", "pairs", "answers"].map(|name| dir.join(format!("{name}.{extension}")))
 }
 
-/// The best of `repeat` runs (by total time).
-fn best_run(
-    input: &Path,
-    output: &Path,
-    exec: &Executor,
-    reader: Reader,
-    repeat: usize,
-) -> anyhow::Result<(Stages, usize)> {
-    best_of(repeat, || end_to_end(input, output, exec, reader))
+/// A path's best run so far (by total time) and the distinct shapes it saw.
+type Best = Option<(Stages, usize)>;
+
+/// Keeps `run` in `best` when it is faster.
+fn keep_best(best: &mut Best, run: (Stages, usize)) {
+    if best.is_none_or(|b| run.0.total() < b.0.total()) {
+        *best = Some(run);
+    }
 }
 
-/// The best of `repeat` runs of `run` (by total time).
-fn best_of(
+/// The best of `repeat` rounds of every path (typed, field by field, Arrow IPC, Parquet). Each round runs
+/// the four paths one after another, so a drift of the machine's speed (a third or more within a minute
+/// on the shared VMs this was measured on) reaches them alike instead of one path's whole set of runs.
+fn best_of_rounds(
+    input: &Path,
+    outputs: [&Path; 2],
+    dir: &Path,
+    exec: &Executor,
     repeat: usize,
-    mut run: impl FnMut() -> anyhow::Result<(Stages, usize)>,
-) -> anyhow::Result<(Stages, usize)> {
-    let mut best: Option<(Stages, usize)> = None;
-    for _ in 0..repeat {
-        let run = run()?;
-        if best.is_none_or(|b| run.0.total() < b.0.total()) {
-            best = Some(run);
+) -> anyhow::Result<[(Stages, usize); 4]> {
+    let mut best: [Best; 4] = [None; 4];
+    for _ in 0..repeat.max(1) {
+        keep_best(
+            &mut best[0],
+            end_to_end(input, outputs[0], exec, Reader::Typed)?,
+        );
+        keep_best(
+            &mut best[1],
+            end_to_end(input, outputs[1], exec, Reader::FieldByField)?,
+        );
+        for (k, format) in [BatchFormat::Arrow, BatchFormat::Parquet]
+            .into_iter()
+            .enumerate()
+        {
+            keep_best(&mut best[2 + k], columnar_end_to_end(dir, format, exec)?);
         }
     }
-    Ok(best.expect("at least one run"))
+    Ok(best.map(|b| b.expect("at least one round")))
 }
 
 /// What `bench --io` measures.
@@ -229,22 +243,14 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
     let mut shapes = 0;
     for (threads, label) in [(Threads::Single, "1"), (Threads::All, "all")] {
         let exec = Executor::new(threads)?;
-        let (typed, distinct) = best_run(&input, &typed_out, &exec, Reader::Typed, spec.repeat)?;
-        shapes = distinct;
-        let (reader, _) = best_run(
-            &input,
-            &reader_out,
-            &exec,
-            Reader::FieldByField,
-            spec.repeat,
-        )?;
+        let [typed, reader, arrow, parquet] =
+            best_of_rounds(&input, [&typed_out, &reader_out], dir, &exec, spec.repeat)?;
+        shapes = typed.1;
+        let (typed, reader) = (typed.0, reader.0);
         if std::fs::read(&typed_out)? != std::fs::read(&reader_out)? {
             bail!("the typed reader's answers differ from the field-by-field reader's");
         }
-        let tables = columnar
-            .map(|format| best_of(spec.repeat, || columnar_end_to_end(dir, format, &exec)))
-            .into_iter()
-            .collect::<anyhow::Result<Vec<_>>>()?;
+        let tables = [arrow, parquet];
         // Compute-only: the best compute stage over all the runs (the same pairs and answers).
         let compute = tables
             .iter()
@@ -295,7 +301,7 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
     let report = format!(
         "gpu-gjk bench --io: seed {}, {} pairs, hull points {}..{}, a {:.1} MB JSON Lines file with {} distinct \
          shapes (as tables: Arrow IPC {:.1} MB, Parquet {:.1} MB, both written with the answers as a table of \
-         the same format); CPU, best of {} run{}; the files were just written (read from the page cache); \
+         the same format); CPU, best of {} round{} (each round runs every path once, in turn); the files were just written (read from the page cache); \
          answers of both JSON readers identical byte for byte\n{}",
         spec.seed,
         spec.pairs,
