@@ -32,7 +32,7 @@ pub struct Face<R: Real> {
 }
 
 /// A face slot's plane, kept beside the faces in a dense array for the two scans of every expansion (the
-/// nearest face, and which faces a new point may see): a dead slot's plane is [`Plane::DEAD`], which neither
+/// nearest face, and which faces a new point may see): a dead slot's plane is [`Plane::dead`], which neither
 /// scan picks.
 #[derive(Clone, Copy)]
 struct Plane<R: Real> {
@@ -142,8 +142,9 @@ impl<R: Real> Polytope<R> {
     pub fn push_vertex(&mut self, a: R::V, b: R::V) -> usize {
         let i = self.vertices;
         let w = a - b;
-        // A non-number stays in `reach` (`max_of` keeps its first argument then): every test against it fails,
-        // and the exact test decides.
+        // A vertex that is not a number leaves `reach` as it was (`max_of` keeps its first argument): no face has
+        // it as a corner (`push_face` refuses a plane that is not a number), and a new point that is not a number
+        // fails every quick test, so the exact test decides.
         self.reach = self.reach.max_of(l1_norm::<R>(w));
         self.w.push(w);
         self.a.push(a);
