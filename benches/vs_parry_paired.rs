@@ -12,9 +12,11 @@
 //! median per-pair time of each library over the rounds and the median ratio, parry3d's time over gpu-gjk's
 //! (above 1: gpu-gjk is faster), between its lower and upper quartiles.
 
+mod alternation;
 mod parry_cases;
 mod parry_pairs;
 
+use alternation::{alternate, quantile, sorted};
 use gpu_gjk::gjk::GjkConfig;
 use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
 use std::hint::black_box;
@@ -68,16 +70,6 @@ fn reps_for(run: impl FnMut() -> f32) -> usize {
     ((MIN_PASS.as_secs_f64() / timed(1, run)).ceil() as usize).max(1)
 }
 
-/// The value at fraction `q` of sorted `values` (nearest rank).
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    quantile(&values, 0.5)
-}
-
 /// One table row: per-pair medians (µs) and the ratio's median and quartiles.
 struct Row {
     ours_us: f64,
@@ -89,24 +81,18 @@ fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Row {
     let ours = || run_ours(case, kind, false, config);
     let theirs = || run_parry(case, kind);
     let (ours_reps, theirs_reps) = (reps_for(ours), reps_for(theirs));
-    let (mut ours_s, mut parry_s, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..rounds {
-        let (o, p) = if round % 2 == 0 {
-            let o = timed(ours_reps, ours);
-            (o, timed(theirs_reps, theirs))
-        } else {
-            let p = timed(theirs_reps, theirs);
-            (timed(ours_reps, ours), p)
-        };
-        ours_s.push(o);
-        parry_s.push(p);
-        ratios.push(p / o);
-    }
-    ratios.sort_by(f64::total_cmp);
+    let rounds = alternate(
+        rounds,
+        || timed(ours_reps, ours),
+        || timed(theirs_reps, theirs),
+    );
+    let median =
+        |side: fn(&(f64, f64)) -> f64| quantile(&sorted(rounds.iter().map(side).collect()), 0.5);
+    let ratios = sorted(rounds.iter().map(|(o, p)| p / o).collect());
     let per_pair_us = 1e6 / case.pairs.len() as f64;
     Row {
-        ours_us: median(ours_s) * per_pair_us,
-        parry_us: median(parry_s) * per_pair_us,
+        ours_us: median(|r| r.0) * per_pair_us,
+        parry_us: median(|r| r.1) * per_pair_us,
         ratio: [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
     }
 }

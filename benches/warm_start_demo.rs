@@ -7,28 +7,21 @@
 //! and `--rounds N`). The frames are stepped and their pairs found once, before timing; then each round
 //! answers every frame cold and every frame warm (from an empty cache), back to back, which goes first
 //! alternating, and the figures are the medians over the rounds (the two passes of a round see the same
-//! machine: see `benches/vs_parry_paired.rs` for why). Prints the GJK iterations of both, the time per frame
+//! machine: see `benches/alternation/mod.rs`). Prints the GJK iterations of both, the time per frame
 //! and the warm/cold ratio with its quartiles.
 
+mod alternation;
+
+use alternation::{alternate, quantile, sorted};
+use gpu_gjk::app::assets::ASSET_NAMES;
 use gpu_gjk::batch::{query_batch, query_batch_warm, Threads, WarmCache};
-use gpu_gjk::broad_phase::{sweep_and_prune, world_aabb};
+use gpu_gjk::broad_phase::{sweep_and_prune, world_aabbs};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
 use gpu_gjk::stress::{StressScene, StressSpec};
 use gpu_gjk::{ConvexShape, GjkResult, Instance};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
-
-/// The demo's body shapes (`gpu_gjk::app::assets::ASSET_NAMES`, loaded the same way).
-const ASSETS: [&str; 7] = [
-    "cube",
-    "sphere",
-    "cone",
-    "cylinder",
-    "capsule",
-    "icosahedron",
-    "prism",
-];
 
 struct Options {
     frames: usize,
@@ -70,7 +63,7 @@ struct Frame {
 /// The demo's scene stepped `frames` times at 60 frames per second, with each frame's candidate pairs.
 fn demo_frames(frames: usize) -> (Vec<ConvexShape>, Vec<Frame>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let templates = ASSETS
+    let templates = ASSET_NAMES
         .iter()
         .map(|name| {
             ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).expect("asset loads")
@@ -81,50 +74,31 @@ fn demo_frames(frames: usize) -> (Vec<ConvexShape>, Vec<Frame>) {
         .map(|_| {
             scene.step(1.0 / 60.0);
             let instances = scene.instances();
-            let boxes: Vec<_> = instances
-                .iter()
-                .map(|i| world_aabb(&scene.shapes[i.shape as usize], i))
-                .collect();
-            let pairs = sweep_and_prune(&boxes);
+            let pairs = sweep_and_prune(&world_aabbs(&scene.shapes, &instances));
             Frame { instances, pairs }
         })
         .collect();
     (scene.shapes.clone(), frames)
 }
 
-/// Every frame answered cold; the answers of each frame.
-fn cold(shapes: &[ConvexShape], frames: &[Frame], config: &GjkConfig) -> Vec<Vec<GjkResult<f32>>> {
+/// Every frame's answers: cold without a cache, else warm from `cache` (carried from one frame to the next).
+fn answer(
+    shapes: &[ConvexShape],
+    frames: &[Frame],
+    config: &GjkConfig,
+    mut cache: Option<&mut WarmCache>,
+) -> Vec<Vec<GjkResult<f32>>> {
+    let kind = QueryKind::Distance;
     frames
         .iter()
         .map(|f| {
-            query_batch(
-                shapes,
-                &f.instances,
-                &f.pairs,
-                QueryKind::Distance,
-                config,
-                Threads::Single,
-            )
-            .expect("valid")
-        })
-        .collect()
-}
-
-/// Every frame answered warm, one cache from the first frame to the last.
-fn warm(shapes: &[ConvexShape], frames: &[Frame], config: &GjkConfig) -> Vec<Vec<GjkResult<f32>>> {
-    let mut cache = WarmCache::default();
-    frames
-        .iter()
-        .map(|f| {
-            query_batch_warm(
-                shapes,
-                &f.instances,
-                &f.pairs,
-                QueryKind::Distance,
-                config,
-                Threads::Single,
-                &mut cache,
-            )
+            let (instances, pairs, single) = (&f.instances, &f.pairs, Threads::Single);
+            match cache.as_deref_mut() {
+                None => query_batch(shapes, instances, pairs, kind, config, single),
+                Some(cache) => {
+                    query_batch_warm(shapes, instances, pairs, kind, config, single, cache)
+                }
+            }
             .expect("valid")
         })
         .collect()
@@ -138,25 +112,14 @@ fn iterations(answers: &[Vec<GjkResult<f32>>]) -> u64 {
         .sum()
 }
 
-/// The value at fraction `q` of sorted `values` (nearest rank).
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
-fn sorted(mut values: Vec<f64>) -> Vec<f64> {
-    values.sort_by(f64::total_cmp);
-    values
-}
-
 fn main() {
     let options = options();
     let config = GjkConfig::default();
     let (shapes, frames) = demo_frames(options.frames);
     let pairs: usize = frames.iter().map(|f| f.pairs.len()).sum();
-    let (cold_answers, warm_answers) = (
-        cold(&shapes, &frames, &config),
-        warm(&shapes, &frames, &config),
-    );
+    let cold = || answer(&shapes, &frames, &config, None);
+    let warm = || answer(&shapes, &frames, &config, Some(&mut WarmCache::default()));
+    let (cold_answers, warm_answers) = (cold(), warm());
     let (cold_iterations, warm_iterations) = (iterations(&cold_answers), iterations(&warm_answers));
     let flags_differ = cold_answers
         .iter()
@@ -169,26 +132,17 @@ fn main() {
         black_box(run());
         start.elapsed().as_secs_f64()
     };
-    let (mut cold_s, mut warm_s, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..options.rounds {
-        let (c, w) = if round % 2 == 0 {
-            let c = timed(&|| cold(&shapes, &frames, &config));
-            (c, timed(&|| warm(&shapes, &frames, &config)))
-        } else {
-            let w = timed(&|| warm(&shapes, &frames, &config));
-            (timed(&|| cold(&shapes, &frames, &config)), w)
-        };
-        cold_s.push(c);
-        warm_s.push(w);
-        ratios.push(w / c);
-    }
+    let rounds = alternate(options.rounds, || timed(&cold), || timed(&warm));
+    let cold_s = rounds.iter().map(|r| r.0).collect();
+    let warm_s = rounds.iter().map(|r| r.1).collect();
+    let ratios: Vec<f64> = rounds.iter().map(|(c, w)| w / c).collect();
     let per_frame_ms = |s: Vec<f64>| quantile(&sorted(s), 0.5) * 1e3 / frames.len() as f64;
     let ratios = sorted(ratios);
     println!(
         "warm_start_demo: the demo's default scene ({} bodies, {} shapes), {} frames at 60/s, {} candidate \
          pairs in all ({:.0} a frame), distance queries, one thread, {} rounds",
         StressSpec::default().bodies,
-        ASSETS.len(),
+        ASSET_NAMES.len(),
         frames.len(),
         pairs,
         pairs as f64 / frames.len() as f64,

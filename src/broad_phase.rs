@@ -39,6 +39,15 @@ pub fn world_aabb(shape: &ConvexShape, instance: &Instance) -> Aabb {
     }
 }
 
+/// The world box of every instance ([`world_aabb`]), each of a shape of `shapes`: what a frame's broad phase
+/// sorts. Panics on a shape index out of range (callers check instances first).
+pub fn world_aabbs(shapes: &[ConvexShape], instances: &[Instance]) -> Vec<Aabb> {
+    instances
+        .iter()
+        .map(|i| world_aabb(&shapes[i.shape as usize], i))
+        .collect()
+}
+
 /// Every pair `[i, j]` with `i < j` whose boxes overlap, sorted. Sweep and prune: sort the boxes by their
 /// minimum on the axis where the box centres spread most, then compare each box only with the boxes that
 /// start before it ends on that axis.

@@ -155,7 +155,7 @@ pub fn clearest_direction(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad_phase::world_aabb;
+    use crate::broad_phase::world_aabbs;
     use crate::instance::Instance;
     use glam::Quat;
     use std::sync::Arc;
@@ -170,10 +170,7 @@ mod tests {
             })
             .collect();
         FrameData {
-            boxes: instances
-                .iter()
-                .map(|i| world_aabb(&shapes[i.shape as usize], i))
-                .collect(),
+            boxes: world_aabbs(shapes, &instances),
             instances: Arc::new(instances),
             ..FrameData::default()
         }

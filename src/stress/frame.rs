@@ -60,7 +60,7 @@ pub fn classify_bodies(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad_phase::{brute_force, sweep_and_prune, world_aabb};
+    use crate::broad_phase::{brute_force, sweep_and_prune, world_aabbs};
     use crate::gjk::{GjkConfig, QueryKind};
     use crate::query::query;
     use crate::stress::{StressScene, StressSpec};
@@ -95,10 +95,7 @@ mod tests {
             .all(|b| b.pose.position.abs().max_element() <= h + 1e-4));
         assert_ne!(a.bodies, b.bodies);
         let instances = a.instances();
-        let boxes: Vec<_> = instances
-            .iter()
-            .map(|i| world_aabb(&a.shapes[i.shape as usize], i))
-            .collect();
+        let boxes = world_aabbs(&a.shapes, &instances);
         let pairs = sweep_and_prune(&boxes);
         assert_eq!(pairs, brute_force(&boxes));
         // Dense enough that a frame has many candidate pairs.
@@ -120,10 +117,7 @@ mod tests {
         )
         .unwrap();
         let instances = scene.instances();
-        let boxes: Vec<_> = instances
-            .iter()
-            .map(|i| world_aabb(&scene.shapes[i.shape as usize], i))
-            .collect();
+        let boxes = world_aabbs(&scene.shapes, &instances);
         let pairs = sweep_and_prune(&boxes);
         let answers: Vec<_> = pairs
             .iter()

@@ -82,7 +82,7 @@ fn shares(scene: &StressScene, i: usize, j: usize) -> (f32, f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad_phase::{sweep_and_prune, world_aabb};
+    use crate::broad_phase::{sweep_and_prune, world_aabbs};
     use crate::gjk::QueryKind;
     use crate::query::query;
     use crate::stress::StressSpec;
@@ -91,10 +91,7 @@ mod tests {
 
     fn colliding_pairs(scene: &StressScene) -> (Vec<[u32; 2]>, Vec<bool>) {
         let instances = scene.instances();
-        let boxes: Vec<_> = instances
-            .iter()
-            .map(|i| world_aabb(&scene.shapes[i.shape as usize], i))
-            .collect();
+        let boxes = world_aabbs(&scene.shapes, &instances);
         let pairs = sweep_and_prune(&boxes);
         let hits = pairs
             .iter()
