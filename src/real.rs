@@ -43,6 +43,9 @@ pub trait Real:
     const ONE: Self;
     /// Unit roundoff of the type, used to scale numerical tolerances.
     const EPSILON: Self;
+    /// The smallest positive normal number and the largest finite one.
+    const MIN_POSITIVE: Self;
+    const MAX: Self;
     /// No wider type exists to repeat a query in: this precision's answer is the last word.
     const WIDEST: bool;
 
@@ -188,6 +191,8 @@ macro_rules! impl_real {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const EPSILON: Self = <$t>::EPSILON;
+            const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
+            const MAX: Self = <$t>::MAX;
             const WIDEST: bool = $widest;
 
             #[inline(always)]

@@ -12,6 +12,7 @@ pub mod answer;
 pub mod blow_up;
 pub mod contact;
 pub mod expand;
+mod planes;
 pub mod polytope;
 pub mod trace;
 

@@ -11,6 +11,7 @@
 )]
 
 use super::answer::{EpaLimits, PenetrationStatus, EPA_COPLANAR_ULPS};
+use super::planes::Planes;
 use crate::real::Real;
 use std::any::Any;
 use std::cell::RefCell;
@@ -31,25 +32,6 @@ pub struct Face<R: Real> {
     pub alive: bool,
 }
 
-/// A face slot's plane, kept beside the faces in a dense array for the two scans of every expansion (the
-/// nearest face, and which faces a new point may see): a dead slot's plane is [`Plane::dead`], which neither
-/// scan picks.
-#[derive(Clone, Copy)]
-struct Plane<R: Real> {
-    normal: R::V,
-    dist: R,
-}
-
-impl<R: Real> Plane<R> {
-    /// No point is in front of it (every height is -infinity) and no face is nearer than it.
-    fn dead() -> Self {
-        Self {
-            normal: R::vzero(),
-            dist: R::from_f64(f64::INFINITY),
-        }
-    }
-}
-
 /// The polytope, in storage bounded by [`EpaLimits`].
 pub struct Polytope<R: Real> {
     pub w: Vec<R::V>,
@@ -57,8 +39,8 @@ pub struct Polytope<R: Real> {
     pub b: Vec<R::V>,
     pub vertices: usize,
     pub faces: Vec<Face<R>>,
-    /// Each slot's plane (see [`Plane`]), `face_slots` of them.
-    planes: Vec<Plane<R>>,
+    /// Each slot's plane, for the two scans of every expansion (a dead slot's is neither nearest nor seen).
+    planes: Planes<R>,
     pub face_slots: usize,
     /// Every slot below this one holds a live face: the search for a dead slot to reuse starts here (it finds
     /// the lowest dead slot, as a search from 0 would, without walking the live ones).
@@ -89,7 +71,7 @@ impl<R: Real> Polytope<R> {
             b: Vec::with_capacity(vertices),
             vertices: 0,
             faces: Vec::with_capacity(faces),
-            planes: Vec::with_capacity(faces),
+            planes: Planes::with_capacity(faces),
             face_slots: 0,
             first_free: 0,
             visible: Vec::with_capacity(faces),
@@ -184,7 +166,7 @@ impl<R: Real> Polytope<R> {
     /// Adds face (i, j, k), counter-clockwise seen from outside: `Degenerate` when it has no area, `Overflow`
     /// when no slot is left.
     pub fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
-        let n = R::balanced(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
+        let n = face_normal_direction::<R>(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
         let len = R::length_squared(n).sqrt();
         if !(len > R::ZERO) {
             return Err(PenetrationStatus::Degenerate);
@@ -198,31 +180,30 @@ impl<R: Real> Polytope<R> {
         };
         // Reuse the lowest dead slot before growing.
         let slot = (self.first_free..self.face_slots).find(|&s| !self.faces[s].alive);
-        let plane = Plane {
-            normal: face.normal,
-            dist: face.dist,
-        };
-        match slot {
+        let s = match slot {
             Some(s) => {
                 self.faces[s] = face;
-                self.planes[s] = plane;
                 self.first_free = s + 1;
+                s
             }
             None if self.face_slots < self.limits.faces => {
+                let s = self.face_slots;
                 self.faces.push(face);
-                self.planes.push(plane);
+                self.planes.reach_slot(s);
                 self.face_slots += 1;
                 self.first_free = self.face_slots;
+                s
             }
             None => return Err(PenetrationStatus::Overflow),
-        }
+        };
+        self.planes.set(s, face.normal, face.dist);
         Ok(())
     }
 
     /// Frees face slot `s`.
     fn remove_face(&mut self, s: usize) {
         self.faces[s].alive = false;
-        self.planes[s] = Plane::dead();
+        self.planes.kill(s);
         self.first_free = self.first_free.min(s);
     }
 
@@ -231,14 +212,11 @@ impl<R: Real> Polytope<R> {
         // The first live slot, then any nearer one: a dead slot's infinite distance is never nearer, so only
         // the start needs the liveness flags.
         let first = self.faces[..self.face_slots].iter().position(|f| f.alive)?;
-        let mut best = (first, self.planes[first].dist);
-        for (s, plane) in self.planes[..self.face_slots]
-            .iter()
-            .enumerate()
-            .skip(first + 1)
-        {
-            if plane.dist < best.1 {
-                best = (s, plane.dist);
+        let distances = self.planes.distances(self.face_slots);
+        let mut best = (first, distances[first]);
+        for (s, &dist) in distances.iter().enumerate().skip(first + 1) {
+            if dist < best.1 {
+                best = (s, dist);
             }
         }
         Some(best.0)
@@ -259,15 +237,13 @@ impl<R: Real> Polytope<R> {
         // Most faces are far behind `w`: their plane (stored) rejects them, dead slots included, without the
         // exact test's gather of a corner and its longer arithmetic, and without changing its answer.
         let far = clearly_behind::<R>(l1_norm::<R>(w) + self.reach);
-        for (s, plane) in self.planes[..self.face_slots].iter().enumerate() {
-            if R::dot(plane.normal, w) - plane.dist < far {
-                continue;
-            }
-            let f = &self.faces[s];
-            if f.alive && sees(f, w - self.w[f.v[0]]) {
+        let (faces, corners) = (&self.faces, &self.w);
+        self.planes.not_below(self.face_slots, w, far, |s| {
+            let f = &faces[s];
+            if f.alive && sees(f, w - corners[f.v[0]]) {
                 visible.push(s);
             }
-        }
+        });
         let carved = self.grow_visible_region(&visible, best);
         self.visible = visible;
         carved?;
@@ -376,6 +352,21 @@ fn sees<R: Real>(face: &Face<R>, offset: R::V) -> bool {
     height > R::ZERO || height * height <= slack * slack * R::length_squared(offset)
 }
 
+/// A face's cross product `n`, or a multiple of it, whose squared length neither underflows nor overflows:
+/// `n` itself when its squared length is in range (every component's square that underflows is then below
+/// a unit of roundoff of the sum), [`Real::balanced`] otherwise. Measured with both in one binary, timed in
+/// alternation on the overlapping pairs of `benches/parry_cases`: always balancing (three divisions, most of
+/// `push_face`'s time) cost 2% to 4% of a penetration query. The two differ in the last bits of the unit
+/// normal; `polytope_push_face` in `shaders/shared/epa/polytope.wgsl` makes the same choice.
+fn face_normal_direction<R: Real>(n: R::V) -> R::V {
+    let len2 = R::length_squared(n);
+    if len2 >= R::MIN_POSITIVE / R::EPSILON && len2 <= R::MAX {
+        n
+    } else {
+        R::balanced(n)
+    }
+}
+
 /// The sum of the absolute coordinates of `v`.
 fn l1_norm<R: Real>(v: R::V) -> R {
     R::comp(v, 0).abs() + R::comp(v, 1).abs() + R::comp(v, 2).abs()
@@ -458,9 +449,8 @@ mod tests {
             let height = numbers.next() * 300.0 * eps * size * [1.0, 1e3, 1e6][case % 5 % 3];
             let w = to_r(corner + numbers.vector() * size + normal * height);
             let exact = sees(&face, w - poly.w[face.v[0]]);
-            let plane = poly.planes[0];
-            let quick = R::dot(plane.normal, w) - plane.dist
-                < clearly_behind::<R>(l1_norm::<R>(w) + poly.reach);
+            let quick =
+                poly.planes.height(0, w) < clearly_behind::<R>(l1_norm::<R>(w) + poly.reach);
             assert!(
                 !(exact && quick),
                 "case {case}: a face the point sees was rejected"
