@@ -8,7 +8,9 @@
 //! `intersection_test` (both give the flag alone: `query_bare`), `distance` against `distance` (both give the
 //! distance alone: `query_bare`), `gpu_gjk_full` the whole `query` answer of those kinds (witnesses and
 //! normal too), and `penetration` (distance when apart, depth, normal and contact points
-//! when overlapping: what `gpu-gjk query` answers by default) against `contact` with prediction 0.
+//! when overlapping: what `gpu-gjk query` answers by default) against `contact` with an unlimited prediction
+//! distance (which answers the same for every pair); `penetration_vs_contact0` times the same query against
+//! `contact` with prediction 0, which skips the distance of a pair that is apart (see `parry_cases::Kind`).
 //!
 //! Before timing, each case prints its pair count, how many overlap, the mean vertex count and each
 //! library's largest distance error against gpu-gjk's float64 run, as a fraction of the pair's size.
@@ -65,7 +67,7 @@ fn vs_parry(c: &mut Criterion) {
             group.bench_function("gpu_gjk", |b| {
                 b.iter(|| run_ours(case, kind, false, &config))
             });
-            if !matches!(kind, Kind::Penetration) {
+            if !matches!(kind, Kind::Penetration | Kind::PenetrationVsContact0) {
                 group.bench_function("gpu_gjk_full", |b| {
                     b.iter(|| run_ours(case, kind, true, &config))
                 });

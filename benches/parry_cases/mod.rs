@@ -126,7 +126,14 @@ pub fn cube_sphere() -> Case {
 pub enum Kind {
     Intersection,
     Distance,
+    /// gpu-gjk's penetration query (distance, witnesses and normal when apart; depth, normal and contact points
+    /// when overlapping) against parry3d's `contact` with an unlimited prediction distance, which answers the
+    /// same for every pair: the same work on both sides.
     Penetration,
+    /// The same penetration query against `contact` with prediction 0, what this bench timed
+    /// before 2026-11-26: parry3d then stops at the first proof that a pair is apart and reports no contact, skipping the
+    /// distance and closest points that gpu-gjk still computes for that pair.
+    PenetrationVsContact0,
 }
 
 /// gpu-gjk on every pair of `case`: the flag or the distance alone (`query_bare`, what parry3d's
@@ -150,7 +157,7 @@ pub fn run_ours(case: &Case, kind: Kind, full: bool, config: &GjkConfig) -> f32 
                 query::query(a, pa, b, pb, QueryKind::Distance, config).distance
             }
             Kind::Distance => query::query_bare(a, pa, b, pb, QueryKind::Distance, config).distance,
-            Kind::Penetration => {
+            Kind::Penetration | Kind::PenetrationVsContact0 => {
                 let (result, hit) = query::penetration_query(a, &q.pose_a, b, &q.pose_b, config);
                 result.distance + hit.depth
             }
@@ -177,7 +184,15 @@ pub fn run_parry(case: &Case, kind: Kind) -> f32 {
                     .expect("supported")
                     .distance
             }
-            Kind::Penetration => parry3d::query::contact(pa, a, pb, b, 0.0)
+            // No prediction limit: parry3d then answers every pair, with the distance and closest points when
+            // apart, as gpu-gjk's penetration query does.
+            Kind::Penetration => {
+                parry3d::query::contact(pa, a, pb, b, f32::INFINITY)
+                    .expect("supported")
+                    .expect("an unlimited prediction answers every pair")
+                    .dist
+            }
+            Kind::PenetrationVsContact0 => parry3d::query::contact(pa, a, pb, b, 0.0)
                 .expect("supported")
                 .map_or(0.0, |c| c.dist),
         };
@@ -186,10 +201,11 @@ pub fn run_parry(case: &Case, kind: Kind) -> f32 {
 }
 
 impl Kind {
-    pub const ALL: [(Kind, &'static str); 3] = [
+    pub const ALL: [(Kind, &'static str); 4] = [
         (Kind::Intersection, "intersection"),
         (Kind::Distance, "distance"),
         (Kind::Penetration, "penetration"),
+        (Kind::PenetrationVsContact0, "penetration_vs_contact0"),
     ];
 }
 
