@@ -472,6 +472,63 @@ mod tests {
         );
     }
 
+    /// A face's unit normal and plane at every size float arithmetic can hold, in both precisions: taken
+    /// as it is in range, balanced where the cross product's square would underflow (tiny faces) or
+    /// overflow (huge ones). Without the balanced fallback, the tiny faces come out degenerate and the
+    /// huge ones without a normal.
+    fn faces_of_every_size<R: Real>(sizes: &[f64]) {
+        for &size in sizes {
+            let mut poly = Polytope::<R>::new(EpaLimits::FIRST);
+            let corner =
+                |x: f64, y: f64| R::vec(R::from_f64(x * size), R::from_f64(y * size), R::ZERO);
+            for (x, y) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)] {
+                poly.push_vertex(corner(x, y), R::vzero());
+            }
+            poly.push_face(0, 1, 2)
+                .unwrap_or_else(|e| panic!("size {size}: {e:?}"));
+            let face = poly.faces[0];
+            let normal = [0, 1, 2].map(|k| R::comp(face.normal, k).to_f64());
+            let off =
+                (normal[0].abs() + normal[1].abs() + (normal[2] - 1.0).abs()) / R::EPSILON.to_f64();
+            assert!(off <= 2.0, "size {size}: {normal:?}");
+            assert_eq!(face.dist, R::ZERO, "size {size}");
+            // Tilted: the normal's direction comes through rounding, at unit length.
+            let mut poly = Polytope::<R>::new(EpaLimits::FIRST);
+            for (x, y, z) in [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)] {
+                let p = R::vec(
+                    R::from_f64(x * size),
+                    R::from_f64(y * size),
+                    R::from_f64(z * size),
+                );
+                poly.push_vertex(p, R::vzero());
+            }
+            poly.push_face(0, 1, 2)
+                .unwrap_or_else(|e| panic!("size {size}: {e:?}"));
+            let face = poly.faces[0];
+            let third = 1.0 / 3f64.sqrt();
+            for k in 0..3 {
+                let n = R::comp(face.normal, k).to_f64();
+                assert!(
+                    (n - third).abs() < 8.0 * R::EPSILON.to_f64(),
+                    "size {size}: {n}"
+                );
+            }
+            let dist = face.dist.to_f64() / (third * size);
+            assert!(
+                (dist - 1.0).abs() < 8.0 * R::EPSILON.to_f64(),
+                "size {size}: {dist}"
+            );
+        }
+    }
+
+    #[test]
+    fn faces_get_unit_normals_from_tiny_to_huge() {
+        // The cross product's square underflows below about 1e-8 (f32) and overflows above about 1e9; the
+        // extremes are where the cross product itself is still a normal number.
+        faces_of_every_size::<f32>(&[1e-19, 1e-12, 1e-8, 1.0, 1e8, 1e12, 1e19]);
+        faces_of_every_size::<f64>(&[1e-150, 1e-80, 1e-8, 1.0, 1e8, 1e80, 1e150]);
+    }
+
     #[test]
     fn dead_slots_are_neither_nearest_nor_seen() {
         let mut poly = Polytope::<f32>::new(EpaLimits::FIRST);
