@@ -130,9 +130,9 @@ pub enum Kind {
     /// when overlapping) against parry3d's `contact` with an unlimited prediction distance, which answers the
     /// same for every pair: the same work on both sides.
     Penetration,
-    /// The same penetration query against `contact` with prediction 0, what this bench timed
-    /// before 2026-11-26: parry3d then stops at the first proof that a pair is apart and reports no contact, skipping the
-    /// distance and closest points that gpu-gjk still computes for that pair.
+    /// The same penetration query against `contact` with prediction 0, what this bench timed before
+    /// 2026-11-26: parry3d then stops at the first proof that a pair is apart and reports no contact,
+    /// skipping the distance and closest points that gpu-gjk still computes for that pair.
     PenetrationVsContact0,
 }
 

@@ -166,8 +166,9 @@ impl<R: Real> Polytope<R> {
     /// Adds face (i, j, k), counter-clockwise seen from outside: `Degenerate` when it has no area, `Overflow`
     /// when no slot is left.
     pub fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
-        let n = face_normal_direction::<R>(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
-        let len = R::length_squared(n).sqrt();
+        let (n, len2) =
+            face_normal_direction::<R>(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
+        let len = len2.sqrt();
         if !(len > R::ZERO) {
             return Err(PenetrationStatus::Degenerate);
         }
@@ -357,13 +358,15 @@ fn sees<R: Real>(face: &Face<R>, offset: R::V) -> bool {
 /// a unit of roundoff of the sum), [`Real::balanced`] otherwise. Measured with both in one binary, timed in
 /// alternation on the overlapping pairs of `benches/parry_cases`: always balancing (three divisions, most of
 /// `push_face`'s time) cost 2% to 4% of a penetration query. The two differ in the last bits of the unit
-/// normal; `polytope_push_face` in `shaders/shared/epa/polytope.wgsl` makes the same choice.
-fn face_normal_direction<R: Real>(n: R::V) -> R::V {
+/// normal; `polytope_push_face` in `shaders/shared/epa/polytope.wgsl` makes the same choice. Returns the
+/// vector with its squared length, which the caller needs next.
+fn face_normal_direction<R: Real>(n: R::V) -> (R::V, R) {
     let len2 = R::length_squared(n);
     if len2 >= R::MIN_POSITIVE / R::EPSILON && len2 <= R::MAX {
-        n
+        (n, len2)
     } else {
-        R::balanced(n)
+        let b = R::balanced(n);
+        (b, R::length_squared(b))
     }
 }
 
@@ -523,8 +526,9 @@ mod tests {
 
     #[test]
     fn faces_get_unit_normals_from_tiny_to_huge() {
-        // The cross product's square underflows below about 1e-8 (f32) and overflows above about 1e9; the
-        // extremes are where the cross product itself is still a normal number.
+        // The cross product's squared length (about size^4) is out of range, and balanced, below about
+        // 5e-8 and above about 1e9 in f32, below about 1e-73 and above about 1e77 in f64; each list has sizes
+        // on both sides of both bounds, out to where the cross product itself is still a normal number.
         faces_of_every_size::<f32>(&[1e-19, 1e-12, 1e-8, 1.0, 1e8, 1e12, 1e19]);
         faces_of_every_size::<f64>(&[1e-150, 1e-80, 1e-8, 1.0, 1e8, 1e80, 1e150]);
     }
