@@ -28,7 +28,7 @@
 //! shrunk input.
 
 use gpu_gjk::batch::Threads;
-use gpu_gjk::cli::{parse_input, Executor, ParsedLine};
+use gpu_gjk::cli::{parse_input, parse_line, split_lines, Executor, ParsedLine};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -437,6 +437,73 @@ fn mutated_valid_lines_leave_the_untouched_lines_answered() {
                             line = lines[k]
                         ));
                     }
+                }
+            }
+            Ok(())
+        },
+    );
+}
+
+/// A point list of generated numbers, with or without spaces around its tokens.
+fn point_list_text(points: &[[String; 3]], spaced: bool) -> String {
+    let gap = if spaced { " " } else { "" };
+    let point =
+        |p: &[String; 3]| format!("[{gap}{}{gap},{gap}{}{gap},{gap}{}{gap}]", p[0], p[1], p[2]);
+    let list: Vec<String> = points.iter().map(point).collect();
+    format!("[{gap}{}{gap}]", list.join(&format!("{gap},{gap}")))
+}
+
+#[test]
+fn every_line_reads_as_the_field_reader_reads_it() {
+    // The typed path (with its shape cache, its own number reader and its own point-list reader) must give
+    // every line the outcome `parse_line` gives it alone: the same pair to the bit, or the same error. The
+    // same point list comes back on later lines with another radius and mutated, so cached lists, shapes
+    // built for a second radius and near misses of a cached text are all read.
+    let points = prop::collection::vec([number_text(), number_text(), number_text()], 1..4);
+    let input = (
+        points,
+        any::<bool>(),
+        number_text(),
+        [number_text(), number_text(), number_text()],
+        prop::collection::vec(mutation(), 0..3),
+    );
+    fuzz(
+        "typed_equals_field_reader",
+        input,
+        400,
+        |(points, spaced, radius, position, mutations)| {
+            let list = point_list_text(points, *spaced);
+            let line = |radius: &str| {
+                format!(
+                    r#"{{"a": {{"points": {list}, "radius": {radius}, "position": [{}, {}, {}]}}, "b": {{"points": {list}}}}}"#,
+                    position[0], position[1], position[2]
+                )
+            };
+            let first = line(radius);
+            let lines = [
+                first.clone(),
+                line("0.25"),
+                first.clone(),
+                String::from_utf8_lossy(&mutate(first.into_bytes(), mutations)).into_owned(),
+            ];
+            let text = lines.join("\n");
+            let parsed = parse(text.as_bytes());
+            // The lines as the reader cuts them (a mutation may add a line end or a byte order mark).
+            for (i, (line, outcome)) in split_lines(text.as_bytes())
+                .into_iter()
+                .zip(&parsed)
+                .enumerate()
+            {
+                let expected = match parse_line(line) {
+                    _ if is_blank(line) => ParsedLine::Blank,
+                    Ok(pair) => ParsedLine::Pair(pair),
+                    Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+                };
+                if *outcome != expected {
+                    let line = String::from_utf8_lossy(line);
+                    return Err(format!(
+                        "{line}: typed {outcome:?}, field reader {expected:?}"
+                    ));
                 }
             }
             Ok(())

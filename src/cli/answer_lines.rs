@@ -2,12 +2,12 @@
 //! echoed to stderr. Written in one go after the GPU's batch, or block by block as the CPU answers them.
 
 use super::answer::PairAnswer;
+use super::answer_writer::AnswerWriter;
 use super::input::ParsedLine;
-use super::output::{write_error, write_result};
 use std::io::{self, BufWriter, Stderr, Write};
 
 pub struct AnswerLines<W: Write> {
-    out: BufWriter<W>,
+    out: AnswerWriter<W>,
     stderr: BufWriter<Stderr>,
     /// How many error lines were written.
     pub failed: usize,
@@ -16,7 +16,7 @@ pub struct AnswerLines<W: Write> {
 impl<W: Write> AnswerLines<W> {
     pub fn new(out: W) -> Self {
         Self {
-            out: BufWriter::with_capacity(1 << 16, out),
+            out: AnswerWriter::new(out),
             stderr: BufWriter::new(io::stderr()),
             failed: 0,
         }
@@ -29,12 +29,12 @@ impl<W: Write> AnswerLines<W> {
             match line {
                 ParsedLine::Pair(_) => {
                     let (r, hit) = answers.next().expect("one result per valid line");
-                    write_result(&mut self.out, r, hit.as_ref())?;
+                    self.out.result(r, hit.as_ref())?;
                 }
-                ParsedLine::Blank => self.out.write_all(b"\n")?,
+                ParsedLine::Blank => self.out.blank()?,
                 ParsedLine::Error(message) => {
                     self.failed += 1;
-                    write_error(&mut self.out, message)?;
+                    self.out.error(message)?;
                     // Best effort: a closed stderr must not stop the results.
                     let _ = writeln!(self.stderr, "{message}");
                 }

@@ -5,6 +5,7 @@ mod adapters;
 mod answer;
 mod answer_batch;
 mod answer_lines;
+mod answer_writer;
 mod backend;
 mod bench;
 mod bench_io;
@@ -33,7 +34,7 @@ pub use exec::{parse_threads, threads_from_count, Executor};
 pub use indexed_answers::IndexedAnswers;
 pub use input::{parse_input, parse_input_with, read_input, split_lines, ParsedLine};
 pub use inspect::{inspect_pair, run_inspect, trace_value, InspectArgs, Inspected};
-pub use output::{write_error, write_result};
+pub use output::{push_result, write_error, write_result};
 pub use pair_line::pair_line;
 pub use parse::{
     centred_shape, check_coordinate, check_finite, check_radius, check_rotation, fold_centre,

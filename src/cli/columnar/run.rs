@@ -7,9 +7,9 @@ use super::pairs::{read_pairs, PairRow};
 use super::schema::answers_schema;
 use super::shapes::{read_shapes, ShapeTable};
 use crate::cli::answer::PairAnswer;
+use crate::cli::answer_writer::AnswerWriter;
 use crate::cli::exec::Executor;
 use crate::cli::indexed_answers::{query_indexed, IndexedAnswers};
-use crate::cli::output::{write_error, write_result};
 use crate::cli::query_gpu::IndexedPair;
 use crate::cli::sink::Destination;
 use crate::query::AnswerKind;
@@ -170,7 +170,7 @@ fn write_lines(
     rows: &[PairRow],
     answers: &mut impl AnswerSource,
 ) -> anyhow::Result<()> {
-    let mut out = BufWriter::with_capacity(1 << 16, output.open()?);
+    let mut out = AnswerWriter::new(output.open()?);
     let mut results = Vec::with_capacity(ANSWER_BATCH_ROWS);
     let mut write = || -> io::Result<()> {
         for chunk in rows.chunks(ANSWER_BATCH_ROWS) {
@@ -181,9 +181,9 @@ fn write_lines(
                 match row {
                     Ok(_) => {
                         let (r, hit) = answered.next().expect("one answer per valid row");
-                        write_result(&mut out, r, hit.as_ref())?;
+                        out.result(r, hit.as_ref())?;
                     }
-                    Err(message) => write_error(&mut out, message)?,
+                    Err(message) => out.error(message)?,
                 }
             }
         }
