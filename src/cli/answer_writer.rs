@@ -58,6 +58,16 @@ impl<W: Write> AnswerWriter<W> {
     }
 }
 
+/// As a `BufWriter` does: what is gathered is written when the writer goes away without a flush (a batch cut
+/// short by a read error keeps the answers before it), the error ignored, since there is no one left to tell.
+impl<W: Write> Drop for AnswerWriter<W> {
+    fn drop(&mut self) {
+        if !self.pending.is_empty() {
+            let _ = self.out.write_all(&self.pending);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +107,16 @@ mod tests {
         assert!(expected.len() > 3 * WRITE_BYTES);
         writer.flush().unwrap();
         assert_eq!(writer.out, expected);
+    }
+
+    #[test]
+    fn lines_gathered_are_written_when_the_writer_goes_away() {
+        let mut out = Vec::new();
+        {
+            let mut writer = AnswerWriter::new(&mut out);
+            writer.error("line 1: bad").unwrap();
+            writer.blank().unwrap();
+        }
+        assert_eq!(out, b"{\"error\": \"line 1: bad\"}\n\n");
     }
 }
