@@ -479,21 +479,18 @@ fn every_line_reads_as_the_field_reader_reads_it() {
                     position[0], position[1], position[2]
                 )
             };
-            let first = line(radius);
+            let first = line(radius).into_bytes();
+            // The mutated copy stays bytes: invalid UTF-8 must reach both readers as written.
             let lines = [
                 first.clone(),
-                line("0.25"),
+                line("0.25").into_bytes(),
                 first.clone(),
-                String::from_utf8_lossy(&mutate(first.into_bytes(), mutations)).into_owned(),
+                mutate(first, mutations),
             ];
-            let text = lines.join("\n");
-            let parsed = parse(text.as_bytes());
+            let text = lines.join(&b'\n');
+            let parsed = parse(&text);
             // The lines as the reader cuts them (a mutation may add a line end or a byte order mark).
-            for (i, (line, outcome)) in split_lines(text.as_bytes())
-                .into_iter()
-                .zip(&parsed)
-                .enumerate()
-            {
+            for (i, (line, outcome)) in split_lines(&text).into_iter().zip(&parsed).enumerate() {
                 let expected = match parse_line(line) {
                     _ if is_blank(line) => ParsedLine::Blank,
                     Ok(pair) => ParsedLine::Pair(pair),
