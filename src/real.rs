@@ -125,6 +125,17 @@ pub trait Real:
     /// (point `LANE_COUNT * block + lane` in lane `lane` of block `block`), the first one on ties: the same
     /// answer, bit for bit, as a scalar scan with [`Real::dot`], whose sum order it keeps.
     fn scan_lanes(x: &[Self::Lanes], y: &[Self::Lanes], z: &[Self::Lanes], dir: Self::V) -> usize;
+    /// Bit `l` set when `x[l] * w.x + y[l] * w.y + z[l] * w.z - dist[l]` (the height of `w` above plane `l`,
+    /// summed in [`Real::dot`]'s order, so the same bits) is not below `floor`, a height that is not a number
+    /// included: eight planes of EPA's face slots in one step (see `crate::epa::planes`).
+    fn heights_not_below(
+        x: &[Self; 8],
+        y: &[Self; 8],
+        z: &[Self; 8],
+        dist: &[Self; 8],
+        w: Self::V,
+        floor: Self,
+    ) -> u32;
 }
 
 /// [`Real::scan_lanes`] for one lane type. Two running maxima (even and odd blocks) halve the chain of
@@ -265,6 +276,29 @@ macro_rules! impl_real {
                 a.copy_from_slice(values);
                 <$lanes>::new(a)
             }
+            #[inline(always)]
+            fn heights_not_below(
+                x: &[Self; 8],
+                y: &[Self; 8],
+                z: &[Self; 8],
+                dist: &[Self; 8],
+                w: Self::V,
+                floor: Self,
+            ) -> u32 {
+                let (wx, wy, wz, floor) = (
+                    <$lanes>::splat(w.x),
+                    <$lanes>::splat(w.y),
+                    <$lanes>::splat(w.z),
+                    <$lanes>::splat(floor),
+                );
+                let mut below = 0u32;
+                for part in 0..8 / $n {
+                    let at = |a: &[Self; 8]| Self::lanes(&a[part * $n..(part + 1) * $n]);
+                    let h = at(x) * wx + at(y) * wy + at(z) * wz - at(dist);
+                    below |= (h.simd_lt(floor).to_bitmask() as u32) << (part * $n);
+                }
+                !below & 0xFF
+            }
             #[inline]
             fn scan_lanes(
                 x: &[Self::Lanes],
@@ -304,3 +338,54 @@ impl_real!(
     |v: DVec3| v,
     |q: DQuat| q
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Real::heights_not_below`] against the scalar height of each plane, in both precisions: random planes
+    /// and points, a floor at one of the heights (equal is not below), and NaN heights (not below).
+    fn check<R: Real>(to_r: impl Fn(f64) -> R) {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            to_r((state >> 11) as f64 / (1u64 << 52) as f64 - 1.0)
+        };
+        for round in 0..500 {
+            let mut planes = [[R::ZERO; 8]; 4];
+            for plane in &mut planes {
+                for x in plane.iter_mut() {
+                    *x = next();
+                }
+            }
+            if round % 5 == 0 {
+                planes[3][round % 8] = to_r(f64::NAN);
+            }
+            let w = R::vec(next(), next(), next());
+            let [x, y, z, dist] = planes;
+            let height = |l: usize| R::dot(R::vec(x[l], y[l], z[l]), w) - dist[l];
+            let floor = if round % 2 == 0 {
+                height(round % 8)
+            } else {
+                next()
+            };
+            // A NaN height compares as unordered: not below.
+            let not_below =
+                |l: usize| height(l).partial_cmp(&floor) != Some(std::cmp::Ordering::Less);
+            let expected = (0..8).fold(0u32, |m, l| m | (u32::from(not_below(l)) << l));
+            assert_eq!(
+                R::heights_not_below(&x, &y, &z, &dist, w, floor),
+                expected,
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
+    fn eight_heights_at_once_are_the_scalar_heights() {
+        check::<f32>(|x| x as f32);
+        check::<f64>(|x| x);
+    }
+}
