@@ -2,7 +2,7 @@
 //! point and segment cores), GJK then EPA then the certificate, and the test for a float64 repeat. The entry
 //! points of `distance`, `penetration` and `kind` all run these.
 
-use super::closed_form::closed_form;
+use super::closed_form::{closed_form, ClosedForm};
 use crate::epa::{
     penetrate_traced, EpaTracer, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK,
     EPA_UNIT_NORMAL_SLACK,
@@ -25,7 +25,7 @@ pub fn answer_traced<R: Real, T: GjkTracer<R>>(
     tracer: &mut T,
 ) -> GjkResult<R> {
     match closed_form_traced(q, tracer) {
-        Some((result, _)) => result,
+        Some(found) => found.result,
         None => gjk_with_simplex_traced(q, kind, tracer).0,
     }
 }
@@ -34,7 +34,7 @@ pub fn answer_traced<R: Real, T: GjkTracer<R>>(
 /// full anyway (it is cheaper than GJK's end), GJK skips the witnesses and the normal.
 pub fn answer_bare<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> BareResult<R> {
     match closed_form(q) {
-        Some((result, _)) => BareResult::of(&result),
+        Some(found) => BareResult::of(&found.result),
         None => gjk_bare(q, kind),
     }
 }
@@ -44,22 +44,22 @@ pub fn answer_bare<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> BareResult<R> 
 fn closed_form_traced<R: Real, T: GjkTracer<R>>(
     q: &PairQuery<R>,
     tracer: &mut T,
-) -> Option<(GjkResult<R>, Simplex<R>)> {
-    let (result, simplex) = closed_form(q)?;
-    let (core_a, core_b) = simplex.witnesses();
-    let closest = core_a - core_b;
+) -> Option<ClosedForm<R>> {
+    let found = closed_form(q)?;
+    let closest = found.core_a - found.core_b;
     let closest2 = R::length_squared(closest);
     tracer.gjk_step(&GjkStep {
         query: q,
         iteration: 0,
         direction: None,
-        simplex: &simplex,
+        simplex: &found.simplex(),
         closest,
         closest2,
         lower2: closest2,
     });
+    let result = &found.result;
     tracer.gjk_answer(result.status, result.distance, result.iterations);
-    Some((result, simplex))
+    Some(found)
 }
 
 /// GJK in distance mode, then EPA when the shapes overlap, on a prepared pair. Returns GJK's distance answer
@@ -75,20 +75,31 @@ pub fn penetration_traced<R: Real, T: GjkTracer<R> + EpaTracer<R>>(
     q: &PairQuery<R>,
     tracer: &mut T,
 ) -> (GjkResult<R>, Penetration<R>) {
-    let (result, simplex) = match closed_form_traced(q, tracer) {
-        Some(found) => found,
-        None => gjk_with_simplex_traced(q, QueryKind::Distance, tracer),
-    };
-    let answer = match result.status {
+    if let Some(found) = closed_form_traced(q, tracer) {
+        let answer = penetration_after(q, &found.result, &found.simplex(), tracer);
+        return (found.result, answer);
+    }
+    let (result, simplex) = gjk_with_simplex_traced(q, QueryKind::Distance, tracer);
+    let answer = penetration_after(q, &result, &simplex, tracer);
+    (result, answer)
+}
+
+/// The penetration answer for GJK's `result` and final `simplex` (or the closed form's).
+fn penetration_after<R: Real, T: EpaTracer<R>>(
+    q: &PairQuery<R>,
+    result: &GjkResult<R>,
+    simplex: &Simplex<R>,
+    tracer: &mut T,
+) -> Penetration<R> {
+    match result.status {
         GjkStatus::Separated => Penetration::none(PenetrationStatus::Separated),
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
         GjkStatus::Unresolved => Penetration::none(PenetrationStatus::GjkUnresolved),
         GjkStatus::GpuLoopLimit => Penetration::none(PenetrationStatus::GpuLoopLimit),
         GjkStatus::Intersecting => {
-            penetration_certified(q, penetrate_traced(q, &simplex, result.normal, tracer))
+            penetration_certified(q, penetrate_traced(q, simplex, result.normal, tracer))
         }
-    };
-    (result, answer)
+    }
 }
 
 /// A penetrating answer must be what it claims: B moved by `depth` along `normal` just separates the shapes,
