@@ -1,5 +1,5 @@
 // GJK's simplex: up to four points of A - B with the support points of A and B that made them, and the
-// weights of the closest point. The twin of src/gjk/simplex.rs (`Simplex::reduce` is `simplex_reduce` here,
+// weights of the closest point. The twin of src/gjk/simplex.rs (`Simplex::project` is `simplex_project` here,
 // and so on: WGSL has no methods).
 
 struct Simplex {
@@ -38,7 +38,8 @@ fn simplex_max_vertex_norm(s: ptr<function, Simplex>) -> f32 {
     return sqrt(m);
 }
 
-fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
+// The point of the simplex closest to the origin, with its weights, the simplex left as it is (Simplex::project).
+fn simplex_project(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
     let w = (*s).w;
     var proj: Projection;
     switch ((*s).len) {
@@ -55,6 +56,11 @@ fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
             proj = s3d(w, exhaustive);
         }
     }
+    return proj;
+}
+
+// Keeps the vertices `proj` gives a positive weight, in order, with those weights normalised (Simplex::keep).
+fn simplex_keep(s: ptr<function, Simplex>, proj: Projection) {
     var kept = 0u;
     var sum = 0.0;
     for (var i = 0u; i < (*s).len; i = i + 1u) {
@@ -68,13 +74,17 @@ fn simplex_reduce(s: ptr<function, Simplex>, exhaustive: bool) -> Projection {
         }
     }
     (*s).len = kept;
-    // Weights of a sliver sum to 1 only up to their rounding: normalise them (Simplex::reduce).
+    // Weights of a sliver sum to 1 only up to their rounding: normalise them (Simplex::keep).
     if (sum > 0.0) {
         for (var i = 0u; i < kept; i = i + 1u) {
             (*s).lambda[i] = (*s).lambda[i] / sum;
         }
     }
-    return proj;
+}
+
+// Drops the last vertex pushed: the simplex as it was before `simplex_push` (Simplex::pop).
+fn simplex_pop(s: ptr<function, Simplex>) {
+    (*s).len = (*s).len - 1u;
 }
 
 // `v` without its components along the simplex's own edges, where the simplex knows them better than `v`

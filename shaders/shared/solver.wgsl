@@ -133,66 +133,67 @@ fn gjk_search_step(
         return STOP_CONVERGED;
     }
 
-    let previous = *simplex;
+    // Extended in place and reduced only once the new point is taken; `simplex_pop` goes back (GjkSearch::step).
+    let kept_before = (*simplex).len;
     simplex_push(simplex, a, b);
     let noise = NOISE_ULPS * EPSILON * sqrt(vv) * simplex_max_vertex_norm(simplex);
-    var projection = simplex_reduce(simplex, false);
+    var projection = simplex_project(simplex, false);
     // Never above the last |v|^2 nor below the lower bound, up to the rounding allowance.
     let floor = (*s).lower2 - LOWER_BOUND_NOISE_FACTOR * noise;
     if (!(projection.dist2 <= vv + noise) || projection.dist2 < floor) {
-        *simplex = previous;
-        simplex_push(simplex, a, b);
-        projection = simplex_reduce(simplex, true);
+        projection = simplex_project(simplex, true);
     }
     if (!(projection.dist2 <= vv + noise) || projection.dist2 < floor) {
-        *simplex = previous;
+        simplex_pop(simplex);
         return STOP_CONVERGED;
     }
     // Only a decrease beyond the rounding allowance resets the count.
+    var whole_triangle = false;
     if (projection.dist2 < vv - noise) {
         (*s).stalls = 0u;
     } else {
         if (!(projection.dist2 < vv)) {
-            let kept = gjk_search_keep_sliver_triangle(simplex, previous, a, b, w, floor, vv + noise);
-            if (kept.found) {
-                projection = kept.projection;
+            let plane = gjk_search_sliver_triangle(simplex, kept_before, projection, floor, vv + noise);
+            if (plane.found) {
+                projection = plane.projection;
+                whole_triangle = true;
             }
         }
         (*s).stalls = (*s).stalls + 1u;
         if ((*s).stalls > MAX_STALLS) {
-            *simplex = previous;
+            simplex_pop(simplex);
             return STOP_CONVERGED;
         }
+    }
+    if (whole_triangle) {
+        (*simplex).lambda = projection.lambda;
+    } else {
+        simplex_keep(simplex, projection);
     }
     (*s).v = projection.point;
     (*s).vv = projection.dist2;
     return STOP_GO_ON;
 }
 
-// A segment plus a new point the sign tests dropped again: keep the whole triangle when the origin projects
-// into it up to rounding (s2d_plane).
-fn gjk_search_keep_sliver_triangle(
+// A segment plus a new point the sign tests dropped again (the projection of the segment and the point pushed
+// after its `kept_before` vertices gives the point no weight): the whole triangle's plane projection when the
+// origin projects into it up to rounding (s2d_plane).
+fn gjk_search_sliver_triangle(
     simplex: ptr<function, Simplex>,
-    previous: Simplex,
-    a: vec3<f32>,
-    b: vec3<f32>,
-    w: vec3<f32>,
+    kept_before: u32,
+    projection: Projection,
     floor: f32,
     allowed: f32,
 ) -> PlaneProjection {
     var none: PlaneProjection;
     none.found = false;
-    if (previous.len != 2u || simplex_contains(simplex, w)) {
+    if (kept_before != 2u || projection.lambda[2] > 0.0) {
         return none;
     }
-    var triangle = previous;
-    simplex_push(&triangle, a, b);
-    let plane = s2d_plane(triangle.w);
+    let plane = s2d_plane((*simplex).w);
     if (!plane.found || !(plane.projection.dist2 <= allowed) || plane.projection.dist2 < floor) {
         return none;
     }
-    triangle.lambda = plane.projection.lambda;
-    *simplex = triangle;
     return plane;
 }
 

@@ -2,7 +2,7 @@
 //! points of A and B that made it, so the closest points can be rebuilt from the barycentric weights.
 //!
 //! Fixed-size arrays and no allocation, like the WGSL twin (`Simplex` in `shaders/shared/simplex.wgsl`, where
-//! `Simplex::reduce` is `simplex_reduce` and so on).
+//! `Simplex::project` is `simplex_project` and so on).
 
 use super::signed_volumes::{s1d, s2d, s3d, Projection};
 use crate::real::Real;
@@ -46,10 +46,11 @@ impl<R: Real> Simplex<R> {
         self.len += 1;
     }
 
-    /// Replaces the simplex by the smallest sub-simplex that holds its point closest to the origin, and
-    /// returns that point. `exhaustive` evaluates every face and edge instead of trusting the sign tests.
-    pub fn reduce(&mut self, exhaustive: bool) -> Projection<R> {
-        let proj = match self.len {
+    /// The point of this simplex closest to the origin, with its weights, the simplex left as it is (GJK
+    /// decides whether to take it before [`Self::keep`] applies it). `exhaustive` evaluates every face and
+    /// edge instead of trusting the sign tests.
+    pub fn project(&self, exhaustive: bool) -> Projection<R> {
+        match self.len {
             1 => Projection {
                 lambda: [R::ONE, R::ZERO, R::ZERO, R::ZERO],
                 point: self.w[0],
@@ -58,8 +59,12 @@ impl<R: Real> Simplex<R> {
             2 => s1d(&self.w, 0, 1),
             3 => s2d(&self.w, 0, 1, 2, exhaustive),
             _ => s3d(&self.w, exhaustive),
-        };
-        // Keep the vertices with a positive weight, in order.
+        }
+    }
+
+    /// Keeps the vertices `proj` (this simplex's [`Self::project`]) gives a positive weight, in order, with
+    /// those weights normalised to sum to 1.
+    pub fn keep(&mut self, proj: &Projection<R>) {
         let mut kept = 0;
         let mut sum = R::ZERO;
         for i in 0..self.len {
@@ -81,7 +86,13 @@ impl<R: Real> Simplex<R> {
                 *l = *l / sum;
             }
         }
-        proj
+    }
+
+    /// Drops the last vertex pushed: the simplex as it was before [`Self::push`] (its weights were not
+    /// touched since, as long as [`Self::keep`] was not called).
+    pub fn pop(&mut self) {
+        debug_assert!(self.len > 1);
+        self.len -= 1;
     }
 
     /// Largest distance of a live vertex from the origin: the magnitude the rounding of this simplex's
