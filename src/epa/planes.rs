@@ -46,14 +46,11 @@ impl<R: Real> Planes<R> {
         }
     }
 
-    pub fn clear(&mut self) {
-        self.x.clear();
-        self.y.clear();
-        self.z.clear();
-        self.dist.clear();
-    }
-
-    /// Makes room for slot `s` (a group of dead planes at a time).
+    /// Makes room for slot `s` (a group of dead planes at a time). Storage is never given back: a polytope
+    /// reused for another run keeps its planes, and slots at or past its slot count are never read (both scans
+    /// stop at the count), so the next run's `set` is their first read-relevant write. Emptying the arrays
+    /// between runs made every run write its groups of dead planes again (`memset` calls): 1.5% to 2.5% of a
+    /// penetration query, measured in one binary on the mix, hull1000_hull1000 and cube_sphere482.
     pub fn reach_slot(&mut self, s: usize) {
         while self.dist.len() <= s {
             let len = self.dist.len() + GROUP;

@@ -113,7 +113,7 @@ impl<R: Real> Polytope<R> {
         self.b.clear();
         self.vertices = 0;
         self.faces.clear();
-        self.planes.clear();
+        // The planes keep their storage: slots at or past `face_slots` are never read (see `Planes::reach_slot`).
         self.face_slots = 0;
         self.first_free = 0;
         self.visible.clear();
