@@ -15,60 +15,15 @@
 mod alternation;
 mod parry_cases;
 mod parry_pairs;
+mod timed_passes;
 
 use alternation::{alternate, quantile, sorted};
 use gpu_gjk::gjk::GjkConfig;
 use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use timed_passes::{options, reps_for, timed};
 
 /// Rounds when `--rounds` is not given: enough for quartiles that mean something, a few seconds a case.
 const DEFAULT_ROUNDS: usize = 41;
-/// A pass shorter than this is repeated within the round (a pass over 200 pairs of big hulls takes a few
-/// hundred microseconds for gpu-gjk, where the timer's and the scheduler's noise shows).
-const MIN_PASS: Duration = Duration::from_millis(3);
-
-struct Options {
-    /// Row ids must contain one of these (all rows when empty).
-    filters: Vec<String>,
-    rounds: usize,
-}
-
-/// `[FILTER...] [--rounds N]`; other flags (cargo passes `--bench`) are ignored.
-fn options() -> Options {
-    let mut options = Options {
-        filters: Vec::new(),
-        rounds: DEFAULT_ROUNDS,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--rounds" {
-            let value = args.next().and_then(|n| n.parse().ok());
-            options.rounds = value.filter(|&n| n > 0).unwrap_or_else(|| {
-                eprintln!("--rounds takes a positive number");
-                std::process::exit(2)
-            });
-        } else if !arg.starts_with("--") {
-            options.filters.push(arg);
-        }
-    }
-    options
-}
-
-/// Seconds per pass of `run`, repeated `reps` times.
-fn timed(reps: usize, mut run: impl FnMut() -> f32) -> f64 {
-    let start = Instant::now();
-    for _ in 0..reps {
-        black_box(run());
-    }
-    start.elapsed().as_secs_f64() / reps as f64
-}
-
-/// How many passes of `run` make a timing at least [`MIN_PASS`] long (each library gets its own count, so
-/// the faster one's timing is not a single short pass).
-fn reps_for(run: impl FnMut() -> f32) -> usize {
-    ((MIN_PASS.as_secs_f64() / timed(1, run)).ceil() as usize).max(1)
-}
 
 /// One table row: per-pair medians (µs) and the ratio's median and quartiles.
 struct Row {
@@ -98,7 +53,7 @@ fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Row {
 }
 
 fn main() {
-    let options = options();
+    let options = options(DEFAULT_ROUNDS);
     let config = GjkConfig::default();
     let cases = all_cases();
     println!(
@@ -113,7 +68,7 @@ fn main() {
     for (kind, kind_name) in Kind::ALL {
         for case in &cases {
             let id = format!("{kind_name}/{}", case.name);
-            if !options.filters.is_empty() && !options.filters.iter().any(|f| id.contains(f)) {
+            if !options.wants(&id) {
                 continue;
             }
             let row = paired(case, kind, options.rounds, &config);

@@ -140,64 +140,73 @@ pub enum Kind {
 /// `intersection_test` and `distance` return), or with `full` the whole `query` answer (witnesses and normal
 /// too, as `gpu-gjk query --kind` prints them).
 pub fn run_ours(case: &Case, kind: Kind, full: bool, config: &GjkConfig) -> f32 {
-    let mut acc = 0.0f32;
-    for q in &case.pairs {
-        let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
-        let (pa, pb) = (&q.pose_a, &q.pose_b);
-        acc += match kind {
-            Kind::Intersection if full => {
-                let r = query::query(a, pa, b, pb, QueryKind::Intersection, config);
-                f32::from(u8::from(r.intersecting))
-            }
-            Kind::Intersection => {
-                let r = query::query_bare(a, pa, b, pb, QueryKind::Intersection, config);
-                f32::from(u8::from(r.intersecting))
-            }
-            Kind::Distance if full => {
-                query::query(a, pa, b, pb, QueryKind::Distance, config).distance
-            }
-            Kind::Distance => query::query_bare(a, pa, b, pb, QueryKind::Distance, config).distance,
-            Kind::Penetration | Kind::PenetrationVsContact0 => {
-                let (result, hit) = query::penetration_query(a, &q.pose_a, b, &q.pose_b, config);
-                result.distance + hit.depth
-            }
-        };
-    }
-    acc
+    case.pairs
+        .iter()
+        .map(|q| ours_on_pair(case, q, kind, full, config))
+        .sum()
 }
 
-pub fn run_parry(case: &Case, kind: Kind) -> f32 {
-    let mut acc = 0.0f32;
-    for q in &case.pairs {
-        let (a, b) = (
-            black_box(case.parry[q.a].as_ref()),
-            case.parry[q.b].as_ref(),
-        );
-        let (pa, pb) = (&q.parry_a, &q.parry_b);
-        acc += match kind {
-            Kind::Intersection => {
-                let hit = parry3d::query::intersection_test(pa, a, pb, b).expect("supported");
-                f32::from(u8::from(hit.intersecting))
-            }
-            Kind::Distance => {
-                parry3d::query::distance(pa, a, pb, b)
-                    .expect("supported")
-                    .distance
-            }
-            // No prediction limit: parry3d then answers every pair, with the distance and closest points when
-            // apart, as gpu-gjk's penetration query does.
-            Kind::Penetration => {
-                parry3d::query::contact(pa, a, pb, b, f32::INFINITY)
-                    .expect("supported")
-                    .expect("an unlimited prediction answers every pair")
-                    .dist
-            }
-            Kind::PenetrationVsContact0 => parry3d::query::contact(pa, a, pb, b, 0.0)
-                .expect("supported")
-                .map_or(0.0, |c| c.dist),
-        };
+/// [`run_ours`] on one pair of `case`.
+#[inline]
+pub fn ours_on_pair(case: &Case, q: &Pair, kind: Kind, full: bool, config: &GjkConfig) -> f32 {
+    let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
+    let (pa, pb) = (&q.pose_a, &q.pose_b);
+    match kind {
+        Kind::Intersection if full => {
+            let r = query::query(a, pa, b, pb, QueryKind::Intersection, config);
+            f32::from(u8::from(r.intersecting))
+        }
+        Kind::Intersection => {
+            let r = query::query_bare(a, pa, b, pb, QueryKind::Intersection, config);
+            f32::from(u8::from(r.intersecting))
+        }
+        Kind::Distance if full => query::query(a, pa, b, pb, QueryKind::Distance, config).distance,
+        Kind::Distance => query::query_bare(a, pa, b, pb, QueryKind::Distance, config).distance,
+        Kind::Penetration | Kind::PenetrationVsContact0 => {
+            let (result, hit) = query::penetration_query(a, &q.pose_a, b, &q.pose_b, config);
+            result.distance + hit.depth
+        }
     }
-    acc
+}
+
+/// parry3d on every pair of `case`, the same query as [`run_ours`].
+pub fn run_parry(case: &Case, kind: Kind) -> f32 {
+    case.pairs
+        .iter()
+        .map(|q| parry_on_pair(case, q, kind))
+        .sum()
+}
+
+/// [`run_parry`] on one pair of `case`.
+#[inline]
+pub fn parry_on_pair(case: &Case, q: &Pair, kind: Kind) -> f32 {
+    let (a, b) = (
+        black_box(case.parry[q.a].as_ref()),
+        case.parry[q.b].as_ref(),
+    );
+    let (pa, pb) = (&q.parry_a, &q.parry_b);
+    match kind {
+        Kind::Intersection => {
+            let hit = parry3d::query::intersection_test(pa, a, pb, b).expect("supported");
+            f32::from(u8::from(hit.intersecting))
+        }
+        Kind::Distance => {
+            parry3d::query::distance(pa, a, pb, b)
+                .expect("supported")
+                .distance
+        }
+        // No prediction limit: parry3d then answers every pair, with the distance and closest points when
+        // apart, as gpu-gjk's penetration query does.
+        Kind::Penetration => {
+            parry3d::query::contact(pa, a, pb, b, f32::INFINITY)
+                .expect("supported")
+                .expect("an unlimited prediction answers every pair")
+                .dist
+        }
+        Kind::PenetrationVsContact0 => parry3d::query::contact(pa, a, pb, b, 0.0)
+            .expect("supported")
+            .map_or(0.0, |c| c.dist),
+    }
 }
 
 impl Kind {

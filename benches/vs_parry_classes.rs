@@ -1,0 +1,201 @@
+//! The random mix of `benches/vs_parry_paired.rs` split by shape class: for each class of pair (the classes of
+//! its two shapes, either order), gpu-gjk and parry3d timed in alternation on that class's pairs alone, for the
+//! intersection flag, the distance and the penetration query (against `contact` with no prediction limit, the
+//! same work). Says where the mix's ratio comes from: which classes take gpu-gjk's time, and where parry3d is
+//! close or ahead.
+//!
+//! Classes: `sphere` (a point with a radius), `capsule` (a segment with a radius), `segment`, `box` (8 vertices,
+//! no radius), `rounded box` (8 vertices and a radius), then other hulls by vertex count: `hull 4-16`,
+//! `hull 17-64`, `hull 65+` (a radius or not).
+//!
+//! `cargo bench --no-default-features --features scenario --bench vs_parry_classes` (add filters on the
+//! `{kind}/{class}` id, e.g. `-- penetration/box`: a row runs when its id contains one of them; and
+//! `--rounds N`, default 21). Prints one Markdown table per query: each class's pairs, how many overlap, its share
+//! of gpu-gjk's time over the mix, the median per-pair time of each library and the median per-round ratio
+//! (parry3d's time over gpu-gjk's: above 1, gpu-gjk is faster) between its quartiles; classes by gpu-gjk's time.
+
+mod alternation;
+mod parry_cases;
+mod parry_pairs;
+mod timed_passes;
+
+use alternation::{alternate, quantile, sorted};
+use gpu_gjk::gjk::GjkConfig;
+use gpu_gjk::query::penetration_query;
+use gpu_gjk::ConvexShape;
+use parry_cases::{all_cases, ours_on_pair, parry_on_pair, run_ours, run_parry, Case, Kind};
+use parry_pairs::Pair;
+use std::collections::BTreeMap;
+use timed_passes::{options, reps_for, timed};
+
+/// Rounds when `--rounds` is not given: the classes are many, and each round of a class is two short passes.
+const DEFAULT_ROUNDS: usize = 21;
+
+/// The class of one shape (see the module's text).
+fn class(shape: &ConvexShape) -> &'static str {
+    let rounded = shape.radius() > 0.0;
+    match (shape.len(), rounded) {
+        (1, _) => "sphere",
+        (2, true) => "capsule",
+        (2, false) => "segment",
+        (8, false) => "box",
+        (8, true) => "rounded box",
+        (n, _) if n <= 16 => "hull 4-16",
+        (n, _) if n <= 64 => "hull 17-64",
+        _ => "hull 65+",
+    }
+}
+
+/// The class of a pair: its shapes' classes in name order.
+fn pair_class(case: &Case, pair: &Pair) -> String {
+    let (a, b) = (class(&case.shapes[pair.a]), class(&case.shapes[pair.b]));
+    let (first, second) = if a <= b { (a, b) } else { (b, a) };
+    format!("{first} - {second}")
+}
+
+/// One class's timings: per-pair medians (µs) and the ratio's quartiles.
+struct Row {
+    class: String,
+    pairs: usize,
+    overlapping: usize,
+    ours_us: f64,
+    parry_us: f64,
+    ratio: [f64; 3],
+}
+
+/// The class's pairs timed in alternation, one pass of each library per round.
+fn timed_class(
+    case: &Case,
+    pairs: &[&Pair],
+    kind: Kind,
+    rounds: usize,
+    config: &GjkConfig,
+) -> (f64, f64, [f64; 3]) {
+    let ours = || {
+        pairs
+            .iter()
+            .map(|p| ours_on_pair(case, p, kind, false, config))
+            .sum()
+    };
+    let theirs = || pairs.iter().map(|p| parry_on_pair(case, p, kind)).sum();
+    alternated(pairs.len(), rounds, ours, theirs)
+}
+
+/// Per-pair medians (µs) of `ours` and `theirs`, passes over `pairs` pairs timed in alternation, and the
+/// quartiles of the per-round ratio.
+fn alternated(
+    pairs: usize,
+    rounds: usize,
+    ours: impl FnMut() -> f32 + Copy,
+    theirs: impl FnMut() -> f32 + Copy,
+) -> (f64, f64, [f64; 3]) {
+    let (ours_reps, theirs_reps) = (reps_for(ours), reps_for(theirs));
+    let rounds = alternate(
+        rounds,
+        || timed(ours_reps, ours),
+        || timed(theirs_reps, theirs),
+    );
+    let median =
+        |side: fn(&(f64, f64)) -> f64| quantile(&sorted(rounds.iter().map(side).collect()), 0.5);
+    let ratios = sorted(rounds.iter().map(|(o, p)| p / o).collect());
+    let per_pair_us = 1e6 / pairs as f64;
+    (
+        median(|r| r.0) * per_pair_us,
+        median(|r| r.1) * per_pair_us,
+        [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
+    )
+}
+
+fn main() {
+    let options = options(DEFAULT_ROUNDS);
+    let config = GjkConfig::default();
+    // The mix as `vs_parry_paired` builds it (with the other cases, which this bench leaves alone).
+    let case = all_cases()
+        .into_iter()
+        .find(|case| case.name == "mix")
+        .expect("the cases include the mix");
+    let mut classes: BTreeMap<String, Vec<&Pair>> = BTreeMap::new();
+    for pair in &case.pairs {
+        classes
+            .entry(pair_class(&case, pair))
+            .or_default()
+            .push(pair);
+    }
+    let overlaps = |pair: &Pair| {
+        let (a, b) = (&case.shapes[pair.a], &case.shapes[pair.b]);
+        penetration_query(a, &pair.pose_a, b, &pair.pose_b, &config)
+            .0
+            .intersecting
+    };
+    println!(
+        "gpu-gjk against parry3d 0.31 (f32) on the random mix's {} pairs by shape class, single thread, timed in \
+         alternation: {} rounds per class",
+        case.pairs.len(),
+        options.rounds
+    );
+    // The three queries, the penetration one against `contact` doing the same work (no prediction limit).
+    let kinds = Kind::ALL
+        .into_iter()
+        .filter(|(kind, _)| !matches!(kind, Kind::PenetrationVsContact0));
+    for (kind, kind_name) in kinds {
+        let mut rows: Vec<Row> = classes
+            .iter()
+            .filter(|(class, _)| options.wants(&format!("{kind_name}/{class}")))
+            .map(|(class, pairs)| {
+                let (ours_us, parry_us, ratio) =
+                    timed_class(&case, pairs, kind, options.rounds, &config);
+                Row {
+                    class: class.clone(),
+                    pairs: pairs.len(),
+                    overlapping: pairs.iter().filter(|p| overlaps(p)).count(),
+                    ours_us,
+                    parry_us,
+                    ratio,
+                }
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let ours_total = |row: &Row| row.ours_us * row.pairs as f64;
+        let total: f64 = rows.iter().map(ours_total).sum();
+        rows.sort_by(|a, b| ours_total(b).total_cmp(&ours_total(a)));
+        println!();
+        println!("{kind_name}:");
+        println!();
+        println!(
+            "| class | pairs | overlapping | share of gpu-gjk's time | gpu-gjk µs per pair | parry3d µs per pair \
+             | ratio (median) | quartiles |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+        // The whole mix in one pass, as `vs_parry_paired` times it (caches colder than a class's passes).
+        let (ours_us, parry_us, ratio) = alternated(
+            case.pairs.len(),
+            options.rounds,
+            || run_ours(&case, kind, false, &config),
+            || run_parry(&case, kind),
+        );
+        println!(
+            "| the whole mix | {} | {} | 100% | {ours_us:.3} | {parry_us:.3} | {:.2}x | {:.2}x-{:.2}x |",
+            case.pairs.len(),
+            case.pairs.iter().filter(|p| overlaps(p)).count(),
+            ratio[1],
+            ratio[0],
+            ratio[2]
+        );
+        for row in &rows {
+            println!(
+                "| {} | {} | {} | {:.1}% | {:.3} | {:.3} | {:.2}x | {:.2}x-{:.2}x |",
+                row.class,
+                row.pairs,
+                row.overlapping,
+                100.0 * ours_total(row) / total,
+                row.ours_us,
+                row.parry_us,
+                row.ratio[1],
+                row.ratio[0],
+                row.ratio[2]
+            );
+        }
+    }
+}
