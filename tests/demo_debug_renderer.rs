@@ -5,24 +5,11 @@
 //! The screenshots are kept as test artefacts in `target/tmp/debug-renderer/` (one PNG per view). Without
 //! Xvfb the window tests say they were skipped, except under `CI=true`.
 
+mod common;
+
+use common::xvfb::{under_xvfb, xvfb_run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn xvfb_run() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("xvfb-run"))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true requires xvfb-run (apt-get install xvfb xauth; .ci/run does it)"
-        );
-        eprintln!("SKIPPED: the debug renderer tests need xvfb-run (apt-get install xvfb xauth)");
-    }
-    found
-}
 
 /// Where the screenshots stay after the run.
 fn artefacts() -> PathBuf {
@@ -34,15 +21,12 @@ fn artefacts() -> PathBuf {
 /// Runs `gpu-gjk demo` for a few frames under Xvfb on OpenGL and returns the screenshot and the output.
 fn demo(xvfb: &Path, name: &str, extra: &[&str]) -> (Picture, Output) {
     let png = artefacts().join(format!("{name}.png"));
-    let output = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .args(["demo", "--backend", "gl", "--frames", "3", "--screenshot"])
-        .arg(&png)
-        .args(extra)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("running xvfb-run");
+    let output = under_xvfb(xvfb, |command| {
+        command
+            .args(["demo", "--backend", "gl", "--frames", "3", "--screenshot"])
+            .arg(&png)
+            .args(extra);
+    });
     eprintln!(
         "demo {name} {extra:?}: {}\n{}",
         output.status,
@@ -154,7 +138,9 @@ const OVERLAYS: [(&str, Classifier, &[&str]); 4] = [
 
 #[test]
 fn each_overlay_shows_its_colour_when_on_and_none_when_off() {
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the debug renderer tests") else {
+        return;
+    };
     let (off, output) = demo(&xvfb, "overlays-off", &["--bodies", "2000"]);
     assert!(output.status.success());
     let baseline: Vec<usize> = OVERLAYS
@@ -197,7 +183,9 @@ fn each_overlay_shows_its_colour_when_on_and_none_when_off() {
 
 #[test]
 fn disagreements_get_rings_and_the_camera_flies_to_one() {
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the debug renderer tests") else {
+        return;
+    };
     let flip = [
         "--bodies",
         "1500",
@@ -233,7 +221,9 @@ fn disagreements_get_rings_and_the_camera_flies_to_one() {
 
 #[test]
 fn the_picked_body_has_its_panel_and_highlight_and_the_inspector_draws() {
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the debug renderer tests") else {
+        return;
+    };
     let (picked, output) = demo(&xvfb, "picked", &["--bodies", "2000", "--pick", "0"]);
     assert!(output.status.success());
     // The panel: top right, dark with light text.
@@ -287,7 +277,9 @@ fn the_picked_body_has_its_panel_and_highlight_and_the_inspector_draws() {
 
 #[test]
 fn the_2d_mode_draws_polygons_coloured_by_collision_and_their_minkowski_difference() {
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the debug renderer tests") else {
+        return;
+    };
     let (plane, output) = demo(&xvfb, "2d", &["--2d"]);
     assert!(output.status.success());
     let reds = plane.count((0.2, 0.5), (0.2, 0.6), red);
@@ -311,7 +303,9 @@ fn the_2d_mode_draws_polygons_coloured_by_collision_and_their_minkowski_differen
 
 #[test]
 fn at_800x600_the_hud_leaves_the_scene_visible() {
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the debug renderer tests") else {
+        return;
+    };
     let (small, output) = demo(
         &xvfb,
         "hud-800x600",

@@ -3,43 +3,27 @@
 //! disagreements and the picture must show lit red and neutral meshes and the HUD. Without Xvfb the test
 //! says it was skipped, except under `CI=true` (where `.ci/run` installs it).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn xvfb_run() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("xvfb-run"))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true requires xvfb-run (apt-get install xvfb xauth; .ci/run does it)"
-        );
-        eprintln!("SKIPPED: the window test needs xvfb-run (apt-get install xvfb xauth)");
-    }
-    found
-}
+use common::xvfb::{under_xvfb, xvfb_run};
+use std::path::Path;
+use std::process::Command;
 
 /// Runs the demo under Xvfb and returns its JSON summary.
 fn run_demo(xvfb: &Path, extra: &[&str], screenshot: &Path) -> serde_json::Value {
-    let output = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .args([
-            "demo",
-            "--bodies",
-            "2000",
-            "--frames",
-            "120",
-            "--screenshot",
-        ])
-        .arg(screenshot)
-        .args(extra)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("running xvfb-run");
+    let output = under_xvfb(xvfb, |command| {
+        command
+            .args([
+                "demo",
+                "--bodies",
+                "2000",
+                "--frames",
+                "120",
+                "--screenshot",
+            ])
+            .arg(screenshot)
+            .args(extra);
+    });
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -149,7 +133,9 @@ fn check_picture(path: &Path, summary: &serde_json::Value) {
 
 #[test]
 fn headless_demo_under_xvfb_draws_both_colours_and_agrees_with_the_cpu() {
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the window tests") else {
+        return;
+    };
     let dir = std::env::temp_dir().join(format!("gpu-gjk-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, extra) in [("auto", &[][..]), ("gl", &["--backend", "gl"][..])] {
@@ -236,16 +222,15 @@ fn tiny_meshes_and_huge_windows_are_one_line_errors_or_work() {
         stderr.contains("tiny40.obj") && stderr.contains("beyond float32"),
         "{stderr}"
     );
-    let Some(xvfb) = xvfb_run() else { return };
+    let Some(xvfb) = xvfb_run("the window tests") else {
+        return;
+    };
     let demo = |extra: &[&str]| {
-        Command::new(&xvfb)
-            .args(["-a", "-s", "-screen 0 1280x800x24"])
-            .arg(env!("CARGO_BIN_EXE_gpu-gjk"))
-            .args(["demo", "--bodies", "40", "--frames", "2"])
-            .args(extra)
-            .env_remove("WAYLAND_DISPLAY")
-            .output()
-            .expect("running xvfb-run")
+        under_xvfb(&xvfb, |command| {
+            command
+                .args(["demo", "--bodies", "40", "--frames", "2"])
+                .args(extra);
+        })
     };
     // 1e-23 edges panicked (PointOutOfRange); 1e-30 made bodies 1e8 units wide. Both now scale to the
     // body sizes, and the run is checked against the CPU.

@@ -4,3 +4,4 @@ pub mod certificate;
 pub mod exact;
 pub mod gpu;
 pub mod referee;
+pub mod xvfb;
