@@ -19,14 +19,13 @@ mod parry_cases;
 mod parry_pairs;
 mod timed_passes;
 
-use alternation::{alternate, quantile, sorted};
 use gpu_gjk::gjk::GjkConfig;
 use gpu_gjk::query::penetration_query;
 use gpu_gjk::ConvexShape;
 use parry_cases::{all_cases, ours_on_pair, parry_on_pair, run_ours, run_parry, Case, Kind};
 use parry_pairs::Pair;
 use std::collections::BTreeMap;
-use timed_passes::{options, reps_for, timed};
+use timed_passes::{alternated, options, Alternated};
 
 /// Rounds when `--rounds` is not given: the classes are many, and each round of a class is two short passes.
 const DEFAULT_ROUNDS: usize = 21;
@@ -53,14 +52,12 @@ fn pair_class(case: &Case, pair: &Pair) -> String {
     format!("{first} - {second}")
 }
 
-/// One class's timings: per-pair medians (µs) and the ratio's quartiles.
+/// One class's row.
 struct Row {
     class: String,
     pairs: usize,
     overlapping: usize,
-    ours_us: f64,
-    parry_us: f64,
-    ratio: [f64; 3],
+    timed: Alternated,
 }
 
 /// The class's pairs timed in alternation, one pass of each library per round.
@@ -70,7 +67,7 @@ fn timed_class(
     kind: Kind,
     rounds: usize,
     config: &GjkConfig,
-) -> (f64, f64, [f64; 3]) {
+) -> Alternated {
     let ours = || {
         pairs
             .iter()
@@ -79,31 +76,6 @@ fn timed_class(
     };
     let theirs = || pairs.iter().map(|p| parry_on_pair(case, p, kind)).sum();
     alternated(pairs.len(), rounds, ours, theirs)
-}
-
-/// Per-pair medians (µs) of `ours` and `theirs`, passes over `pairs` pairs timed in alternation, and the
-/// quartiles of the per-round ratio.
-fn alternated(
-    pairs: usize,
-    rounds: usize,
-    ours: impl FnMut() -> f32 + Copy,
-    theirs: impl FnMut() -> f32 + Copy,
-) -> (f64, f64, [f64; 3]) {
-    let (ours_reps, theirs_reps) = (reps_for(ours), reps_for(theirs));
-    let rounds = alternate(
-        rounds,
-        || timed(ours_reps, ours),
-        || timed(theirs_reps, theirs),
-    );
-    let median =
-        |side: fn(&(f64, f64)) -> f64| quantile(&sorted(rounds.iter().map(side).collect()), 0.5);
-    let ratios = sorted(rounds.iter().map(|(o, p)| p / o).collect());
-    let per_pair_us = 1e6 / pairs as f64;
-    (
-        median(|r| r.0) * per_pair_us,
-        median(|r| r.1) * per_pair_us,
-        [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
-    )
 }
 
 fn main() {
@@ -127,6 +99,7 @@ fn main() {
             .0
             .intersecting
     };
+    let overlapping_in_mix = case.pairs.iter().filter(|p| overlaps(p)).count();
     println!(
         "gpu-gjk against parry3d 0.31 (f32) on the random mix's {} pairs by shape class, single thread, timed in \
          alternation: {} rounds per class",
@@ -141,23 +114,17 @@ fn main() {
         let mut rows: Vec<Row> = classes
             .iter()
             .filter(|(class, _)| options.wants(&format!("{kind_name}/{class}")))
-            .map(|(class, pairs)| {
-                let (ours_us, parry_us, ratio) =
-                    timed_class(&case, pairs, kind, options.rounds, &config);
-                Row {
-                    class: class.clone(),
-                    pairs: pairs.len(),
-                    overlapping: pairs.iter().filter(|p| overlaps(p)).count(),
-                    ours_us,
-                    parry_us,
-                    ratio,
-                }
+            .map(|(class, pairs)| Row {
+                class: class.clone(),
+                pairs: pairs.len(),
+                overlapping: pairs.iter().filter(|p| overlaps(p)).count(),
+                timed: timed_class(&case, pairs, kind, options.rounds, &config),
             })
             .collect();
         if rows.is_empty() {
             continue;
         }
-        let ours_total = |row: &Row| row.ours_us * row.pairs as f64;
+        let ours_total = |row: &Row| row.timed.ours_us * row.pairs as f64;
         let total: f64 = rows.iter().map(ours_total).sum();
         rows.sort_by(|a, b| ours_total(b).total_cmp(&ours_total(a)));
         println!();
@@ -169,19 +136,20 @@ fn main() {
         );
         println!("|---|---:|---:|---:|---:|---:|---:|---:|");
         // The whole mix in one pass, as `vs_parry_paired` times it (caches colder than a class's passes).
-        let (ours_us, parry_us, ratio) = alternated(
+        let whole = alternated(
             case.pairs.len(),
             options.rounds,
             || run_ours(&case, kind, false, &config),
             || run_parry(&case, kind),
         );
         println!(
-            "| the whole mix | {} | {} | 100% | {ours_us:.3} | {parry_us:.3} | {:.2}x | {:.2}x-{:.2}x |",
+            "| the whole mix | {} | {overlapping_in_mix} | 100% | {:.3} | {:.3} | {:.2}x | {:.2}x-{:.2}x |",
             case.pairs.len(),
-            case.pairs.iter().filter(|p| overlaps(p)).count(),
-            ratio[1],
-            ratio[0],
-            ratio[2]
+            whole.ours_us,
+            whole.parry_us,
+            whole.ratio[1],
+            whole.ratio[0],
+            whole.ratio[2]
         );
         for row in &rows {
             println!(
@@ -190,11 +158,11 @@ fn main() {
                 row.pairs,
                 row.overlapping,
                 100.0 * ours_total(row) / total,
-                row.ours_us,
-                row.parry_us,
-                row.ratio[1],
-                row.ratio[0],
-                row.ratio[2]
+                row.timed.ours_us,
+                row.timed.parry_us,
+                row.timed.ratio[1],
+                row.timed.ratio[0],
+                row.timed.ratio[2]
             );
         }
     }

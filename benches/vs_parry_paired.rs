@@ -17,39 +17,21 @@ mod parry_cases;
 mod parry_pairs;
 mod timed_passes;
 
-use alternation::{alternate, quantile, sorted};
 use gpu_gjk::gjk::GjkConfig;
 use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
-use timed_passes::{options, reps_for, timed};
+use timed_passes::{alternated, options, Alternated};
 
 /// Rounds when `--rounds` is not given: enough for quartiles that mean something, a few seconds a case.
 const DEFAULT_ROUNDS: usize = 41;
 
-/// One table row: per-pair medians (µs) and the ratio's median and quartiles.
-struct Row {
-    ours_us: f64,
-    parry_us: f64,
-    ratio: [f64; 3],
-}
-
-fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Row {
-    let ours = || run_ours(case, kind, false, config);
-    let theirs = || run_parry(case, kind);
-    let (ours_reps, theirs_reps) = (reps_for(ours), reps_for(theirs));
-    let rounds = alternate(
+/// One case's row: the two libraries timed in alternation over its pairs.
+fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Alternated {
+    alternated(
+        case.pairs.len(),
         rounds,
-        || timed(ours_reps, ours),
-        || timed(theirs_reps, theirs),
-    );
-    let median =
-        |side: fn(&(f64, f64)) -> f64| quantile(&sorted(rounds.iter().map(side).collect()), 0.5);
-    let ratios = sorted(rounds.iter().map(|(o, p)| p / o).collect());
-    let per_pair_us = 1e6 / case.pairs.len() as f64;
-    Row {
-        ours_us: median(|r| r.0) * per_pair_us,
-        parry_us: median(|r| r.1) * per_pair_us,
-        ratio: [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
-    }
+        || run_ours(case, kind, false, config),
+        || run_parry(case, kind),
+    )
 }
 
 fn main() {
