@@ -74,8 +74,8 @@ pub fn closed_form<R: Real>(q: &PairQuery<R>) -> Option<ClosedForm<R>> {
 /// A closed form's answer: GJK's answer and the closest points of the cores.
 ///
 /// The closest points rather than the one-point simplex they make: moving a simplex (four points of A, of B
-/// and of A - B) through the `Option` and the callers was a `memcpy` call each time, measured at a fifth of a
-/// sphere pair's penetration query.
+/// and of A - B) through the `Option` and the callers was a `memcpy` call each time: a fifth of the profile of the penetration
+/// queries of the mix's point and segment pairs.
 #[derive(Clone, Copy)]
 pub struct ClosedForm<R: Real> {
     pub result: GjkResult<R>,
