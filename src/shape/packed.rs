@@ -108,4 +108,29 @@ mod tests {
         assert_eq!(packed.support_index(Vec3::NAN), 0);
         assert_eq!(support_index::<f32>(&points, Vec3::NAN), 0);
     }
+
+    /// Directions whose dot products overflow to infinity (or are infinite) leave the largest value infinite:
+    /// the scan then tracks each lane's block exactly, and still answers the scalar scan's first point of the
+    /// largest dot product.
+    #[test]
+    fn infinite_dot_products_answer_like_the_scalar_scan() {
+        // Coordinates 1 to 7, none zero, so that no infinite component meets a zero (which would be NaN).
+        let points: Vec<Vec3> = grid_cloud(100)
+            .into_iter()
+            .map(|p| p + Vec3::new(4.0, 3.0, 2.0))
+            .collect();
+        let packed = PackedPoints::<f32>::new(&points);
+        for dir in [
+            Vec3::new(f32::MAX, 1.0, 1.0),
+            Vec3::new(1.0, -f32::MAX, 0.5),
+            Vec3::new(f32::INFINITY, 1.0, 1.0),
+            Vec3::new(0.5, 1.0, f32::NEG_INFINITY),
+        ] {
+            assert_eq!(
+                packed.support_index(dir),
+                support_index::<f32>(&points, dir),
+                "along {dir}"
+            );
+        }
+    }
 }
