@@ -143,9 +143,9 @@ pub trait Real:
 /// dependent compares; each lane keeps the first block with its maximum (strict `>`), the two are merged lane by
 /// lane (lower block first on ties), and the lanes by value (lower index first on ties), which gives the scalar
 /// scan's first-on-ties answer. The last step takes the largest value and then the lowest index holding it
-/// without a branch on the data: a loop that compared lane after lane mispredicted its branches; measured in one
-/// binary, timed in alternation on `benches/parry_cases`' mix, 1.5% to 2% less time per query (distance,
-/// intersection and penetration), same answers.
+/// without a branch on the data: a loop that compared lane after lane mispredicted its branches (measured while
+/// this was the only scan, in one binary, timed in alternation on `benches/parry_cases`' mix: 1.5% to 2% less
+/// time per query, same answers; it now answers only what [`scan_max_then_find`] leaves).
 macro_rules! scan_lanes_body {
     ($t:ty, $lanes:ty, $n:expr, $x:expr, $y:expr, $z:expr, $dir:expr) => {{
         let (x, y, z, dir) = ($x, $y, $z, $dir);
