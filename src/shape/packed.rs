@@ -80,6 +80,11 @@ mod tests {
             Vec3::new(0.3, -0.7, 0.2),
             Vec3::ZERO,
             Vec3::new(-1e-30, 2e-30, 0.0),
+            // Products that underflow to zero (every point ties), and that overflow to infinities of both signs
+            // (whose sums are not numbers on some points).
+            Vec3::splat(1e-45),
+            Vec3::new(3e38, -3e38, 1.0),
+            Vec3::new(-3e38, 1.0, 3e38),
         ];
         for n in [1, 2, 7, 8, 9, 15, 16, 17, 31, 100, 257] {
             let points = grid_cloud(n);
