@@ -138,14 +138,18 @@ pub trait Real:
     ) -> u32;
 }
 
-/// [`Real::scan_lanes`] for one lane type, whatever the direction (see [`scan_max_then_find`] for the usual
-/// path). Two running maxima (even and odd blocks) halve the chain of
-/// dependent compares; each lane keeps the first block with its maximum (strict `>`), the two are merged lane by
-/// lane (lower block first on ties), and the lanes by value (lower index first on ties), which gives the scalar
-/// scan's first-on-ties answer. The last step takes the largest value and then the lowest index holding it
-/// without a branch on the data: a loop that compared lane after lane mispredicted its branches (measured while
-/// this was the only scan, in one binary, timed in alternation on `benches/parry_cases`' mix: 1.5% to 2% less
-/// time per query, same answers; it now answers only what [`scan_max_then_find`] leaves).
+/// [`Real::scan_lanes`] for one lane type. The usual path: the largest dot product first (running maxima only,
+/// two of them for even and odd blocks to halve the chain of dependent maxima), then the first point whose dot
+/// product equals it, which is the scalar scan's first-on-ties answer (the dot products are recomputed with the
+/// same operations, so the same bits). It needs every dot product finite, which a running sum beside the maxima
+/// proves (a NaN or an infinity makes the sum one, on every target): a running maximum may let a NaN through
+/// and then forget the larger value before it. Measured in one binary against the per-lane scan below alone,
+/// timed in alternation on `benches/parry_cases`' mix: 3% to 5% less time per distance query, about 2% per
+/// intersection and penetration query, every answer identical (measured before the sum was added).
+///
+/// The exact path for the rest (a direction that is not finite, dot products that overflow): each lane keeps
+/// the first block with its maximum (strict `>`), the two chains are merged lane by lane (lower block first on
+/// ties), then the largest value and the lowest index holding it, without a branch on the data.
 macro_rules! scan_lanes_body {
     ($t:ty, $lanes:ty, $n:expr, $x:expr, $y:expr, $z:expr, $dir:expr) => {{
         let (x, y, z, dir) = ($x, $y, $z, $dir);
@@ -156,103 +160,93 @@ macro_rules! scan_lanes_body {
             <$lanes>::splat(dir.z),
         );
         let dot = |b: usize| x[b] * dx + y[b] * dy + z[b] * dz;
-        let (mut best0, mut block0) = (dot(0), <$lanes>::splat(0.0));
-        let (mut best1, mut block1) = (<$lanes>::splat(<$t>::NEG_INFINITY), block0);
-        let mut b = 1;
-        while b + 1 < blocks {
-            let (d0, d1) = (dot(b), dot(b + 1));
-            let (m0, m1) = (d0.simd_gt(best0), d1.simd_gt(best1));
-            best0 = m0.select(d0, best0);
-            block0 = m0.select(<$lanes>::splat(b as $t), block0);
-            best1 = m1.select(d1, best1);
-            block1 = m1.select(<$lanes>::splat((b + 1) as $t), block1);
-            b += 2;
-        }
-        if b < blocks {
-            let d = dot(b);
-            let m = d.simd_gt(best0);
-            best0 = m.select(d, best0);
-            block0 = m.select(<$lanes>::splat(b as $t), block0);
-        }
-        let take1 = best1.simd_gt(best0) | (best1.simd_eq(best0) & block1.simd_lt(block0));
-        let (values, blocks_of) = (
-            take1.select(best1, best0).to_array(),
-            take1.select(block1, block0).to_array(),
-        );
-        // The largest value (`max` passes over lanes that are not numbers, which the scalar scan never
-        // takes), then the lowest index among the lanes that hold it: no branch on the data.
-        let mut best = values[0];
-        for &v in &values[1..] {
-            best = best.max(v);
-        }
-        let mut answer = usize::MAX;
-        for lane in 0..$n {
-            let index = blocks_of[lane] as usize * $n + lane;
-            let candidate = if values[lane] == best { index } else { usize::MAX };
-            answer = answer.min(candidate);
-        }
-        // Lane 0 not a number (a direction that is not a number): the first point, like the scalar scan.
-        if values[0] == values[0] {
-            answer
-        } else {
-            0
+        match largest_then_first!($lanes, $n, blocks, dot) {
+            Some(found) => found,
+            None => {
+                let (mut best0, mut block0) = (dot(0), <$lanes>::splat(0.0));
+                let (mut best1, mut block1) = (<$lanes>::splat(<$t>::NEG_INFINITY), block0);
+                let mut b = 1;
+                while b + 1 < blocks {
+                    let (d0, d1) = (dot(b), dot(b + 1));
+                    let (m0, m1) = (d0.simd_gt(best0), d1.simd_gt(best1));
+                    best0 = m0.select(d0, best0);
+                    block0 = m0.select(<$lanes>::splat(b as $t), block0);
+                    best1 = m1.select(d1, best1);
+                    block1 = m1.select(<$lanes>::splat((b + 1) as $t), block1);
+                    b += 2;
+                }
+                if b < blocks {
+                    let d = dot(b);
+                    let m = d.simd_gt(best0);
+                    best0 = m.select(d, best0);
+                    block0 = m.select(<$lanes>::splat(b as $t), block0);
+                }
+                let take1 =
+                    best1.simd_gt(best0) | (best1.simd_eq(best0) & block1.simd_lt(block0));
+                let (values, blocks_of) = (
+                    take1.select(best1, best0).to_array(),
+                    take1.select(block1, block0).to_array(),
+                );
+                // `max` passes over lanes that are not numbers, which the scalar scan never takes.
+                let mut best = values[0];
+                for &v in &values[1..] {
+                    best = best.max(v);
+                }
+                let mut answer = usize::MAX;
+                for lane in 0..$n {
+                    let index = blocks_of[lane] as usize * $n + lane;
+                    let candidate = if values[lane] == best { index } else { usize::MAX };
+                    answer = answer.min(candidate);
+                }
+                // Lane 0 not a number (a direction that is not a number): the first point, like the scalar
+                // scan.
+                if values[0] == values[0] {
+                    answer
+                } else {
+                    0
+                }
+            }
         }
     }};
 }
 
-/// [`Real::scan_lanes`] for one lane type, for a direction of finite components: the largest dot product first
-/// (running maxima only, two of them for even and odd blocks to halve the chain of dependent maxima), then the
-/// first point whose dot product equals it, which is the scalar scan's first-on-ties answer (the dot products
-/// are recomputed with the same operations, so the same bits). `None` when that cannot decide: the direction
-/// is not finite, the largest value is not finite (an overflow), or the first point's dot product is not a
-/// number; [`scan_lanes_body`] answers those. Measured in one binary against that scan alone (which tracks the
-/// block of each lane's maximum with two selects per block), timed in alternation on `benches/parry_cases`'
-/// mix: 3% to 5% less time per distance query, about 2% per intersection and penetration query, every answer
-/// identical.
-macro_rules! scan_max_then_find {
-    ($lanes:ty, $n:expr, $x:expr, $y:expr, $z:expr, $dir:expr) => {{
-        let (x, y, z, dir) = ($x, $y, $z, $dir);
-        let blocks = x.len().min(y.len()).min(z.len());
-        let (dx, dy, dz) = (
-            <$lanes>::splat(dir.x),
-            <$lanes>::splat(dir.y),
-            <$lanes>::splat(dir.z),
-        );
-        let dot = |b: usize| x[b] * dx + y[b] * dy + z[b] * dz;
-        let mut found = None;
-        if dir.x.is_finite() && dir.y.is_finite() && dir.z.is_finite() {
-            let first = dot(0);
-            let mut best0 = first;
-            let mut best1 = first;
-            let mut b = 1;
-            while b + 1 < blocks {
-                best0 = best0.fast_max(dot(b));
-                best1 = best1.fast_max(dot(b + 1));
-                b += 2;
-            }
-            if b < blocks {
-                best0 = best0.fast_max(dot(b));
-            }
+/// [`scan_lanes_body`]'s usual path over `blocks` blocks of `dot` products: `None` unless every dot product is
+/// finite.
+macro_rules! largest_then_first {
+    ($lanes:ty, $n:expr, $blocks:expr, $dot:expr) => {{
+        let (blocks, dot) = ($blocks, $dot);
+        let first = dot(0);
+        let (mut best0, mut best1) = (first, first);
+        let (mut sum0, mut sum1) = (first, first - first);
+        let mut b = 1;
+        while b + 1 < blocks {
+            let (d0, d1) = (dot(b), dot(b + 1));
+            best0 = best0.fast_max(d0);
+            best1 = best1.fast_max(d1);
+            sum0 += d0;
+            sum1 += d1;
+            b += 2;
+        }
+        if b < blocks {
+            let d = dot(b);
+            best0 = best0.fast_max(d);
+            sum0 += d;
+        }
+        // A finite sum: no dot product was a NaN or an infinity, and `fast_max` was the exact maximum.
+        if (sum0 + sum1).to_array().iter().all(|s| s.is_finite()) {
             let lanes = best0.fast_max(best1).to_array();
             let mut top = lanes[0];
             for &v in &lanes[1..] {
                 top = if v > top { v } else { top };
             }
-            let first = first.to_array()[0];
-            // With finite values `fast_max` is the exact maximum on every target; a value that is not a number
-            // (or an infinite one) sends the scan to the exact per-lane tracking.
-            if top.is_finite() && first == first {
-                let target = <$lanes>::splat(top);
-                for b in 0..blocks {
-                    let mask = dot(b).simd_eq(target).to_bitmask();
-                    if mask != 0 {
-                        found = Some(b * $n + mask.trailing_zeros() as usize);
-                        break;
-                    }
-                }
-            }
+            let target = <$lanes>::splat(top);
+            (0..blocks).find_map(|b| {
+                let mask = dot(b).simd_eq(target).to_bitmask();
+                (mask != 0).then(|| b * $n + mask.trailing_zeros() as usize)
+            })
+        } else {
+            None
         }
-        found
     }};
 }
 
@@ -371,8 +365,7 @@ macro_rules! impl_real {
                 z: &[Self::Lanes],
                 dir: Self::V,
             ) -> usize {
-                scan_max_then_find!($lanes, $n, x, y, z, dir)
-                    .unwrap_or_else(|| scan_lanes_body!($t, $lanes, $n, x, y, z, dir))
+                scan_lanes_body!($t, $lanes, $n, x, y, z, dir)
             }
         }
     };

@@ -138,4 +138,33 @@ mod tests {
             );
         }
     }
+
+    /// A dot product that is not a number (two products overflowing to infinities of opposite signs) between
+    /// the largest one and a smaller one in the same lane: a running maximum that let the NaN through, and
+    /// then the smaller value after it, would lose the largest; the scalar scan passes over the NaN.
+    #[test]
+    fn a_not_a_number_between_maxima_does_not_hide_the_largest() {
+        let dir = Vec3::new(3e38, -3e38, 1.0);
+        for (lanes, stride) in [(8, 1), (4, 2)] {
+            // Lane 0 of blocks 0, 2, 4 and 6: 1, then the largest (5), then NaN, then 3; every other point 1.
+            let mut points = vec![Vec3::Z; 7 * lanes];
+            points[2 * lanes] = Vec3::new(0.0, 0.0, 5.0);
+            points[4 * lanes] = Vec3::new(2.0, 2.0, 0.0);
+            points[6 * lanes] = Vec3::new(0.0, 0.0, 3.0);
+            let expected = support_index::<f32>(&points, dir);
+            assert_eq!(expected, 2 * lanes);
+            if stride == 1 {
+                assert_eq!(
+                    PackedPoints::<f32>::new(&points).support_index(dir),
+                    expected
+                );
+            } else {
+                let wide: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+                let dir = DVec3::new(1e308, -1e308, 1.0);
+                let expected = support_index::<f64>(&wide, dir);
+                assert_eq!(expected, 2 * lanes);
+                assert_eq!(PackedPoints::<f64>::new(&wide).support_index(dir), expected);
+            }
+        }
+    }
 }
