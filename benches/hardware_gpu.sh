@@ -4,21 +4,21 @@
 # has its own time limit inside one overall deadline.
 #
 # Before the call, on the development machine (x86-64 Linux):
-#   cargo build --release --locked
+#   cargo build --release --locked && cargo build --release --locked --example gpu_hostile_check
 #   cargo test --release --locked --no-run --test gpu_narrow_phase --test gpu_penetration --test gpu_streaming \
 #       --test gpu_limits --test reference_reproducers --test fuzz_geometry
 #   benches/hardware_gpu_stage.sh      # copies, strips and gzips those binaries into .devbin/ (git-ignored)
 # and, where the GPU machine has no Vulkan/EGL loader, the Debian loader packages in .gl/ (see the device
 # tool's README). On the GPU machine, from the repository root: `bash benches/hardware_gpu.sh` (writes to $OUT).
 # STEPS (default: all of them, in this order) picks steps by name: machine bench_1m penetration_1m sweep
-# big_hulls opengl files tests. DEADLINE_S (default 400) bounds the whole run.
+# big_hulls opengl files hostile tests. DEADLINE_S (default 400) bounds the whole run.
 set -u
 out=${OUT:-/tmp/gpu-gjk-hardware}
 mkdir -p "$out"
 log="$out/log.txt"
 tests_log="$out/tests.txt"
 deadline=${DEADLINE_S:-400}
-steps=${STEPS:-machine bench_1m penetration_1m sweep big_hulls opengl files tests}
+steps=${STEPS:-machine bench_1m penetration_1m sweep big_hulls opengl files hostile tests}
 
 say() { echo "== $*" | tee -a "$log"; }
 wanted() { [[ " $steps " == *" $1 "* ]]; }
@@ -99,6 +99,9 @@ if wanted files; then
             --backend "$backend_files" --stats --output "$work/answers_$backend_files.arrow"
     done
 fi
+
+# The hostile penetration set (examples/gpu_hostile_check.rs) in one batch on this GPU, against the CPU.
+wanted hostile && [ -e "$bindir/gpu_hostile_check" ] && step hostile 90 "$bindir/gpu_hostile_check"
 
 # The GPU test binaries: the same WGSL on the hardware's shader compiler. Tests that read files find the
 # repository where the build put it.

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Copies the release `gpu-gjk` and the GPU test binaries into .devbin/ (git-ignored), stripped, for
-# benches/hardware_gpu.sh on a lent GPU machine (gzipped; that script unpacks them). Run after the two cargo commands that script's header names.
+# Copies the release `gpu-gjk`, the hostile-set example and the GPU test binaries into .devbin/ (git-ignored),
+# stripped, for benches/hardware_gpu.sh on a lent GPU machine (gzipped; that script unpacks them). Run after the
+# cargo commands that script's header names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .devbin
 mkdir -p .devbin
 cp target/release/gpu-gjk .devbin/gpu-gjk
+cp target/release/examples/gpu_hostile_check .devbin/gpu_hostile_check
 for name in gpu_narrow_phase gpu_penetration gpu_streaming gpu_limits reference_reproducers fuzz_geometry; do
     # The newest executable of that test target (cargo names it NAME-HASH).
     found=$(find target/release/deps -maxdepth 1 -type f -executable -name "${name}-*" -printf '%T@ %p\n' |
