@@ -9,6 +9,9 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::f32::consts::TAU;
 
+mod hostile;
+pub use hostile::{hostile_scene, hostile_shapes};
+
 /// The kinds of shape in the random mix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShapeKind {

