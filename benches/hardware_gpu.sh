@@ -4,21 +4,21 @@
 # has its own time limit inside one overall deadline.
 #
 # Before the call, on the development machine (x86-64 Linux):
-#   cargo build --release --locked && cargo build --release --locked --example gpu_hostile_check
+#   cargo build --release --locked --bin gpu-gjk --example gpu_hostile_check --example gpu_big_hulls
 #   cargo test --release --locked --no-run --test gpu_narrow_phase --test gpu_penetration --test gpu_streaming \
 #       --test gpu_limits --test reference_reproducers --test fuzz_geometry
 #   benches/hardware_gpu_stage.sh      # copies, strips and gzips those binaries into .devbin/ (git-ignored)
 # and, where the GPU machine has no Vulkan/EGL loader, the Debian loader packages in .gl/ (see the device
 # tool's README). On the GPU machine, from the repository root: `bash benches/hardware_gpu.sh` (writes to $OUT).
 # STEPS (default: all of them, in this order) picks steps by name: machine bench_1m penetration_1m sweep
-# big_hulls opengl files hostile tests. DEADLINE_S (default 400) bounds the whole run.
+# big_hulls climb opengl files hostile tests. DEADLINE_S (default 400) bounds the whole run.
 set -u
 out=${OUT:-/tmp/gpu-gjk-hardware}
 mkdir -p "$out"
 log="$out/log.txt"
 tests_log="$out/tests.txt"
 deadline=${DEADLINE_S:-400}
-steps=${STEPS:-machine bench_1m penetration_1m sweep big_hulls opengl files hostile tests}
+steps=${STEPS:-machine bench_1m penetration_1m sweep big_hulls climb opengl files hostile tests}
 
 say() { echo "== $*" | tee -a "$log"; }
 wanted() { [[ " $steps " == *" $1 "* ]]; }
@@ -81,6 +81,8 @@ wanted sweep && step sweep 150 "$gjk" bench --sweep --sweep-max 10000000 --backe
     --json "$out/sweep.json" --chart "$out/scaling.svg"
 wanted big_hulls && step big_hulls 60 "$gjk" bench --shapes hull --max-hull-points 40000 --backend "$backend" \
     --pairs 3000 --repeat 1
+# Hulls made by ConvexShape::hull, climbed and scanned on this GPU in alternation (examples/gpu_big_hulls.rs).
+wanted climb && [ -e "$bindir/gpu_big_hulls" ] && step climb 90 "$bindir/gpu_big_hulls" 100000 3
 # OpenGL through EGL, with wgpu's and the driver's messages (RUST_LOG) in the log.
 wanted opengl && step opengl 45 env RUST_LOG=wgpu_hal=debug,wgpu_core=info,wgpu=info "$gjk" bench --pairs 1000 \
     --backend gl --repeat 1 --kind distance

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copies the release `gpu-gjk`, the hostile-set example and the GPU test binaries into .devbin/ (git-ignored),
+# Copies the release `gpu-gjk`, the two GPU examples and the GPU test binaries into .devbin/ (git-ignored),
 # stripped, for benches/hardware_gpu.sh on a lent GPU machine (gzipped; that script unpacks them). Run after the
 # cargo commands that script's header names.
 set -euo pipefail
@@ -8,6 +8,7 @@ rm -rf .devbin
 mkdir -p .devbin
 cp target/release/gpu-gjk .devbin/gpu-gjk
 cp target/release/examples/gpu_hostile_check .devbin/gpu_hostile_check
+cp target/release/examples/gpu_big_hulls .devbin/gpu_big_hulls
 for name in gpu_narrow_phase gpu_penetration gpu_streaming gpu_limits reference_reproducers fuzz_geometry; do
     # The newest executable of that test target (cargo names it NAME-HASH).
     found=$(find target/release/deps -maxdepth 1 -type f -executable -name "${name}-*" -printf '%T@ %p\n' |

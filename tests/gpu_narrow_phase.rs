@@ -5,11 +5,15 @@
 mod common;
 
 use common::gpu::with_narrow_phase;
-use gpu_gjk::batch::{query_batch, Threads};
+use glam::{Quat, Vec3};
+use gpu_gjk::batch::{penetration_batch, query_batch, Threads};
+use gpu_gjk::epa::PenetrationStatus;
 use gpu_gjk::gpu::{ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
+use gpu_gjk::mesh_gen::fibonacci_sphere;
 use gpu_gjk::scenario::{random_scene, MixSpec};
-use gpu_gjk::validate::compare as compare_results;
-use gpu_gjk::{GjkConfig, GjkStatus, QueryKind};
+use gpu_gjk::validate::{compare as compare_results, compare_penetration};
+use gpu_gjk::{ConvexShape, GjkConfig, GjkStatus, Instance, Pose, QueryKind};
+use rand::{Rng, SeedableRng};
 
 /// Compares GPU and CPU pair by pair with `gpu_gjk::validate`; returns the number of pairs checked.
 fn compare(seed: u64, pairs: usize, limits: Option<ChunkLimits>) -> usize {
@@ -66,6 +70,117 @@ fn compare(seed: u64, pairs: usize, limits: Option<ChunkLimits>) -> usize {
 #[test]
 fn gpu_agrees_with_cpu_on_random_mixed_pairs() {
     compare(20261122, 100_000, None);
+}
+
+/// Hulls of `HILL_CLIMB_MIN_VERTICES` vertices and more are climbed on the GPU over the adjacency stored in the
+/// vertex pool, as on the CPU: round hulls of 1,001 and 4,000 vertices (one rounded by 0.1) and a 300-sided
+/// prism whose flat caps tie along its axis, against each other, a box, a sphere and a tetrahedron, in both
+/// orders, half of the pairs unrotated and lined up along an axis (so that GJK asks for directions along the
+/// caps' normals, where every cap vertex ties). Flags, distances and penetration depths must agree with the
+/// CPU; the GPU may stop on another vertex of a tied face than the CPU's walk, with the same support value.
+#[test]
+fn climbing_hulls_agree_with_the_cpu() {
+    let ring = |z: f32| {
+        (0..300).map(move |k| {
+            let t = k as f32 * std::f32::consts::TAU / 300.0;
+            Vec3::new(t.cos(), t.sin(), z)
+        })
+    };
+    let prism: Vec<Vec3> = ring(-0.5).chain(ring(0.5)).collect();
+    let ellipsoid: Vec<Vec3> = fibonacci_sphere(4000)
+        .into_iter()
+        .map(|p| p * Vec3::new(1.0, 0.7, 0.4))
+        .collect();
+    let shapes = vec![
+        ConvexShape::hull(&fibonacci_sphere(1001), 0.0).unwrap(),
+        ConvexShape::hull(&ellipsoid, 0.1).unwrap(),
+        ConvexShape::hull(&prism, 0.0).unwrap(),
+        ConvexShape::cuboid(Vec3::new(0.5, 0.3, 0.2)).unwrap(),
+        ConvexShape::sphere(0.4).unwrap(),
+        ConvexShape::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z], 0.0).unwrap(),
+    ];
+    for shape in &shapes[..3] {
+        assert!(shape.adjacency().is_some(), "{} vertices", shape.len());
+    }
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(20261127);
+    let mut instances = Vec::new();
+    let mut pairs = Vec::new();
+    for k in 0..1200u32 {
+        let big = k % 3;
+        let other = (k / 3) % shapes.len() as u32;
+        let (a, b) = if k % 2 == 0 {
+            (big, other)
+        } else {
+            (other, big)
+        };
+        let (rotation_a, rotation_b, offset) = if k % 4 < 2 {
+            let axis = [Vec3::X, Vec3::Y, Vec3::Z][(k as usize / 4) % 3];
+            (
+                Quat::IDENTITY,
+                Quat::IDENTITY,
+                axis * rng.random_range(0.5..3.0),
+            )
+        } else {
+            (
+                gpu_gjk::scenario::random_rotation(&mut rng),
+                gpu_gjk::scenario::random_rotation(&mut rng),
+                gpu_gjk::scenario::random_unit(&mut rng) * rng.random_range(0.2..3.0),
+            )
+        };
+        let at = Vec3::new(rng.random_range(-5.0..5.0), 0.0, 0.0);
+        let first = instances.len() as u32;
+        instances.push(Instance {
+            shape: a,
+            pose: Pose::new(at, rotation_a),
+        });
+        instances.push(Instance {
+            shape: b,
+            pose: Pose::new(at + offset, rotation_b),
+        });
+        pairs.push([first, first + 1]);
+    }
+    let config = GjkConfig::default();
+    with_narrow_phase(None, |np| {
+        np.upload_hulls(&shapes).unwrap();
+        for kind in [QueryKind::Intersection, QueryKind::Distance] {
+            let mut gpu = np.run(&instances, &pairs, kind, &config).unwrap();
+            let cpu =
+                query_batch(&shapes, &instances, &pairs, kind, &config, Threads::All).unwrap();
+            let raw = compare_results(&shapes, &instances, &pairs, &gpu.results, &cpu, kind);
+            eprintln!("{kind:?}, climbing hulls:\n{}", raw.summary());
+            assert!(raw.is_clean(), "{kind:?}:\n{}", raw.summary());
+            assert!(raw.gpu_failures * 20 <= pairs.len(), "{}", raw.summary());
+            gpu.resolve_failures_on_cpu(&shapes, &instances, &pairs, kind, &config);
+            let resolved = compare_results(&shapes, &instances, &pairs, &gpu.results, &cpu, kind);
+            assert!(
+                resolved.is_clean() && resolved.gpu_failures == 0,
+                "{}",
+                resolved.summary()
+            );
+        }
+        let mut gpu = np.run_penetration(&instances, &pairs, &config).unwrap();
+        let (_, cpu) =
+            penetration_batch(&shapes, &instances, &pairs, &config, Threads::All).unwrap();
+        let raw = compare_penetration(&shapes, &instances, &pairs, &gpu.penetrations, &cpu);
+        eprintln!("penetration, climbing hulls:\n{}", raw.summary());
+        assert!(raw.is_clean(), "{}", raw.summary());
+        assert!(raw.deep > 200, "{}", raw.summary());
+        // A software adapter's loop budget cuts some EPA runs (208 of 1,200 on llvmpipe, which says so:
+        // `gpu_loop_limit`); no other failure may be common.
+        let cut = raw.gpu_status[PenetrationStatus::GpuLoopLimit as usize];
+        assert!(
+            (raw.gpu_failures() - cut) * 100 <= pairs.len(),
+            "{}",
+            raw.summary()
+        );
+        gpu.resolve_failures_on_cpu(&shapes, &instances, &pairs, &config);
+        let resolved = compare_penetration(&shapes, &instances, &pairs, &gpu.penetrations, &cpu);
+        assert!(
+            resolved.is_clean() && resolved.gpu_failures() == 0,
+            "{}",
+            resolved.summary()
+        );
+    });
 }
 
 #[test]

@@ -86,6 +86,7 @@ fn wgsl_structs_match_their_rust_twins() {
             ("radius", offset_of!(GpuHull, radius)),
             ("bound", offset_of!(GpuHull, bound)),
             ("centre", offset_of!(GpuHull, centre)),
+            ("climbs", offset_of!(GpuHull, climbs)),
         ],
     );
     check(

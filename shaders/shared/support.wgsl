@@ -1,11 +1,96 @@
 // Support mappings and the pair as GJK and EPA see it: the twins of src/shape/support.rs and src/gjk/pair.rs.
 
+// The hull point with the largest dot product with `dir`: climbed over the hull's adjacency when it has one
+// (hulls of HILL_CLIMB_MIN_VERTICES vertices and more, as on the CPU), else scanned.
+fn support_hull(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
+    if (h.climbs == 1u) {
+        return support_climb(h, dir);
+    }
+    return support_scan(h, dir);
+}
+
+// The start table's cell for `dir` (start_cell in src/shape/adjacency.rs): the cube face its largest component
+// points at, then the other two components over that one in START_TABLE_SIDE steps. Any cell is a correct
+// start, so rounding that puts a direction in the cell next door only lengthens the walk; the `min` keeps a
+// zero or non-finite direction inside the table.
+fn start_cell(dir: vec3<f32>) -> u32 {
+    let a = abs(dir);
+    var face: u32;
+    var major: f32;
+    var u: f32;
+    var v: f32;
+    if (a.x >= a.y && a.x >= a.z) {
+        face = select(1u, 0u, dir.x > 0.0);
+        major = a.x;
+        u = dir.y;
+        v = dir.z;
+    } else if (a.y >= a.z) {
+        face = 2u + select(1u, 0u, dir.y > 0.0);
+        major = a.y;
+        u = dir.z;
+        v = dir.x;
+    } else {
+        face = 4u + select(1u, 0u, dir.z > 0.0);
+        major = a.z;
+        u = dir.x;
+        v = dir.y;
+    }
+    let half = 0.5 * f32(START_TABLE_SIDE);
+    let scale = half / major;
+    let last = f32(START_TABLE_SIDE - 1u);
+    let row = min(u32(clamp(u * scale + half, 0.0, last)), START_TABLE_SIDE - 1u);
+    let column = min(u32(clamp(v * scale + half, 0.0, last)), START_TABLE_SIDE - 1u);
+    return (face * START_TABLE_SIDE + row) * START_TABLE_SIDE + column;
+}
+
+// Entry `k` of a run of numbers stored four to a pool entry from `base` (see src/gpu/hulls.rs).
+fn pool_number(base: u32, k: u32) -> f32 {
+    return vertices[base + k / 4u][k % 4u];
+}
+
+// The walk of HullAdjacency::climb on the CPU: from the start table's vertex for `dir`, move to the highest
+// neighbour (the first in the list on ties, lists ascending) while it is strictly higher. On a convex hull the
+// vertex with no higher neighbour is the support vertex. Each step goes strictly higher, so no vertex is
+// visited twice and `count` steps bound the walk, as they bound each neighbour list. The CPU also starts from
+// its previous answer when that is higher; on a face or an edge perpendicular to `dir` the two may then stop
+// on different vertices of it, with the same support value up to rounding.
+fn support_climb(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
+    let tables = h.offset + ((h.count + 3u) & ~3u);
+    let lists = tables + START_CELLS / 4u;
+    var at = vertices[h.offset + u32(pool_number(tables, start_cell(dir)))];
+    var height = dot(at.xyz, dir);
+    for (var step = 0u; step < h.count; step = step + 1u) {
+        var next = at;
+        var next_height = height;
+        var k = u32(at.w);
+        for (var listed = 0u; listed < h.count; listed = listed + 1u) {
+            let n = pool_number(lists, k);
+            if (n == END_OF_NEIGHBOURS) {
+                break;
+            }
+            let p = vertices[h.offset + u32(n)];
+            let d = dot(p.xyz, dir);
+            if (d > next_height) {
+                next_height = d;
+                next = p;
+            }
+            k = k + 1u;
+        }
+        if (!(next_height > height)) {
+            break;
+        }
+        at = next;
+        height = next_height;
+    }
+    return at.xyz;
+}
+
 // The hull point with the largest dot product with `dir`, the first one on ties (support_point on the CPU,
 // which scans in the same order). Four points per loop trip: the pool pads each hull to a multiple of four
 // with copies of its first point, which never win (a tie keeps the earlier point), so this picks what the
 // CPU's linear scan picks with a quarter of the loop trips. A scan that makes fewer trips than it should was
 // cut short by the adapter (see loop_budget.wgsl).
-fn support_hull(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
+fn support_scan(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
     let padded = (h.count + 3u) & ~3u;
     var best = vertices[h.offset].xyz;
     var best_dot = dot(best, dir);

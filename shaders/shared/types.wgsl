@@ -5,14 +5,15 @@
 // One convex hull: `count` points starting at `offset` in the vertex pool (padded to a multiple of four with
 // copies of the first point), swept by `radius`. The points are stored about `centre`, the middle of their
 // bounding box in the shape's local frame; `bound` is the bounding radius about it (sets the pair's
-// tolerance scale).
+// tolerance scale). `climbs` is 1 when the hull's adjacency follows its points in the pool (support_hull
+// climbs it), 0 when its support is a scan of every point.
 struct GpuHull {
     offset: u32,
     count: u32,
     radius: f32,
     bound: f32,
     centre: vec3<f32>,
-    pad: u32,
+    climbs: u32,
 }
 
 // One placed body: a pose (position, unit quaternion xyzw) and the hull it uses.

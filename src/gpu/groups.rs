@@ -6,7 +6,7 @@
 //! however many hulls and instances it has, as long as one pair's own two hulls fit.
 
 use super::hulls::{HullSet, HULL_STRIDE};
-use super::layout::{padded_len, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
+use super::layout::{GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::BufferLimits;
 use super::GpuError;
 use crate::instance::Pair;
@@ -82,10 +82,7 @@ fn overflow(
     if instances > limits.instances {
         return Some(("instance buffer", instances, limits.instances));
     }
-    let points: u64 = new_hulls
-        .iter()
-        .map(|&h| padded_len(set.hulls[h as usize].count as usize) as u64)
-        .sum();
+    let points: u64 = new_hulls.iter().map(|&h| set.footprint(h) as u64).sum();
     let vertices = (group.vertex_count + points) * VERTEX_STRIDE;
     if vertices > limits.vertex_pool {
         return Some(("vertex pool", vertices, limits.vertex_pool));
@@ -135,7 +132,7 @@ pub fn plan_groups(
         }
         for h in new_hulls {
             stamps.hull[h as usize] = (stamps.current, group.hulls.len() as u32);
-            group.vertex_count += padded_len(set.hulls[h as usize].count as usize) as u64;
+            group.vertex_count += set.footprint(h) as u64;
             group.hulls.push(h);
         }
         for i in new_instances {

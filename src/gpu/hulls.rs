@@ -2,16 +2,36 @@
 //! read from a file often repeats one shape on every line (600,000 lines of the same two boxes are two hulls, not
 //! 1.2 million), so shapes are compared bit for bit (centred points, centre, radius) and each distinct one gets
 //! one hull.
+//!
+//! **Adjacency in the pool.** A hull with a vertex adjacency (hulls of at least
+//! [`HILL_CLIMB_MIN_VERTICES`](crate::shape::HILL_CLIMB_MIN_VERTICES) vertices, as on the CPU) is climbed on the
+//! GPU too, and its adjacency travels in the same pool, right after its padded points, so that it needs no
+//! binding of its own and goes wherever the points go (a gathered group copies the hull's whole footprint):
+//! first the start table ([`START_CELLS`] vertex indices, four to a pool entry), then the neighbour lists, each
+//! vertex's neighbours in ascending order and then [`END_OF_NEIGHBOURS`], four to an entry. Each point's `w`
+//! holds where its list starts. Indices are stored as float32 values, exact below 2^24, rather than as bit
+//! patterns, which would be subnormal floats that a driver is free to flush on the way; a hull whose indices
+//! would not be exact is scanned instead.
 
 use super::layout::{padded_len, GpuHull, VERTEX_STRIDE};
-use crate::shape::ConvexShape;
+use crate::shape::{ConvexShape, HullAdjacency, START_TABLE_SIDE};
 use std::collections::HashMap;
+
+/// Entries of a climbing hull's start table (a cube map of directions, as on the CPU).
+pub const START_CELLS: usize = 6 * START_TABLE_SIDE * START_TABLE_SIDE;
+
+/// Ends a vertex's neighbour list in the pool (indices are never negative).
+pub const END_OF_NEIGHBOURS: f32 = -1.0;
+
+/// Float32 holds every integer below this exactly.
+const EXACT_INTEGERS: usize = 1 << 24;
 
 /// Distinct hulls and, for every shape, which hull it is.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HullSet {
-    /// Every hull's centred points (`w` unused), each hull padded to a multiple of four with copies of its
-    /// first point, which never win a support scan.
+    /// Every hull's centred points, each hull padded to a multiple of four with copies of its first point, which
+    /// never win a support scan; a climbing hull's adjacency after them (see the module's text), and in `w`
+    /// where each point's neighbour list starts (0 for a scanned hull).
     pub vertices: Vec<[f32; 4]>,
     pub hulls: Vec<GpuHull>,
     /// `hull_of_shape[s]`: the hull of shape `s`.
@@ -69,22 +89,45 @@ impl HullSet {
     }
 
     fn push(&mut self, shape: &ConvexShape) -> u32 {
+        let adjacency = shape.adjacency().filter(|a| climbable(a));
         self.hulls.push(GpuHull {
             offset: self.vertices.len() as u32,
             count: shape.len() as u32,
             radius: shape.radius(),
             bound: shape.bounding_radius(),
             centre: shape.centre().to_array(),
-            pad: 0,
+            climbs: u32::from(adjacency.is_some()),
         });
         let points = shape.core_points();
-        let first = [points[0].x, points[0].y, points[0].z, 0.0];
-        self.vertices
-            .extend(points.iter().map(|p| [p.x, p.y, p.z, 0.0]));
+        // Where each vertex's list starts in the neighbour stream: its CSR offset plus one end mark per earlier
+        // vertex.
+        let list_start = |v: usize| match adjacency {
+            Some(a) => (a.offsets[v] as usize + v) as f32,
+            None => 0.0,
+        };
+        let first = [points[0].x, points[0].y, points[0].z, list_start(0)];
+        self.vertices.extend(
+            points
+                .iter()
+                .enumerate()
+                .map(|(v, p)| [p.x, p.y, p.z, list_start(v)]),
+        );
         self.vertices.extend(std::iter::repeat_n(
             first,
             padded_len(points.len()) - points.len(),
         ));
+        if let Some(adjacency) = adjacency {
+            let starts = adjacency.starts.iter().map(|&v| v as f32);
+            let lists = (0..adjacency.len()).flat_map(|v| {
+                let range = adjacency.offsets[v] as usize..adjacency.offsets[v + 1] as usize;
+                adjacency.neighbours[range]
+                    .iter()
+                    .map(|&n| n as f32)
+                    .chain([END_OF_NEIGHBOURS])
+            });
+            push_in_fours(&mut self.vertices, starts, 0.0);
+            push_in_fours(&mut self.vertices, lists, END_OF_NEIGHBOURS);
+        }
         (self.hulls.len() - 1) as u32
     }
 
@@ -98,11 +141,58 @@ impl HullSet {
         self.hulls.len() as u64 * HULL_STRIDE
     }
 
-    /// The padded points of hull `h`, as they sit in the pool.
+    /// Pool entries of hull `h`: its padded points and, for a climbing hull, its adjacency.
+    pub fn footprint(&self, h: u32) -> usize {
+        let end = self
+            .hulls
+            .get(h as usize + 1)
+            .map_or(self.vertices.len(), |next| next.offset as usize);
+        end - self.hulls[h as usize].offset as usize
+    }
+
+    /// Hull `h` as it sits in the pool: its padded points and, for a climbing hull, its adjacency.
     pub fn hull_vertices(&self, h: u32) -> &[[f32; 4]] {
-        let hull = &self.hulls[h as usize];
-        let start = hull.offset as usize;
-        &self.vertices[start..start + padded_len(hull.count as usize)]
+        let start = self.hulls[h as usize].offset as usize;
+        &self.vertices[start..start + self.footprint(h)]
+    }
+}
+
+/// Pool entries one support call on `hull` is counted as reading, for the work estimate of a chunk: every
+/// padded point for a scan; for a climb, the start table's entry and a walk's few steps, each reading a
+/// vertex's neighbour list and their points (on a 1,000-vertex hull a walk from the table's vertex ends in a step
+/// or two; six neighbours a vertex on average), rounded up.
+pub fn support_reads(hull: &GpuHull) -> u32 {
+    let scanned = padded_len(hull.count as usize) as u32;
+    if hull.climbs == 1 {
+        scanned.min(CLIMB_READS)
+    } else {
+        scanned
+    }
+}
+
+/// What [`support_reads`] counts for a climb.
+const CLIMB_READS: u32 = 64;
+
+/// Whether the GPU can walk `adjacency` with its indices stored exactly as float32 values.
+fn climbable(adjacency: &HullAdjacency) -> bool {
+    adjacency.len() + adjacency.neighbours.len() < EXACT_INTEGERS
+}
+
+/// Appends `values` to the pool four to an entry, the last entry filled up with `fill`.
+fn push_in_fours(pool: &mut Vec<[f32; 4]>, values: impl Iterator<Item = f32>, fill: f32) {
+    let mut entry = [fill; 4];
+    let mut filled = 0;
+    for value in values {
+        entry[filled] = value;
+        filled += 1;
+        if filled == 4 {
+            pool.push(entry);
+            entry = [fill; 4];
+            filled = 0;
+        }
+    }
+    if filled > 0 {
+        pool.push(entry);
     }
 }
 
@@ -133,6 +223,50 @@ mod tests {
                 .collect();
             assert_eq!(points, s.core_points());
         }
+    }
+
+    /// A climbing hull's adjacency read back from the pool as the WGSL reads it (`support_climb`): the start
+    /// table after the padded points, each point's `w` pointing at its neighbour list, lists ascending and
+    /// ended; the hull after it starts where the footprint ends.
+    #[test]
+    fn a_climbing_hulls_adjacency_reads_back_from_the_pool() {
+        let round = ConvexShape::hull(&crate::mesh_gen::fibonacci_sphere(1001), 0.25).unwrap();
+        let small = ConvexShape::cuboid(Vec3::splat(0.5)).unwrap();
+        let set = HullSet::pack(&[small.clone(), round.clone(), small.clone()]);
+        assert_eq!(set.hull_of_shape, vec![0, 1, 0]);
+        let (box_hull, climbing) = (set.hulls[0], set.hulls[1]);
+        assert_eq!((box_hull.climbs, climbing.climbs), (0, 1));
+        assert_eq!(climbing.count, 1001);
+        let adjacency = round
+            .adjacency()
+            .expect("a 1,001-vertex hull has an adjacency");
+        let base = climbing.offset as usize;
+        let number = |from: usize, k: usize| set.vertices[from + k / 4][k % 4];
+        let tables = base + padded_len(1001);
+        let lists = tables + START_CELLS / 4;
+        for (cell, &vertex) in adjacency.starts.iter().enumerate() {
+            assert_eq!(number(tables, cell), vertex as f32, "cell {cell}");
+        }
+        let mut last_entry = 0;
+        for v in 0..1001 {
+            let point = set.vertices[base + v];
+            assert_eq!(&point[..3], &round.core_points()[v].to_array()[..]);
+            let mut k = point[3] as usize;
+            let mut listed = Vec::new();
+            while number(lists, k) != END_OF_NEIGHBOURS {
+                listed.push(number(lists, k) as u32);
+                k += 1;
+            }
+            let expected = &adjacency.neighbours
+                [adjacency.offsets[v] as usize..adjacency.offsets[v + 1] as usize];
+            assert_eq!(listed, expected, "vertex {v}");
+            last_entry = last_entry.max(lists + k / 4);
+        }
+        assert_eq!(base + set.footprint(1), last_entry + 1);
+        assert_eq!(set.hull_vertices(1).len(), set.footprint(1));
+        assert_eq!(set.footprint(0), 8);
+        assert_eq!(support_reads(&climbing), CLIMB_READS);
+        assert_eq!(support_reads(&box_hull), 8);
     }
 
     #[test]

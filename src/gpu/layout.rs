@@ -8,6 +8,8 @@ use glam::Vec3;
 
 /// One hull in the vertex pool (`GpuHull` in WGSL): `count` centred points from `offset` (the pool holds
 /// them padded to a multiple of four), the radius, the bounding radius about the centre, and the centre.
+/// `climbs` is 1 when the hull's vertex adjacency follows its points in the pool (see
+/// [`super::hulls`]) and its support is found by hill climbing, 0 when by a scan of every point.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct GpuHull {
@@ -16,7 +18,7 @@ pub struct GpuHull {
     pub radius: f32,
     pub bound: f32,
     pub centre: [f32; 3],
-    pub pad: u32,
+    pub climbs: u32,
 }
 
 /// A placed body (`GpuInstance` in WGSL): position, hull index, rotation quaternion (xyzw).

@@ -4,8 +4,9 @@
 //! ([`super::groups`]); the buffers are the twin of `shaders/shared/scene.wgsl` (bindings 1 to 3).
 
 use super::groups::Group;
+use super::hulls::support_reads;
 use super::hulls::{HullSet, HULL_STRIDE};
-use super::layout::{padded_len, GpuHull, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
+use super::layout::{GpuHull, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::GpuLimits;
 use super::GpuError;
 use crate::instance::{IndexError, Instance};
@@ -40,9 +41,10 @@ pub struct Scene {
     hulls: HullSet,
     /// The instances as the GPU reads them (hull indices, not shape indices).
     instances: Vec<GpuInstance>,
-    /// The padded points of each instance's hull, for the work estimate of a chunk.
+    /// The points one support call on each instance's hull reads ([`support_reads`]), for the work estimate
+    /// of a chunk.
     instance_points: Vec<u32>,
-    /// The most padded points of any hull.
+    /// The most points one support call reads on any hull.
     pub(super) max_points: u32,
     vertex_buffer: wgpu::Buffer,
     hull_buffer: wgpu::Buffer,
@@ -90,7 +92,7 @@ impl Scene {
             .hulls
             .hulls
             .iter()
-            .map(|h| padded_len(h.count as usize) as u32)
+            .map(support_reads)
             .max()
             .unwrap_or(0);
         self.instances.clear();
@@ -174,7 +176,7 @@ impl Scene {
             self.instances
                 .par_iter()
                 .with_min_len(PARALLEL_MIN)
-                .map(|i| padded_len(hulls[i.hull as usize].count as usize) as u32),
+                .map(|i| support_reads(&hulls[i.hull as usize])),
         );
         let bytes = self.instances.len() as u64 * INSTANCE_STRIDE;
         let max_buffer = self.limits.buffers.max_buffer;
@@ -216,7 +218,7 @@ impl Scene {
                 .gpu_instance(first + k, instance)
                 .map_err(|e| GpuError::BadIndex(e.to_string()))?;
             self.instance_points[first + k] =
-                padded_len(self.hulls.hulls[record.hull as usize].count as usize) as u32;
+                support_reads(&self.hulls.hulls[record.hull as usize]);
             self.instances[first + k] = record;
         }
         if self.instances_resident && !instances.is_empty() {
@@ -266,7 +268,7 @@ impl Scene {
         &self.instances
     }
 
-    /// Padded points of instance `i`'s hull.
+    /// Points one support call on instance `i`'s hull reads.
     pub(super) fn points_of(&self, instance: u32) -> u32 {
         self.instance_points[instance as usize]
     }

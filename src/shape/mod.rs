@@ -11,7 +11,7 @@ mod packed;
 mod primitives;
 mod support;
 
-pub use adjacency::{HullAdjacency, NO_START};
+pub use adjacency::{HullAdjacency, NO_START, START_TABLE_SIDE};
 pub use hull::reduce_to_hull_vertices;
 pub use obj::{load_obj_models, load_obj_points};
 pub use packed::PackedPoints;

@@ -13,6 +13,7 @@ use crate::gjk::{
     DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS,
     LOWER_BOUND_NOISE_FACTOR, MAX_STALLS, NOISE_ULPS, PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS,
 };
+use crate::gpu::hulls::{END_OF_NEIGHBOURS, START_CELLS};
 use crate::gpu::marks::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
@@ -21,6 +22,7 @@ use crate::gpu::WORKGROUP_SIZE;
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
+use crate::shape::START_TABLE_SIDE;
 use std::fmt::Write;
 
 /// A constant's value, in the WGSL type it is declared with.
@@ -98,6 +100,9 @@ pub fn shared_constants() -> Vec<WgslConstant> {
         ),
         f32_constant("F32_MAX", f32::MAX as f64),
         u32_constant("WORKGROUP_SIZE", WORKGROUP_SIZE),
+        u32_constant("START_TABLE_SIDE", START_TABLE_SIDE as u32),
+        u32_constant("START_CELLS", START_CELLS as u32),
+        f32_constant("END_OF_NEIGHBOURS", END_OF_NEIGHBOURS as f64),
         u32_constant("STATUS_WORD_SHIFT", STATUS_WORD_SHIFT),
         u32_constant("MAX_PACKED_ITERATIONS", MAX_PACKED_ITERATIONS),
         u32_constant("FORMAT_FULL", ResultFormat::Full as u32),
