@@ -11,6 +11,7 @@ use gpu_gjk::gpu::{BufferLimits, GpuLimits, GpuTimings, NarrowPhase};
 use gpu_gjk::scenario::{random_scene, MixSpec, Scene};
 use gpu_gjk::shape::ConvexShape;
 use gpu_gjk::{GjkConfig, Instance, Pose, QueryKind};
+use rand::SeedableRng;
 
 fn scene() -> Scene {
     let spec = MixSpec {
@@ -102,6 +103,53 @@ fn each_buffer_limit_splits_a_batch_without_changing_an_answer() {
             }
             assert_eq!(t.submissions, t.chunks, "{backend}, {what}");
         }
+    }
+}
+
+/// Climbing hulls (their adjacency follows their points in the vertex pool) in a pool too small for all of them:
+/// gathered group by group, each hull's whole footprint copied, and answered exactly as when resident.
+#[test]
+fn climbing_hulls_gathered_by_groups_answer_as_when_resident() {
+    use gpu_gjk::scenario::ShapeKind;
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(256);
+    let mut shapes: Vec<ConvexShape> = [300, 420, 610]
+        .iter()
+        .map(|&n| ConvexShape::hull(&gpu_gjk::mesh_gen::fibonacci_sphere(n), 0.0).unwrap())
+        .collect();
+    assert!(shapes.iter().all(|s| s.adjacency().is_some()));
+    shapes.push(ConvexShape::cuboid(Vec3::new(0.5, 0.4, 0.3)).unwrap());
+    let mut instances = Vec::new();
+    let mut pairs = Vec::new();
+    for k in 0..400u32 {
+        let (a, b) = (k % 3, (k / 3) % 4);
+        for (shape, at) in [
+            (a, Vec3::ZERO),
+            (b, gpu_gjk::scenario::random_unit(&mut rng) * 1.8),
+        ] {
+            instances.push(Instance {
+                shape,
+                pose: Pose::new(at, gpu_gjk::scenario::random_rotation(&mut rng)),
+            });
+        }
+        pairs.push([2 * k, 2 * k + 1]);
+    }
+    let scene = Scene {
+        kinds: vec![ShapeKind::Hull; shapes.len()],
+        shapes,
+        instances,
+        pairs,
+    };
+    let _turn = exclusive();
+    for (backend, ctx) in backend_contexts() {
+        let (whole, whole_pen, t, _) = answers(ctx, &scene, None);
+        assert_eq!(t.groups, 1, "{backend}: {t:?}");
+        // Footprints of about 1,200, 1,540 and 2,060 pool entries (points, the 384 entries of the start table,
+        // the neighbour lists): room for the largest pair, not for every hull.
+        let limits = shrunk(ctx, |b| b.vertex_pool = 4_000 * 16);
+        let (split, split_pen, t, tp) = answers(ctx, &scene, Some(limits));
+        assert!(t.groups > 1 && tp.groups > 1, "{backend}: {t:?}");
+        assert_eq!(split, whole, "{backend}: GJK answers changed");
+        assert_eq!(split_pen, whole_pen, "{backend}: EPA answers changed");
     }
 }
 
