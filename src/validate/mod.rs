@@ -19,6 +19,19 @@ use std::fmt::Write as _;
 /// within it.
 pub const AGREEMENT_BAND: f64 = 1e-4;
 
+/// Float32 steps of the distance itself that two answers may differ by, beyond [`AGREEMENT_BAND`]: a distance is
+/// a float32 of its own size, and the GPU forms the pair-local frame in float32 where the CPU uses float64, so
+/// pairs far apart for their size (shapes 2e-3 across, 2 apart) differ by a step or two of the distance, which
+/// can exceed a band measured in the shapes' size (there 2e-7 against steps of 2.4e-7).
+pub const DISTANCE_ROUNDING_STEPS: f64 = 8.0;
+
+/// The band distances and witness gaps of one pair must agree within: [`AGREEMENT_BAND`] of the pair scale, or
+/// [`DISTANCE_ROUNDING_STEPS`] float32 steps of the larger distance when that is wider.
+pub fn distance_band(scale: f64, gpu_distance: f32, cpu_distance: f32) -> f64 {
+    let larger = gpu_distance.abs().max(cpu_distance.abs()) as f64;
+    (AGREEMENT_BAND * scale).max(DISTANCE_ROUNDING_STEPS * f32::EPSILON as f64 * larger)
+}
+
 /// How many worst cases a report keeps.
 pub const WORST_CASES: usize = 5;
 
@@ -238,12 +251,13 @@ pub fn compare(
             let relative = distance_error / scale.max(f64::MIN_POSITIVE);
             error_sum += relative;
             report.max_distance_error = report.max_distance_error.max(relative);
-            if distance_error > band {
+            let distance_band = distance_band(scale, g.distance, c.distance);
+            if distance_error > distance_band {
                 report.distance_disagreements += 1;
                 disagree = true;
             }
             let gap = (g.witness_b - g.witness_a).length() as f64;
-            if (gap - g.distance as f64).abs() > band {
+            if (gap - g.distance as f64).abs() > distance_band {
                 report.witness_gap_disagreements += 1;
                 disagree = true;
             }
@@ -325,5 +339,51 @@ mod tests {
         assert_eq!(report.disagreeing_pairs, vec![victim]);
         assert_eq!(report.worst[0].pair, victim);
         assert!(report.summary().contains(&format!("pair {victim}")));
+    }
+
+    /// Two shapes 2e-3 across, 2 apart: answers two float32 steps of the distance apart agree (the pair scale's
+    /// band alone is narrower than one step there); answers 1e-5 of the distance apart do not.
+    #[test]
+    fn distances_may_differ_by_their_own_rounding_when_the_shapes_are_small_for_it() {
+        use crate::Pose;
+        use glam::Vec3;
+        let tiny = ConvexShape::cuboid(Vec3::splat(1e-3)).unwrap();
+        let shapes = [tiny.clone(), tiny];
+        let instances = [
+            Instance {
+                shape: 0,
+                pose: Pose::IDENTITY,
+            },
+            Instance {
+                shape: 1,
+                pose: Pose::new(Vec3::new(2.5, 0.0, 0.0), glam::Quat::IDENTITY),
+            },
+        ];
+        let pairs = [[0, 1]];
+        let cpu = query_batch(
+            &shapes,
+            &instances,
+            &pairs,
+            QueryKind::Distance,
+            &GjkConfig::default(),
+            Threads::Single,
+        )
+        .unwrap();
+        let scale = pair_scale(shapes[0].bounding_radius(), shapes[1].bounding_radius()) as f64;
+        let step = cpu[0].distance - f32::from_bits(cpu[0].distance.to_bits() - 1);
+        assert!(
+            AGREEMENT_BAND * scale < step as f64,
+            "the pair scale's band is under one step here"
+        );
+        let shifted = |by: f32| {
+            let mut gpu = cpu.clone();
+            gpu[0].distance += by;
+            gpu[0].witness_b.x += by;
+            compare(&shapes, &instances, &pairs, &gpu, &cpu, QueryKind::Distance)
+        };
+        let rounding = shifted(2.0 * step);
+        assert!(rounding.is_clean(), "{}", rounding.summary());
+        let wrong = shifted(cpu[0].distance * 1e-5);
+        assert_eq!(wrong.distance_disagreements, 1, "{}", wrong.summary());
     }
 }
