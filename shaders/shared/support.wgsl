@@ -1,9 +1,10 @@
 // Support mappings and the pair as GJK and EPA see it: the twins of src/shape/support.rs and src/gjk/pair.rs.
 
 // The hull point with the largest dot product with `dir`: climbed over the hull's adjacency when it has one
-// (hulls of HILL_CLIMB_MIN_VERTICES vertices and more, as on the CPU), else scanned.
+// (hulls of HILL_CLIMB_MIN_VERTICES vertices and more, as on the CPU), else scanned. A kernel built with
+// CLIMBING = 0 (no uploaded hull climbs) leaves the climb out; a scan answers any hull.
 fn support_hull(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
-    if (h.climbs == 1u) {
+    if (CLIMBING == 1u && h.climbs == 1u) {
         return support_climb(h, dir);
     }
     return support_scan(h, dir);

@@ -9,13 +9,14 @@ use super::limits::GpuLimits;
 use super::marks::BodyMarks;
 use super::packed::{PackedDistance, PackedHit, ResultFormat};
 use super::penetration::PenetrationJob;
-use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
+use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
 use super::ring::Ring;
 use super::runner::{
     chunk_capacity, run_batch, run_batch_deferred, settle, BatchSettings, GpuTimings, KernelJob,
     OutputSpec, Read,
 };
 use super::scene::Scene;
+use super::shader::constants::Climbing;
 use super::shader::GJK;
 use super::GpuError;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
@@ -79,7 +80,7 @@ impl NarrowPhase {
     pub fn with_gpu_limits(device: &wgpu::Device, queue: &wgpu::Queue, limits: GpuLimits) -> Self {
         Self {
             scene: Scene::new(device, queue, limits),
-            gjk: GjkJob::new(device),
+            gjk: GjkJob::new(device, Climbing::Left),
             gjk_ring: Ring::default(),
             epa: None,
             epa_ring: Ring::default(),
@@ -111,7 +112,24 @@ impl NarrowPhase {
     /// stay on the host and go up with each batch's groups of pairs.
     pub fn upload_hulls(&mut self, shapes: &[ConvexShape]) -> Result<(), GpuError> {
         self.scene.upload_hulls(shapes);
+        let (device, climbing) = (&self.scene.device, self.scene.climbing());
+        self.gjk.pipeline.select(device, climbing);
+        if let Some(epa) = &mut self.epa {
+            epa.select(device, climbing);
+        }
         Ok(())
+    }
+
+    /// Whether the kernels in use carry the hull climb, which they do only while an uploaded hull climbs: `Some`
+    /// of the answer when the GJK kernel and the penetration kernels (once built) agree, `None` if they do not
+    /// (they never should).
+    pub fn kernels_climb(&self) -> Option<bool> {
+        let gjk = self.gjk.pipeline.active_climbing();
+        let all_agree = self
+            .epa
+            .as_ref()
+            .is_none_or(|epa| epa.climbing() == Some(gjk));
+        all_agree.then_some(gjk == Climbing::Compiled)
     }
 
     /// (shapes given, distinct hulls among them) of the last [`NarrowPhase::upload_hulls`].
@@ -141,9 +159,12 @@ impl NarrowPhase {
             "collect_marked before reserve: the ring may be remade"
         );
         let device = self.scene.device.clone();
+        let climbing = self.scene.climbing();
         reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
         if penetration {
-            let job = self.epa.get_or_insert_with(|| PenetrationJob::new(&device));
+            let job = self
+                .epa
+                .get_or_insert_with(|| PenetrationJob::new(&device, climbing));
             reserve(&self.scene, &mut self.epa_ring, job, pairs);
             job.reserve(pairs);
         }
@@ -346,7 +367,10 @@ impl NarrowPhase {
     /// The penetration job, built on first use.
     pub(super) fn penetration_parts(&mut self) -> (&mut Scene, &mut Ring, &mut PenetrationJob) {
         let device = self.scene.device.clone();
-        let job = self.epa.get_or_insert_with(|| PenetrationJob::new(&device));
+        let climbing = self.scene.climbing();
+        let job = self
+            .epa
+            .get_or_insert_with(|| PenetrationJob::new(&device, climbing));
         (&mut self.scene, &mut self.epa_ring, job)
     }
 }
@@ -366,7 +390,7 @@ fn reserve(scene: &Scene, ring: &mut Ring, job: &dyn KernelJob, pairs: usize) {
 /// The GJK kernel's job: one pass, one output, records in the batch's format.
 struct GjkJob {
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    pipeline: KernelPipelines,
     format: ResultFormat,
     outputs: [OutputSpec; 1],
     /// The batch's records as words, in pair order (kept between batches, so they only grow).
@@ -378,7 +402,7 @@ struct GjkJob {
 }
 
 impl GjkJob {
-    fn new(device: &wgpu::Device) -> Self {
+    fn new(device: &wgpu::Device, climbing: Climbing) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.push(Access::ReadWrite);
         let layout = bind_group_layout(device, "gjk bindings", &bindings);
@@ -388,7 +412,7 @@ impl GjkJob {
             .max()
             .unwrap_or(0);
         Self {
-            pipeline: compute_pipeline(device, &GJK, &layout),
+            pipeline: KernelPipelines::new(device, &GJK, &layout, climbing),
             layout,
             format: ResultFormat::Full,
             outputs: [OutputSpec {
@@ -457,7 +481,7 @@ impl KernelJob for GjkJob {
                 end_of_pass_write_index: self.mark.is_none().then_some(1),
             }),
         });
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(self.pipeline.active());
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(workgroups(count), 1, 1);
         drop(pass);

@@ -8,8 +8,9 @@
 
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
-use super::pipeline::{bind_group_layout, compute_pipeline, workgroups, Access, SCENE_BINDINGS};
+use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
 use super::runner::{GpuTimings, KernelJob, OutputSpec, Read};
+use super::shader::constants::Climbing;
 use super::shader::{PENETRATION_EPA, PENETRATION_GJK};
 use crate::epa::Penetration;
 use crate::gjk::GjkResult;
@@ -51,8 +52,8 @@ pub struct ContactRecords<'a> {
 /// The penetration kernels' job: two passes and three outputs (GJK results, penetrations, the EPA queue).
 pub(super) struct PenetrationJob {
     layout: wgpu::BindGroupLayout,
-    gjk_pass: wgpu::ComputePipeline,
-    epa_pass: wgpu::ComputePipeline,
+    gjk_pass: KernelPipelines,
+    epa_pass: KernelPipelines,
     format: PenetrationFormat,
     outputs: [OutputSpec; 3],
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
@@ -65,7 +66,19 @@ pub(super) struct PenetrationJob {
 }
 
 impl PenetrationJob {
-    pub(super) fn new(device: &wgpu::Device) -> Self {
+    /// Uses the kernels with or without the hull climb, as the scene's hulls need.
+    pub(super) fn select(&mut self, device: &wgpu::Device, climbing: Climbing) {
+        self.gjk_pass.select(device, climbing);
+        self.epa_pass.select(device, climbing);
+    }
+
+    /// Whether the two passes carry the hull climb, when they agree.
+    pub(super) fn climbing(&self) -> Option<Climbing> {
+        let gjk = self.gjk_pass.active_climbing();
+        (gjk == self.epa_pass.active_climbing()).then_some(gjk)
+    }
+
+    pub(super) fn new(device: &wgpu::Device, climbing: Climbing) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.extend([Access::ReadWrite; 3]);
         let layout = bind_group_layout(device, "penetration bindings", &bindings);
@@ -79,8 +92,8 @@ impl PenetrationJob {
             shared: false,
         };
         Self {
-            gjk_pass: compute_pipeline(device, &PENETRATION_GJK, &layout),
-            epa_pass: compute_pipeline(device, &PENETRATION_EPA, &layout),
+            gjk_pass: KernelPipelines::new(device, &PENETRATION_GJK, &layout, climbing),
+            epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing),
             layout,
             format: PenetrationFormat::Full,
             outputs: [
@@ -171,7 +184,7 @@ impl KernelJob for PenetrationJob {
                     end_of_pass_write_index: None,
                 }),
             });
-            pass.set_pipeline(&self.gjk_pass);
+            pass.set_pipeline(self.gjk_pass.active());
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(workgroups(count), 1, 1);
         }
@@ -184,7 +197,7 @@ impl KernelJob for PenetrationJob {
                 end_of_pass_write_index: Some(1),
             }),
         });
-        pass.set_pipeline(&self.epa_pass);
+        pass.set_pipeline(self.epa_pass.active());
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups_indirect(&self.indirect, 0);
     }

@@ -1,6 +1,7 @@
 //! Building a kernel's pipeline from its bindings, and the blocking readback the renderer's screenshot and the
 //! tests use (batches stream through [`super::ring`] instead).
 
+use super::shader::constants::Climbing;
 use super::shader::Kernel;
 use super::GpuError;
 
@@ -52,13 +53,15 @@ pub fn bind_group_layout(
     })
 }
 
-/// The compute pipeline of `kernel` (assembled from its WGSL files) over `layout`.
+/// The compute pipeline of `kernel` (assembled from its WGSL files) over `layout`, with or without the hull
+/// climb.
 pub fn compute_pipeline(
     device: &wgpu::Device,
     kernel: &Kernel,
     layout: &wgpu::BindGroupLayout,
+    climbing: Climbing,
 ) -> wgpu::ComputePipeline {
-    compute_pipeline_over(device, kernel, &[layout])
+    compute_pipeline_for(device, kernel, &[layout], climbing)
 }
 
 /// The compute pipeline of `kernel` over bind groups `layouts` (group 0 first).
@@ -67,10 +70,72 @@ pub fn compute_pipeline_over(
     kernel: &Kernel,
     layouts: &[&wgpu::BindGroupLayout],
 ) -> wgpu::ComputePipeline {
+    compute_pipeline_for(device, kernel, layouts, Climbing::Compiled)
+}
+
+/// One kernel's pipeline, built with the hull climb or without it as the scene needs ([`Climbing`]); each variant
+/// is built the first time it is needed (a shader compile) and kept.
+pub struct KernelPipelines {
+    kernel: &'static Kernel,
+    layout: wgpu::BindGroupLayout,
+    /// Without the climb, then with it.
+    built: [Option<wgpu::ComputePipeline>; 2],
+    active: wgpu::ComputePipeline,
+    active_climbing: Climbing,
+}
+
+impl KernelPipelines {
+    pub fn new(
+        device: &wgpu::Device,
+        kernel: &'static Kernel,
+        layout: &wgpu::BindGroupLayout,
+        climbing: Climbing,
+    ) -> Self {
+        let active = compute_pipeline(device, kernel, layout, climbing);
+        let mut built = [None, None];
+        built[variant(climbing)] = Some(active.clone());
+        Self {
+            kernel,
+            layout: layout.clone(),
+            built,
+            active,
+            active_climbing: climbing,
+        }
+    }
+
+    /// Makes the variant for `climbing` the one [`KernelPipelines::active`] gives, building it if needed.
+    pub fn select(&mut self, device: &wgpu::Device, climbing: Climbing) {
+        let (kernel, layout) = (self.kernel, &self.layout);
+        self.active = self.built[variant(climbing)]
+            .get_or_insert_with(|| compute_pipeline(device, kernel, layout, climbing))
+            .clone();
+        self.active_climbing = climbing;
+    }
+
+    pub fn active(&self) -> &wgpu::ComputePipeline {
+        &self.active
+    }
+
+    /// Whether the active variant carries the climb.
+    pub fn active_climbing(&self) -> Climbing {
+        self.active_climbing
+    }
+}
+
+fn variant(climbing: Climbing) -> usize {
+    usize::from(climbing == Climbing::Compiled)
+}
+
+fn compute_pipeline_for(
+    device: &wgpu::Device,
+    kernel: &Kernel,
+    layouts: &[&wgpu::BindGroupLayout],
+    climbing: Climbing,
+) -> wgpu::ComputePipeline {
     let layouts: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().copied().map(Some).collect();
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(kernel.file.path),
-        source: wgpu::ShaderSource::Wgsl(kernel.source().into()),
+        source: wgpu::ShaderSource::Wgsl(kernel.source_for(climbing).into()),
     });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(kernel.name),

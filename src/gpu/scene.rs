@@ -8,6 +8,7 @@ use super::hulls::support_reads;
 use super::hulls::{HullSet, HULL_STRIDE};
 use super::layout::{GpuHull, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::GpuLimits;
+use super::shader::constants::Climbing;
 use super::GpuError;
 use crate::instance::{IndexError, Instance};
 use crate::shape::ConvexShape;
@@ -54,6 +55,8 @@ pub struct Scene {
     gathered: [wgpu::Buffer; 3],
     /// Whether every hull is on the GPU at its index (else each batch uploads its groups' hulls).
     hulls_resident: bool,
+    /// Whether any hull climbs (the kernels then carry the climb).
+    climbing: Climbing,
     /// Whether every instance is on the GPU at its index (in one buffer, perhaps larger than one binding).
     instances_resident: bool,
     /// Bumped whenever a buffer above is replaced, so bind groups made with the old one are made again.
@@ -77,6 +80,7 @@ impl Scene {
             gathered: ["gathered vertices", "gathered hulls", "gathered instances"]
                 .map(|label| storage(device, label, 16)),
             hulls_resident: true,
+            climbing: Climbing::Left,
             instances_resident: true,
             generation: 0,
             pending: PendingUpload::default(),
@@ -88,6 +92,11 @@ impl Scene {
     pub(super) fn upload_hulls(&mut self, shapes: &[ConvexShape]) {
         let start = Instant::now();
         self.hulls = HullSet::pack(shapes);
+        self.climbing = if self.hulls.hulls.iter().any(|h| h.climbs == 1) {
+            Climbing::Compiled
+        } else {
+            Climbing::Left
+        };
         self.max_points = self
             .hulls
             .hulls
@@ -254,6 +263,11 @@ impl Scene {
             .max(INSTANCE_STRIDE);
         let window = (self.limits.buffers.instances / INSTANCE_STRIDE).min(u64::from(u32::MAX));
         (window as u32, (align / INSTANCE_STRIDE) as u32)
+    }
+
+    /// Whether any uploaded hull climbs, so that the kernels must carry the climb.
+    pub(super) fn climbing(&self) -> Climbing {
+        self.climbing
     }
 
     pub(super) fn hulls_resident(&self) -> bool {

@@ -100,6 +100,7 @@ pub fn shared_constants() -> Vec<WgslConstant> {
         ),
         f32_constant("F32_MAX", f32::MAX as f64),
         u32_constant("WORKGROUP_SIZE", WORKGROUP_SIZE),
+        u32_constant("CLIMBING", 1),
         u32_constant("START_TABLE_SIDE", START_TABLE_SIDE as u32),
         u32_constant("START_CELLS", START_CELLS as u32),
         f32_constant("END_OF_NEIGHBOURS", END_OF_NEIGHBOURS as f64),
@@ -131,10 +132,27 @@ pub fn shared_constants() -> Vec<WgslConstant> {
 /// The WGSL declarations of [`shared_constants`], one per line. Floats are written with Rust's shortest
 /// round-trip form, which WGSL parses back to the same float32.
 pub fn wgsl_constants() -> String {
+    wgsl_constants_for(Climbing::Compiled)
+}
+
+/// Whether a kernel carries the hull climb (`support_climb`): `CLIMBING` is 1 or 0. Where no uploaded hull
+/// climbs, the kernels are built without it, since its code alone, never run, made the intersection kernel about
+/// 8% slower on an H200 (BENCHMARKS.md, "Hull climbing on the GPU").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Climbing {
+    Compiled,
+    Left,
+}
+
+/// [`wgsl_constants`] with `CLIMBING` set for `climbing`.
+pub fn wgsl_constants_for(climbing: Climbing) -> String {
     let mut text = String::from(
         "// Generated from Rust by src/gpu/shader/constants.rs when the kernel is assembled.\n",
     );
-    for c in shared_constants() {
+    for mut c in shared_constants() {
+        if c.name == "CLIMBING" {
+            c.value = WgslValue::U32(u32::from(climbing == Climbing::Compiled));
+        }
         let _ = match c.value {
             WgslValue::U32(v) => writeln!(text, "const {}: u32 = {v}u;", c.name),
             WgslValue::I32(v) => writeln!(text, "const {}: i32 = {v}i;", c.name),

@@ -109,7 +109,12 @@ impl Kernel {
 
     /// The complete WGSL source.
     pub fn source(&self) -> String {
-        let mut text = constants::wgsl_constants();
+        self.source_for(constants::Climbing::Compiled)
+    }
+
+    /// [`Kernel::source`] with or without the hull climb ([`constants::Climbing`]).
+    pub fn source_for(&self, climbing: constants::Climbing) -> String {
+        let mut text = constants::wgsl_constants_for(climbing);
         let files = self.shared_files().map(|f| (f.path, f.text));
         for (path, body) in files.chain([(self.file.path, self.file.text)]) {
             text.push_str(&format!("\n// ---- {path} ----\n"));
