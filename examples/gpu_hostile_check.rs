@@ -30,21 +30,10 @@ fn whole_number(text: Option<String>, default: u32, what: &str) -> u32 {
 
 /// Pairs whose answers differ in any bit between two runs, and how many of those a loop cut explains.
 fn differences(first: &[Penetration<f32>], again: &[Penetration<f32>]) -> (usize, usize) {
-    let bits = |p: &Penetration<f32>| {
-        let v = |x: glam::Vec3| x.to_array().map(f32::to_bits);
-        (
-            p.status,
-            p.depth.to_bits(),
-            v(p.normal),
-            v(p.contact_a),
-            v(p.contact_b),
-            p.iterations,
-        )
-    };
     let differing: Vec<_> = first
         .iter()
         .zip(again)
-        .filter(|(a, b)| bits(a) != bits(b))
+        .filter(|(a, b)| a.to_bits() != b.to_bits())
         .collect();
     let loop_cut = differing
         .iter()

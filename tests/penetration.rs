@@ -354,19 +354,8 @@ fn reused_polytope_storage_gives_the_answers_of_fresh_storage() {
         .collect();
     let turned = Pose::new(Vec3::new(0.01, -0.02, 0.015), Quat::from_rotation_y(0.3));
     pairs.insert(pairs.len() / 2, (&sphere, Pose::IDENTITY, &sphere, turned));
-    let bits = |p: &gpu_gjk::epa::Penetration<f32>| {
-        let v = |x: Vec3| x.to_array().map(f32::to_bits);
-        (
-            p.status,
-            p.depth.to_bits(),
-            v(p.normal),
-            v(p.contact_a),
-            v(p.contact_b),
-            p.iterations,
-        )
-    };
     let answer = |(a, pa, b, pb): &(&ConvexShape, Pose, &ConvexShape, Pose)| {
-        bits(&penetration_query(a, pa, b, pb, &config).1)
+        penetration_query(a, pa, b, pb, &config).1.to_bits()
     };
     // In order on this thread, then in reverse order on a new thread (each pair after other pairs).
     let forward: Vec<_> = pairs.iter().map(answer).collect();

@@ -152,6 +152,25 @@ pub struct Penetration<R: Real> {
     pub iterations: u32,
 }
 
+/// A float32 answer's fields as bits: (status, depth, normal, contact_a, contact_b, iterations).
+pub type PenetrationBits = (PenetrationStatus, u32, [u32; 3], [u32; 3], [u32; 3], u32);
+
+impl Penetration<f32> {
+    /// Every field's bits, to compare answers bit for bit: `==` takes `-0.0` for `0.0` and never a NaN for
+    /// itself.
+    pub fn to_bits(&self) -> PenetrationBits {
+        let bits = |v: glam::Vec3| v.to_array().map(f32::to_bits);
+        (
+            self.status,
+            self.depth.to_bits(),
+            bits(self.normal),
+            bits(self.contact_a),
+            bits(self.contact_b),
+            self.iterations,
+        )
+    }
+}
+
 impl<R: Real> Penetration<R> {
     /// An answer with no depth: separated, or a failure before EPA could start.
     pub fn none(status: PenetrationStatus) -> Self {
