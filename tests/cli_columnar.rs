@@ -763,3 +763,145 @@ fn bench_io_has_arrow_and_parquet_rows() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pairs table without a single null (the reader's fast path, which reads such batches straight from
+/// the value buffers) whose rows each break one value rule, on either side: each is an error row with the
+/// message the checked path gives, and the good rows among them are answered, extreme quaternions included.
+#[test]
+fn bad_values_in_a_table_without_nulls_are_named() {
+    let dir = scratch("bad-values");
+    let shapes = shapes_table(&dir);
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let identity = [0.0, 0.0, 0.0, 1.0];
+    // (a, b, a_position, a_rotation, b_position, b_rotation, expected: the distance or the error)
+    type Row = (
+        u32,
+        u32,
+        [f64; 3],
+        [f64; 4],
+        [f64; 3],
+        [f64; 4],
+        Result<f64, &'static str>,
+    );
+    let origin = [0.0; 3];
+    let rows: [Row; 10] = [
+        (10, 20, origin, identity, origin, identity, Ok(1.0)),
+        (
+            10,
+            20,
+            [0.0, nan, 0.0],
+            identity,
+            origin,
+            identity,
+            Err("pairs row 1: a_position[1]: NaN is not a finite number"),
+        ),
+        (
+            10,
+            20,
+            origin,
+            identity,
+            origin,
+            [0.0, 0.0, 0.0, inf],
+            Err("pairs row 2: b_rotation[3]: inf is not a finite number"),
+        ),
+        (
+            10,
+            20,
+            origin,
+            [nan, 0.0, 0.0, 1.0],
+            origin,
+            identity,
+            Err("pairs row 3: a_rotation[0]: NaN is not a finite number"),
+        ),
+        (
+            10,
+            20,
+            origin,
+            identity,
+            [0.0, 0.0, -inf],
+            identity,
+            Err("pairs row 4: b_position[2]: -inf is not a finite number"),
+        ),
+        (
+            10,
+            20,
+            origin,
+            identity,
+            [2e9, 0.0, 0.0],
+            identity,
+            Err("pairs row 5: b_position[0]: 2e9 is beyond the coordinate limit +-1e9"),
+        ),
+        (
+            7,
+            20,
+            origin,
+            identity,
+            origin,
+            identity,
+            Err("pairs row 6: a: no shape has id 7"),
+        ),
+        (
+            10,
+            20,
+            origin,
+            identity,
+            origin,
+            [0.0; 4],
+            Err("pairs row 7: b_rotation: zero quaternion (all four components are 0)"),
+        ),
+        // Half a turn about z, written with a huge component: the point (1, 0, 0) goes to (-1, 0, 0).
+        (
+            10,
+            20,
+            [5.0, 0.0, 0.0],
+            [0.0, 0.0, 1e300, 0.0],
+            [5.0, 0.0, 0.0],
+            identity,
+            Ok(1.0),
+        ),
+        (
+            10,
+            20,
+            origin,
+            [0.0, 0.0, 0.0, 1e-310],
+            origin,
+            [0.0, 0.0, 0.0, 1e-310],
+            Ok(1.0),
+        ),
+    ];
+    let table = batch(vec![
+        (
+            "a",
+            Arc::new(UInt32Array::from(rows.map(|r| r.0).to_vec())) as ArrayRef,
+        ),
+        ("b", Arc::new(UInt32Array::from(rows.map(|r| r.1).to_vec()))),
+        ("a_position", vec_column(&rows.map(|r| Some(r.2)))),
+        ("a_rotation", quat_column(&rows.map(|r| r.3))),
+        ("b_position", vec_column(&rows.map(|r| Some(r.4)))),
+        ("b_rotation", quat_column(&rows.map(|r| r.5))),
+    ]);
+    let pairs = dir.join("pairs.arrow");
+    write_table(&pairs, BatchFormat::Arrow, &table.schema(), &[table]).unwrap();
+    let out = gpu_gjk(&[
+        "query",
+        "--shapes",
+        path(&shapes),
+        path(&pairs),
+        "--backend",
+        "cpu",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), rows.len());
+    for (k, (line, row)) in lines.iter().zip(&rows).enumerate() {
+        match row.6 {
+            Ok(distance) => assert_eq!(line["distance"], distance, "row {k}: {line}"),
+            Err(message) => assert_eq!(line["error"], message, "row {k}: {line}"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

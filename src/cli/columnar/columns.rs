@@ -46,6 +46,11 @@ impl<'a> U32Column<'a> {
         }))
     }
 
+    /// Every row's value, when the column has no null.
+    pub fn values_without_nulls(&self) -> Option<&'a [u32]> {
+        self.nulls.is_none().then_some(self.values)
+    }
+
     /// Row `row`'s value, `None` when null.
     #[inline]
     pub fn get(&self, row: usize) -> Option<u32> {
@@ -111,6 +116,12 @@ impl<'a, const N: usize> FixedColumn<'a, N> {
             )
         })?;
         Ok(Some(Self { name, rows }))
+    }
+
+    /// Every row's N values, one row after another, when neither the lists nor their values have a null.
+    pub fn values_without_nulls(&self) -> Option<&'a [f64]> {
+        (self.rows.list_nulls.is_none() && self.rows.value_nulls.is_none())
+            .then_some(self.rows.values)
     }
 
     /// Row `row`'s N values, or the message naming the null (`a_rotation[2]: ...`).

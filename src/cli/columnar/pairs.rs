@@ -98,6 +98,75 @@ impl<'a> Side<'a> {
     }
 }
 
+/// A side whose columns have no null, read straight from the value buffers without a message on hand: a
+/// row that passes every check here gets the shape index and pose [`Side::read`] gives it (the same
+/// functions on the same numbers, so the same bits); a row that fails any goes through `Side::read` for
+/// its message. Kept apart because the messages' plumbing around the pose's divisions and square roots
+/// (two normalisations, their latencies in a chain) kept the processor from working on the next rows
+/// meanwhile: on the issue 17 mix, reading its 21,000 pairs took 2.3 to 2.5 times as long that way (medians
+/// of 40 alternated rounds, one thread).
+#[derive(Clone, Copy)]
+struct PlainSide<'a> {
+    ids: &'a [u32],
+    positions: Option<&'a [f64]>,
+    rotations: Option<&'a [f64]>,
+}
+
+impl<'a> PlainSide<'a> {
+    /// `None` when a column of `side` has a null.
+    fn new(side: &Side<'a>) -> Option<Self> {
+        Some(Self {
+            ids: side.id.values_without_nulls()?,
+            positions: match &side.position {
+                None => None,
+                Some(column) => Some(column.values_without_nulls()?),
+            },
+            rotations: match &side.rotation {
+                None => None,
+                Some(column) => Some(column.values_without_nulls()?),
+            },
+        })
+    }
+
+    /// Row `i`'s shape index and world pose, `None` when a check fails.
+    #[inline(always)]
+    fn read(&self, i: usize, shapes: &ShapeTable) -> Option<(u32, DPose)> {
+        let index = shapes.usable(self.ids[i])?;
+        let position = self
+            .positions
+            .map_or(DVec3::ZERO, |p| DVec3::from_slice(&p[3 * i..3 * i + 3]));
+        let rotation = match self.rotations {
+            None => DQuat::IDENTITY,
+            Some(r) => {
+                let q = DQuat::from_slice(&r[4 * i..4 * i + 4]);
+                if !q.is_finite() {
+                    return None;
+                }
+                normalised(q)?
+            }
+        };
+        // Its position check is the reader's coordinate check (finite, within the limit) of all three.
+        let pose = DPose::checked(position, rotation).ok()?;
+        Some((index, fold_centre(shapes.centres[index as usize], pose)))
+    }
+}
+
+/// Row `i` read with every check in turn, for its message when one fails.
+#[cold]
+#[inline(never)]
+fn checked_row(a: &Side, b: &Side, i: usize, first: usize, shapes: &ShapeTable) -> PairRow {
+    let pair = a.read(i, shapes).and_then(|(ia, a_pose)| {
+        let (ib, b_pose) = b.read(i, shapes)?;
+        Ok(IndexedPair {
+            a: ia,
+            b: ib,
+            a_pose,
+            b_pose,
+        })
+    });
+    pair.map_err(|why| format!("pairs row {}: {why}", first + i))
+}
+
 /// Reads the pairs table at `path` against `shapes`; one entry per row, in order.
 pub fn read_pairs(
     path: &Path,
@@ -118,19 +187,23 @@ pub fn read_pairs(
         indices.extend(0..batch.num_rows());
         // In place: collecting each batch's rows first and then appending them doubled the memory this
         // touches (each fresh page a page fault; measured at a fifth of the issue 17 mix's end-to-end time).
+        let plain = PlainSide::new(&a).zip(PlainSide::new(&b));
         exec.map_into(
             &indices,
             |&i| {
-                let pair = a.read(i, shapes).and_then(|(ia, a_pose)| {
-                    let (ib, b_pose) = b.read(i, shapes)?;
-                    Ok(IndexedPair {
-                        a: ia,
-                        b: ib,
-                        a_pose,
-                        b_pose,
-                    })
-                });
-                pair.map_err(|why| format!("pairs row {}: {why}", first + i))
+                if let Some((plain_a, plain_b)) = plain {
+                    if let (Some((ia, a_pose)), Some((ib, b_pose))) =
+                        (plain_a.read(i, shapes), plain_b.read(i, shapes))
+                    {
+                        return Ok(IndexedPair {
+                            a: ia,
+                            b: ib,
+                            a_pose,
+                            b_pose,
+                        });
+                    }
+                }
+                checked_row(&a, &b, i, first, shapes)
             },
             &mut rows,
         );

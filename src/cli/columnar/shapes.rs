@@ -49,6 +49,15 @@ impl ShapeTable {
         }
     }
 
+    /// The index of shape `id` in [`Self::shapes`] when it is usable; [`Self::lookup`] says why not.
+    #[inline]
+    pub fn usable(&self, id: u32) -> Option<u32> {
+        match self.slots.get(&id) {
+            Some(Slot::Usable(index)) => Some(*index),
+            _ => None,
+        }
+    }
+
     /// How many ids the table has, usable or not.
     pub fn len(&self) -> usize {
         self.slots.len()
