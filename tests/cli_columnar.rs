@@ -764,6 +764,87 @@ fn bench_io_has_arrow_and_parquet_rows() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The 24 bytes of an IPC footer's `Block` (offset, metadata length, padding, body length), as stored.
+fn block_bytes(offset: i64, metadata: i32, body: i64) -> Vec<u8> {
+    [
+        &offset.to_le_bytes()[..],
+        &metadata.to_le_bytes(),
+        &[0; 4],
+        &body.to_le_bytes(),
+    ]
+    .concat()
+}
+
+/// Damaged Arrow IPC files (a block said to be of negative length or to lie past the end, the end cut
+/// off, the file cut in half) are errors that name the file, never a panic: arrow-ipc's own `FileReader`
+/// unwraps a block's length.
+#[test]
+fn damaged_ipc_files_are_errors_not_panics() {
+    let dir = scratch("damaged-ipc");
+    let shapes = shapes_table(&dir);
+    let table = batch(vec![
+        ("a", Arc::new(UInt32Array::from(vec![10, 20])) as ArrayRef),
+        ("b", Arc::new(UInt32Array::from(vec![20, 10]))),
+    ]);
+    let good = dir.join("good.arrow");
+    write_table(
+        &good,
+        BatchFormat::Arrow,
+        &table.schema(),
+        &[table.clone(), table],
+    )
+    .unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let trailer = bytes.len() - 10;
+    let footer_len = i32::from_le_bytes(bytes[trailer..trailer + 4].try_into().unwrap()) as usize;
+    let footer = arrow_ipc::root_as_footer(&bytes[trailer - footer_len..trailer]).unwrap();
+    let block = footer.recordBatches().unwrap().get(1);
+    let stored = block_bytes(block.offset(), block.metaDataLength(), block.bodyLength());
+    let at = bytes
+        .windows(stored.len())
+        .rposition(|w| w == stored.as_slice())
+        .expect("the footer stores the second block");
+    let with_block = |offset: i64, body: i64| {
+        let mut damaged = bytes.clone();
+        damaged[at..at + 24].copy_from_slice(&block_bytes(offset, block.metaDataLength(), body));
+        damaged
+    };
+    // (file, its bytes, what the error must say)
+    let outside = "does not lie inside the file";
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        (
+            "negative-length.arrow",
+            with_block(block.offset(), -8),
+            outside,
+        ),
+        (
+            "past-the-end.arrow",
+            with_block(bytes.len() as i64, block.bodyLength()),
+            outside,
+        ),
+        (
+            "no-trailer.arrow",
+            bytes[..bytes.len() - 5].to_vec(),
+            "footer",
+        ),
+        ("half.arrow", bytes[..bytes.len() / 2].to_vec(), "footer"),
+    ];
+    let out = gpu_gjk(&["query", "--shapes", path(&shapes), path(&good)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for (name, damaged, says) in cases {
+        let file = dir.join(name);
+        std::fs::write(&file, damaged).unwrap();
+        let out = gpu_gjk(&["query", "--shapes", path(&shapes), path(&file)]);
+        let errors = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {errors}");
+        assert!(
+            errors.contains(name) && errors.contains(says) && !errors.contains("panicked"),
+            "{name}: {errors}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A pairs table without a single null (the reader's fast path, which reads such batches straight from
 /// the value buffers) whose rows each break one value rule, on either side: each is an error row with the
 /// message the checked path gives, and the good rows among them are answered, extreme quaternions included.

@@ -1,8 +1,9 @@
 //! Columnar files: which format a name means, reading a table record batch by record batch, and writing one.
 
+use super::ipc_file::CheckedIpcFile;
 use anyhow::{bail, Context};
 use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_ipc::reader::{FileReader, StreamReader};
+use arrow_ipc::reader::StreamReader;
 use arrow_ipc::writer::FileWriter;
 use arrow_schema::{ArrowError, DataType, Schema};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -59,11 +60,11 @@ pub fn read_table(path: &Path, format: BatchFormat) -> anyhow::Result<(Arc<Schem
             let mut magic = [0u8; 6];
             let is_file = file.read_exact(&mut magic).is_ok() && &magic == b"ARROW1";
             file.seek(SeekFrom::Start(0)).with_context(context)?;
-            let input = BufReader::with_capacity(1 << 20, file);
             if is_file {
-                let reader = FileReader::try_new(input, None).with_context(context)?;
+                let reader = CheckedIpcFile::open(file).with_context(context)?;
                 Ok((reader.schema(), Box::new(reader)))
             } else {
+                let input = BufReader::with_capacity(1 << 20, file);
                 let reader = StreamReader::try_new(input, None).with_context(context)?;
                 Ok((reader.schema(), Box::new(reader)))
             }

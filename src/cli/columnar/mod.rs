@@ -6,6 +6,7 @@ mod answers;
 mod columns;
 mod convert;
 mod files;
+mod ipc_file;
 mod pairs;
 mod run;
 mod schema;
