@@ -2,7 +2,7 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use gpu_gjk::app::{display_available, run_demo, DemoArgs};
-use gpu_gjk::cli::columnar::{run_convert, ConvertArgs};
+use gpu_gjk::cli::columnar::{reading_a_table, run_convert, ConvertArgs};
 use gpu_gjk::cli::{
     is_broken_pipe, require_stdout, run_adapters, run_bench, run_inspect, run_query, AdaptersArgs,
     BenchArgs, InspectArgs, QueryArgs,
@@ -84,6 +84,14 @@ fn main() -> ExitCode {
     if std::env::var_os("RUST_LOG").is_some() {
         env_logger::init();
     }
+    // A table reader's panic on a damaged file becomes an error naming the file (see
+    // gpu_gjk::cli::columnar's guard); only such panics are kept off stderr.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !reading_a_table() {
+            default_hook(info);
+        }
+    }));
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Query(args)) => run_query(&args).map(|report| report.failed_lines == 0),

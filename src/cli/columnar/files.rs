@@ -1,18 +1,19 @@
 //! Columnar files: which format a name means, reading a table record batch by record batch, and writing one.
 
+use super::guard::{guarded, GuardedBatches};
 use super::ipc_file::CheckedIpcFile;
+use super::ipc_stream::CheckedIpcStream;
 use anyhow::{bail, Context};
 use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_ipc::reader::StreamReader;
 use arrow_ipc::writer::FileWriter;
 use arrow_schema::{ArrowError, DataType, Schema};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom};
+use std::io::{BufWriter, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -50,36 +51,63 @@ pub type Batches = Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>>>;
 /// Rows per record batch read from Parquet (IPC files keep the batches they were written with).
 const PARQUET_BATCH_ROWS: usize = 1 << 16;
 
-/// Opens `path` as a table of `format` (Arrow or Parquet): its schema and its record batches.
+/// Opens `path` as a table of `format` (Arrow or Parquet): its schema and its record batches. Opening and
+/// each batch run under [`guarded`], so a reader's panic on a damaged file is an error here.
 pub fn read_table(path: &Path, format: BatchFormat) -> anyhow::Result<(Arc<Schema>, Batches)> {
     let context = || format!("cannot read {}", path.display());
     let mut file = File::open(path).with_context(context)?;
-    match format {
+    let (schema, batches) = match format {
         BatchFormat::Arrow => {
             // The IPC file format starts with `ARROW1`; anything else is tried as the stream format.
             let mut magic = [0u8; 6];
             let is_file = file.read_exact(&mut magic).is_ok() && &magic == b"ARROW1";
             file.seek(SeekFrom::Start(0)).with_context(context)?;
             if is_file {
-                let reader = CheckedIpcFile::open(file).with_context(context)?;
-                Ok((reader.schema(), Box::new(reader)))
+                let reader = guarded(|| CheckedIpcFile::open(file)).with_context(context)?;
+                (reader.schema(), Box::new(reader) as Batches)
             } else {
-                let input = BufReader::with_capacity(1 << 20, file);
-                let reader = StreamReader::try_new(input, None).with_context(context)?;
-                Ok((reader.schema(), Box::new(reader)))
+                let reader = guarded(|| CheckedIpcStream::open(file)).with_context(context)?;
+                (reader.schema(), Box::new(reader) as Batches)
             }
         }
         BatchFormat::Parquet => {
-            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-                .with_context(context)?
-                .with_batch_size(PARQUET_BATCH_ROWS)
-                .build()
-                .with_context(context)?;
-            let schema = reader.schema();
-            Ok((schema, Box::new(reader)))
+            let reader = guarded(|| open_parquet(file)).with_context(context)?;
+            (reader.schema(), Box::new(reader) as Batches)
         }
         BatchFormat::Jsonl => bail!("{} is JSON Lines, not a table", path.display()),
+    };
+    Ok((schema, Box::new(GuardedBatches::new(batches))))
+}
+
+/// A Parquet file's reader, once every column chunk's byte range is seen to lie inside the file (parquet
+/// asserts that a chunk's start and length are not negative, and reads past the end otherwise).
+fn open_parquet(file: File) -> Result<ParquetRecordBatchReader, ArrowError> {
+    let len = file.metadata()?.len();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
+    for (g, group) in builder.metadata().row_groups().iter().enumerate() {
+        for column in group.columns() {
+            let start = column
+                .dictionary_page_offset()
+                .unwrap_or(column.data_page_offset());
+            let size = column.compressed_size();
+            let inside = u64::try_from(start)
+                .ok()
+                .zip(u64::try_from(size).ok())
+                .and_then(|(start, size)| start.checked_add(size))
+                .is_some_and(|end| end <= len);
+            if !inside {
+                return Err(ArrowError::ParseError(format!(
+                    "not a readable Parquet file: column `{}` of row group {g} ({size} bytes at offset {start}) does \
+                     not lie inside the file ({len} bytes)",
+                    column.column_path()
+                )));
+            }
+        }
     }
+    builder
+        .with_batch_size(PARQUET_BATCH_ROWS)
+        .build()
+        .map_err(Into::into)
 }
 
 /// A table being written: Arrow IPC file format, or Parquet with snappy compression (the Arrow schema is

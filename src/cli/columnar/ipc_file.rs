@@ -1,8 +1,10 @@
 //! Arrow IPC files (the file format) read block by block, each block's lengths checked against the file
-//! before it is read: arrow-ipc's `FileReader` unwraps a block's length, so a damaged footer (a negative
-//! length) stopped `query` with a panic. Each block is read into a buffer of its exact size without zeroing
+//! before it is read and its buffers' places against its body before it is decoded: arrow-ipc's
+//! `FileReader` unwraps a block's length, so a damaged footer (a negative length) stopped `query` with a
+//! panic (and so did a damaged message, see [`super::ipc_message`]). Each block is read into a buffer of its exact size without zeroing
 //! it first (`FileReader` zeroes it, then reads over it), and the record batch's arrays point into that
 //! buffer; one block is held at a time, as with `FileReader`.
+use super::ipc_message::{block_message, check_buffers, check_compressed_sizes, damaged};
 use arrow_array::RecordBatch;
 use arrow_buffer::Buffer;
 use arrow_ipc::convert::try_fb_to_schema;
@@ -98,8 +100,20 @@ impl Iterator for CheckedIpcFile {
     }
 }
 
-/// The bytes of `block` (its message and body) in a file of `len` bytes, or why it does not lie inside it.
+/// The bytes of `block` (its message and body) in a file of `len` bytes, once its message is seen to place
+/// every buffer inside its body; or why not.
 fn read_block(file: &mut File, len: u64, block: &Block) -> Result<Buffer, ArrowError> {
+    let data = read_block_bytes(file, len, block)?;
+    // Both lengths are known to be non-negative and within the file here.
+    let metadata = block.metaDataLength() as usize;
+    let message = block_message(&data[..metadata])?;
+    check_buffers(&message, block.bodyLength() as usize)?;
+    check_compressed_sizes(&message, &data[metadata..])?;
+    Ok(data)
+}
+
+/// The bytes of `block` (its message and body) in a file of `len` bytes, or why it does not lie inside it.
+fn read_block_bytes(file: &mut File, len: u64, block: &Block) -> Result<Buffer, ArrowError> {
     let offset = u64::try_from(block.offset()).ok();
     let size = u64::try_from(block.metaDataLength())
         .ok()
@@ -131,8 +145,4 @@ fn read_span(file: &mut File, offset: u64, size: usize) -> Result<Vec<u8>, Arrow
         )));
     }
     Ok(bytes)
-}
-
-fn damaged(why: String) -> ArrowError {
-    ArrowError::ParseError(format!("not a readable Arrow IPC file: {why}"))
 }
