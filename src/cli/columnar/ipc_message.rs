@@ -47,7 +47,8 @@ pub fn parse_message(bytes: &[u8]) -> Result<Message<'_>, ArrowError> {
 /// Most values an array of a record batch may hold. A damaged length near the 64-bit limit made arrow's
 /// own validation overflow (`integer overflow computing expected number of expected values in
 /// FixedListSize`, a panic); with lengths up to 2^31 - 1 and list sizes that are 32-bit numbers, no product
-/// it forms overflows. Writers cut tables into record batches far smaller than this (pyarrow: 65,536 rows).
+/// it forms overflows. Writers usually cut tables into record batches far smaller (pyarrow's `write_feather`:
+/// 65,536 rows).
 pub const MAX_ARRAY_LEN: i64 = i32::MAX as i64;
 
 /// Checks that the record batch or dictionary batch `message` places every buffer inside a body of
