@@ -5,7 +5,6 @@
 //! the command goes on as for any unreadable table; `gpu-gjk`'s panic hook stays quiet for these
 //! ([`reading_a_table`]), so stderr shows the error, not a backtrace.
 
-use super::files::Batches;
 use arrow_array::RecordBatch;
 use arrow_schema::ArrowError;
 use std::any::Any;
@@ -43,18 +42,18 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 }
 
 /// Record batches read under [`guarded`], ending after the first error.
-pub struct GuardedBatches {
-    inner: Batches,
+pub struct GuardedBatches<I> {
+    inner: I,
     done: bool,
 }
 
-impl GuardedBatches {
-    pub fn new(inner: Batches) -> Self {
+impl<I> GuardedBatches<I> {
+    pub fn new(inner: I) -> Self {
         Self { inner, done: false }
     }
 }
 
-impl Iterator for GuardedBatches {
+impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> Iterator for GuardedBatches<I> {
     type Item = Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -87,14 +86,14 @@ mod tests {
     fn guarded_batches_end_after_a_panicking_batch() {
         let schema = std::sync::Arc::new(arrow_schema::Schema::empty());
         let mut calls = 0;
-        let batches: Batches = Box::new(std::iter::from_fn(move || {
+        let batches = std::iter::from_fn(move || {
             calls += 1;
             match calls {
                 1 => Some(Ok(RecordBatch::new_empty(schema.clone()))),
                 2 => panic!("a damaged block"),
                 _ => Some(Ok(RecordBatch::new_empty(schema.clone()))),
             }
-        }));
+        });
         let read: Vec<_> = GuardedBatches::new(batches).collect();
         assert_eq!(read.len(), 2);
         assert!(read[0].is_ok());
