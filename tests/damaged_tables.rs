@@ -90,6 +90,26 @@ fn footer_span(bytes: &[u8]) -> (usize, usize) {
     (trailer - len, len)
 }
 
+/// Record batch `k`'s block in an IPC file's footer (its offset and lengths).
+fn footer_block(bytes: &[u8], k: usize) -> arrow_ipc::Block {
+    let (start, len) = footer_span(bytes);
+    let footer = arrow_ipc::root_as_footer(&bytes[start..start + len]).unwrap();
+    *footer.recordBatches().unwrap().get(k)
+}
+
+/// Where `block`'s metadata lies in the file: the continuation marker, the message's length, the message.
+fn metadata_span(block: &arrow_ipc::Block) -> std::ops::Range<usize> {
+    let start = block.offset() as usize;
+    start..start + block.metaDataLength() as usize
+}
+
+/// The record batch header of `block`'s message.
+fn batch_header<'a>(bytes: &'a [u8], block: &arrow_ipc::Block) -> arrow_ipc::RecordBatch<'a> {
+    let metadata = metadata_span(block);
+    let message = arrow_ipc::root_as_message(&bytes[metadata.start + 8..metadata.end]).unwrap();
+    message.header_as_record_batch().unwrap()
+}
+
 /// The stream inside an IPC file: the file's bytes from its first message (after the leading magic and its
 /// padding) to its footer.
 fn stream_of(file: &[u8]) -> Vec<u8> {
@@ -130,10 +150,8 @@ fn damaged_ipc_footers_are_errors_not_panics() {
     let good = dir.join("good.arrow");
     two_batch_pairs(&good);
     let bytes = std::fs::read(&good).unwrap();
-    let (footer_start, footer_len) = footer_span(&bytes);
-    let footer =
-        arrow_ipc::root_as_footer(&bytes[footer_start..footer_start + footer_len]).unwrap();
-    let block = footer.recordBatches().unwrap().get(1);
+    let footer_start = footer_span(&bytes).0;
+    let block = footer_block(&bytes, 1);
     let stored = block_le(block.offset(), block.metaDataLength(), block.bodyLength());
     let with_block = |offset: i64, body: i64| {
         let mut damaged = bytes.clone();
@@ -179,15 +197,9 @@ fn damaged_ipc_messages_are_errors_not_panics() {
     let good = dir.join("good.arrow");
     two_batch_pairs(&good);
     let bytes = std::fs::read(&good).unwrap();
-    let (footer_start, footer_len) = footer_span(&bytes);
-    let footer =
-        arrow_ipc::root_as_footer(&bytes[footer_start..footer_start + footer_len]).unwrap();
-    let block = footer.recordBatches().unwrap().get(0);
-    // The block's metadata: the continuation marker, the message's length, the message.
-    let metadata =
-        block.offset() as usize..block.offset() as usize + block.metaDataLength() as usize;
-    let message = arrow_ipc::root_as_message(&bytes[metadata.start + 8..metadata.end]).unwrap();
-    let batch = message.header_as_record_batch().unwrap();
+    let block = footer_block(&bytes, 0);
+    let metadata = metadata_span(&block);
+    let batch = batch_header(&bytes, &block);
     let buffer = batch
         .buffers()
         .unwrap()
@@ -292,14 +304,9 @@ fn a_compressed_buffer_claiming_more_than_memory_is_an_error() {
         drop(writer);
         assert_eq!(query(&shapes, &good, "arrow").status.code(), Some(0));
         let mut bytes = std::fs::read(&good).unwrap();
-        let (footer_start, footer_len) = footer_span(&bytes);
-        let footer =
-            arrow_ipc::root_as_footer(&bytes[footer_start..footer_start + footer_len]).unwrap();
-        let block = footer.recordBatches().unwrap().get(0);
-        let body = block.offset() as usize + block.metaDataLength() as usize;
-        let message =
-            arrow_ipc::root_as_message(&bytes[block.offset() as usize + 8..body]).unwrap();
-        let batch = message.header_as_record_batch().unwrap();
+        let block = footer_block(&bytes, 0);
+        let body = metadata_span(&block).end;
+        let batch = batch_header(&bytes, &block);
         let buffer = batch
             .buffers()
             .unwrap()

@@ -4,7 +4,7 @@
 //! (`the offset of the new Buffer cannot exceed the existing length`), found by mutating tables byte by
 //! byte. Shared by the IPC file and stream readers.
 
-use arrow_ipc::{Message, MessageHeader};
+use arrow_ipc::{Message, MessageHeader, RecordBatch};
 use arrow_schema::ArrowError;
 
 /// What precedes a message's length since format version 0.15.
@@ -55,14 +55,7 @@ pub const MAX_ARRAY_LEN: i64 = i32::MAX as i64;
 /// `body_len` bytes and gives every array a length up to [`MAX_ARRAY_LEN`] with at most that many nulls
 /// (other messages have no buffers).
 pub fn check_buffers(message: &Message, body_len: usize) -> Result<(), ArrowError> {
-    let batch = match message.header_type() {
-        MessageHeader::RecordBatch => message.header_as_record_batch(),
-        MessageHeader::DictionaryBatch => {
-            message.header_as_dictionary_batch().and_then(|d| d.data())
-        }
-        _ => return Ok(()),
-    };
-    let Some(batch) = batch else {
+    let Some(batch) = batch_of(message) else {
         return Ok(());
     };
     if !(0..=MAX_ARRAY_LEN).contains(&batch.length()) {
@@ -111,14 +104,7 @@ pub const MAX_COMPRESSION_RATIO: u64 = 1 << 16;
 /// says it holds (the 8 bytes before its data) within [`MAX_COMPRESSION_RATIO`] times its own, plus 1 MiB.
 /// Call after [`check_buffers`].
 pub fn check_compressed_sizes(message: &Message, body: &[u8]) -> Result<(), ArrowError> {
-    let batch = match message.header_type() {
-        MessageHeader::RecordBatch => message.header_as_record_batch(),
-        MessageHeader::DictionaryBatch => {
-            message.header_as_dictionary_batch().and_then(|d| d.data())
-        }
-        _ => None,
-    };
-    let Some(batch) = batch.filter(|b| b.compression().is_some()) else {
+    let Some(batch) = batch_of(message).filter(|b| b.compression().is_some()) else {
         return Ok(());
     };
     for (k, buffer) in batch.buffers().into_iter().flatten().enumerate() {
@@ -139,6 +125,18 @@ pub fn check_compressed_sizes(message: &Message, body: &[u8]) -> Result<(), Arro
         }
     }
     Ok(())
+}
+
+/// The record batch a record batch or dictionary batch message carries (the arrays, buffers and compression
+/// both checks read); `None` for any other message.
+fn batch_of<'a>(message: &Message<'a>) -> Option<RecordBatch<'a>> {
+    match message.header_type() {
+        MessageHeader::RecordBatch => message.header_as_record_batch(),
+        MessageHeader::DictionaryBatch => {
+            message.header_as_dictionary_batch().and_then(|d| d.data())
+        }
+        _ => None,
+    }
 }
 
 /// The error for a file that is not what its header or footer says.

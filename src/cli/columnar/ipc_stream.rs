@@ -10,7 +10,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_buffer::Buffer;
 use arrow_ipc::convert::try_fb_to_schema;
 use arrow_ipc::reader::{read_dictionary, read_record_batch};
-use arrow_ipc::MessageHeader;
+use arrow_ipc::{Message, MessageHeader};
 use arrow_schema::{ArrowError, SchemaRef};
 use std::collections::HashMap;
 use std::fs::File;
@@ -22,7 +22,7 @@ pub struct CheckedIpcStream {
     reader: BufReader<File>,
     schema: SchemaRef,
     dictionaries: HashMap<i64, ArrayRef>,
-    /// The header of the message read last.
+    /// The header of the message read last (reused from message to message).
     metadata: Vec<u8>,
     finished: bool,
 }
@@ -32,10 +32,9 @@ impl CheckedIpcStream {
     pub fn open(file: File) -> Result<Self, ArrowError> {
         let mut reader = BufReader::with_capacity(1 << 20, file);
         let mut metadata = Vec::new();
-        if next_message(&mut reader, &mut metadata)?.is_none() {
+        let Some((message, _)) = next_message(&mut reader, &mut metadata)? else {
             return Err(damaged("the stream is empty: it has no schema".into()));
-        }
-        let message = parse_message(&metadata)?;
+        };
         let schema = message.header_as_schema().ok_or_else(|| {
             damaged(format!(
                 "the stream's first message is a {:?}, not its schema",
@@ -55,41 +54,31 @@ impl CheckedIpcStream {
     pub fn schema(&self) -> SchemaRef {
         self.schema.clone()
     }
+}
 
-    /// The record batch in the message just read (`None` for a dictionary, which is kept for the batches).
-    fn decode(&mut self, body: &Buffer) -> Result<Option<RecordBatch>, ArrowError> {
-        let message = parse_message(&self.metadata)?;
-        let version = message.version();
-        match message.header_type() {
-            MessageHeader::RecordBatch => {
-                let batch = message
-                    .header_as_record_batch()
-                    .ok_or_else(|| damaged("a record batch message has no record batch".into()))?;
-                read_record_batch(
-                    body,
-                    batch,
-                    self.schema.clone(),
-                    &self.dictionaries,
-                    None,
-                    &version,
-                )
-                .map(Some)
-            }
-            MessageHeader::DictionaryBatch => {
-                let dictionary = message
-                    .header_as_dictionary_batch()
-                    .ok_or_else(|| damaged("a dictionary message has no dictionary".into()))?;
-                read_dictionary(
-                    body,
-                    dictionary,
-                    &self.schema,
-                    &mut self.dictionaries,
-                    &version,
-                )?;
-                Ok(None)
-            }
-            other => Err(damaged(format!("a {other:?} message after the schema"))),
+/// The record batch in `message` (`None` for a dictionary, which goes to `dictionaries` for the batches).
+fn decode(
+    message: Message,
+    body: &Buffer,
+    schema: &SchemaRef,
+    dictionaries: &mut HashMap<i64, ArrayRef>,
+) -> Result<Option<RecordBatch>, ArrowError> {
+    let version = message.version();
+    match message.header_type() {
+        MessageHeader::RecordBatch => {
+            let batch = message
+                .header_as_record_batch()
+                .ok_or_else(|| damaged("a record batch message has no record batch".into()))?;
+            read_record_batch(body, batch, schema.clone(), dictionaries, None, &version).map(Some)
         }
+        MessageHeader::DictionaryBatch => {
+            let dictionary = message
+                .header_as_dictionary_batch()
+                .ok_or_else(|| damaged("a dictionary message has no dictionary".into()))?;
+            read_dictionary(body, dictionary, schema, dictionaries, &version)?;
+            Ok(None)
+        }
+        other => Err(damaged(format!("a {other:?} message after the schema"))),
     }
 }
 
@@ -99,9 +88,10 @@ impl Iterator for CheckedIpcStream {
     /// The next record batch; after an error, the end.
     fn next(&mut self) -> Option<Self::Item> {
         while !self.finished {
-            let read = next_message(&mut self.reader, &mut self.metadata);
-            let decoded = match read {
-                Ok(Some(body)) => self.decode(&body),
+            let decoded = match next_message(&mut self.reader, &mut self.metadata) {
+                Ok(Some((message, body))) => {
+                    decode(message, &body, &self.schema, &mut self.dictionaries)
+                }
                 Ok(None) => {
                     self.finished = true;
                     return None;
@@ -121,12 +111,13 @@ impl Iterator for CheckedIpcStream {
     }
 }
 
-/// Reads the next message's header into `metadata` and returns its body, once the header is seen to place
-/// every buffer inside it; `None` at the end of the stream (the end of the file, or a zero length).
-fn next_message(
+/// Reads the next message's header into `metadata` and returns it (parsed once) with its body, once the
+/// header is seen to place every buffer inside it; `None` at the end of the stream (the end of the file, or
+/// a zero length).
+fn next_message<'m>(
     reader: &mut impl Read,
-    metadata: &mut Vec<u8>,
-) -> Result<Option<Buffer>, ArrowError> {
+    metadata: &'m mut Vec<u8>,
+) -> Result<Option<(Message<'m>, Buffer)>, ArrowError> {
     let mut word = [0u8; 4];
     match reader.read_exact(&mut word) {
         Ok(()) => {}
@@ -144,7 +135,7 @@ fn next_message(
         usize::try_from(length).map_err(|_| damaged(format!("a message's length is {length}")))?;
     metadata.clear();
     read_exactly(reader, length, metadata, "a message header")?;
-    let message = parse_message(metadata)?;
+    let message = parse_message(metadata.as_slice())?;
     let body_len = usize::try_from(message.bodyLength()).map_err(|_| {
         damaged(format!(
             "a message's body length is {}",
@@ -155,7 +146,7 @@ fn next_message(
     let mut body = Vec::new();
     read_exactly(reader, body_len, &mut body, "a message body")?;
     check_compressed_sizes(&message, &body)?;
-    Ok(Some(Buffer::from_vec(body)))
+    Ok(Some((message, Buffer::from_vec(body))))
 }
 
 /// Appends the next `len` bytes of `reader` to `out`; an error naming `what` when the stream ends first. The
