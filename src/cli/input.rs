@@ -10,6 +10,7 @@
 
 use super::exec::Executor;
 use super::parse::{parse_line, PairInput};
+use super::read_ahead::{fill, Filled, ReadAhead};
 use super::typed::{parse_good_line, ShapeCache};
 use anyhow::Context;
 use std::io::Read;
@@ -64,6 +65,17 @@ pub enum ParsedLine {
     Error(String),
 }
 
+/// The pairs among parsed lines, in order.
+pub fn pairs_of(parsed: &[ParsedLine]) -> Vec<&PairInput> {
+    parsed
+        .iter()
+        .filter_map(|line| match line {
+            ParsedLine::Pair(pair) => Some(pair),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Cuts `text` into lines and parses each, in order (in parallel unless `exec` is single-threaded).
 pub fn parse_input(text: &[u8], exec: &Executor) -> Vec<ParsedLine> {
     parse_input_with(text, exec, &ShapeCache::default())
@@ -110,7 +122,7 @@ fn block_bytes(exec: &Executor) -> usize {
 /// parallel) while the next is not yet read, and a line cut by the block's end waits for the next one.
 /// The lines are the same as [`split_lines`] gives on the whole input.
 pub fn parse_stream(
-    input: impl Read,
+    input: impl Read + Send + 'static,
     exec: &Executor,
     cache: &ShapeCache,
 ) -> std::io::Result<Vec<ParsedLine>> {
@@ -125,73 +137,133 @@ pub fn parse_stream(
 /// Reads `input` block by block and hands each block's parsed lines, in order, to `visit` (which may take
 /// them: the vector is cleared and reused for the next block). Lines are numbered from the start of the
 /// input, so error messages name the same line as [`parse_input`] does. An error from `visit` stops the
-/// reading and is returned.
+/// reading and is returned; a read error is returned after the blocks before it were visited.
+///
+/// On more than one thread the next block is read by its own thread while this one is parsed and answered
+/// ([`ReadAhead`]); on one thread everything runs in turn on the caller's.
 pub fn for_each_block(
-    mut input: impl Read,
+    input: impl Read + Send + 'static,
     exec: &Executor,
     cache: &ShapeCache,
-    mut visit: impl FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>,
+    visit: impl FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut parsed = Vec::new();
-    let mut lines_before = 0;
-    let block = block_bytes(exec);
-    // One buffer for the whole input, zeroed once; `filled` bytes of it hold input not yet parsed.
-    let mut buffer = vec![0u8; 2 * block];
-    let mut filled = 0;
-    loop {
-        if buffer.len() - filled < block {
-            // A line longer than the buffer so far.
-            buffer.resize(filled + block, 0);
-        }
-        let read = fill(&mut input, &mut buffer[filled..filled + block])?;
-        filled += read;
-        let end = match read {
-            0 => filled,
-            _ => match memchr::memrchr(b'\n', &buffer[..filled]) {
-                Some(last) => last + 1,
-                None => continue,
-            },
-        };
-        let lines: Vec<(usize, &[u8])> = split_lines(&buffer[..end])
+    let mut blocks = Blocks {
+        exec,
+        cache,
+        visit,
+        parsed: Vec::new(),
+        lines_before: 0,
+    };
+    match exec.threads() {
+        1 => blocks.read_in_turn(input),
+        _ => blocks.read_ahead(input),
+    }
+}
+
+/// [`for_each_block`]'s state: what parses a block of whole lines and who is handed them.
+struct Blocks<'e, V> {
+    exec: &'e Executor,
+    cache: &'e ShapeCache,
+    visit: V,
+    parsed: Vec<ParsedLine>,
+    lines_before: usize,
+}
+
+impl<V: FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>> Blocks<'_, V> {
+    /// Parses `text`, whole lines, and hands them to `visit`.
+    fn lines(&mut self, text: &[u8]) -> std::io::Result<()> {
+        let lines: Vec<(usize, &[u8])> = split_lines(text)
             .into_iter()
             .enumerate()
-            .map(|(k, line)| (lines_before + k, line))
+            .map(|(k, line)| (self.lines_before + k, line))
             .collect();
-        lines_before += lines.len();
-        parsed.clear();
-        exec.map_into(
+        self.lines_before += lines.len();
+        self.parsed.clear();
+        let cache = self.cache;
+        self.exec.map_into(
             &lines,
             |&(index, line)| parse_one(index, line, cache),
-            &mut parsed,
+            &mut self.parsed,
         );
-        visit(&mut parsed)?;
-        buffer.copy_within(end..filled, 0);
-        filled -= end;
-        if read == 0 {
-            return Ok(());
+        (self.visit)(&mut self.parsed)
+    }
+
+    /// Reads a block, answers its whole lines, reads the next.
+    fn read_in_turn(&mut self, mut input: impl Read) -> std::io::Result<()> {
+        let block = block_bytes(self.exec);
+        // One buffer for the whole input, zeroed once; `filled` bytes of it hold input not yet parsed.
+        let mut buffer = vec![0u8; 2 * block];
+        let mut filled = 0;
+        loop {
+            if buffer.len() - filled < block {
+                // A line longer than the buffer so far.
+                buffer.resize(filled + block, 0);
+            }
+            let read = fill(&mut input, &mut buffer[filled..filled + block])?;
+            filled += read;
+            let Some(end) = whole_lines(&buffer[..filled], read) else {
+                continue;
+            };
+            self.lines(&buffer[..end])?;
+            buffer.copy_within(end..filled, 0);
+            filled -= end;
+            if read == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// [`Self::read_in_turn`] with the next block read by another thread meanwhile: two buffers, the one
+    /// being answered and the one being filled, which starts with the line the other's block cut.
+    fn read_ahead(&mut self, input: impl Read + Send + 'static) -> std::io::Result<()> {
+        let block = block_bytes(self.exec);
+        let reader = ReadAhead::start(Box::new(input))?;
+        reader.request(vec![0u8; 2 * block], 0, block);
+        let mut spare = vec![0u8; 2 * block];
+        loop {
+            let Filled {
+                mut buffer,
+                from,
+                read,
+            } = reader.receive();
+            let read = read?;
+            let filled = from + read;
+            let Some(end) = whole_lines(&buffer[..filled], read) else {
+                // A line longer than the buffer so far: read on into the same one.
+                buffer.resize(filled + block, 0);
+                reader.request(buffer, filled, block);
+                continue;
+            };
+            if read > 0 {
+                let cut = filled - end;
+                if spare.len() < cut + block {
+                    spare.resize(cut + block, 0);
+                }
+                spare[..cut].copy_from_slice(&buffer[end..filled]);
+                reader.request(std::mem::take(&mut spare), cut, block);
+            }
+            self.lines(&buffer[..end])?;
+            spare = buffer;
+            if read == 0 {
+                return Ok(());
+            }
         }
     }
 }
 
-/// Reads until `out` is full or the input ends; returns how many bytes were read (0 only at the end).
-/// Measured: `take(..).read_to_end` made about six `read` calls per block (it probes and grows); a file
-/// fills a block in one.
-fn fill(input: &mut impl Read, out: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < out.len() {
-        match input.read(&mut out[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
+/// Where the whole lines of `text` end, `read` bytes having just been read into it: after its last newline,
+/// or all of it at the end of the input (`read` 0); `None` when a line goes on past it.
+fn whole_lines(text: &[u8], read: usize) -> Option<usize> {
+    match read {
+        0 => Some(text.len()),
+        _ => memchr::memrchr(b'\n', text).map(|last| last + 1),
     }
-    Ok(filled)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::Threads;
 
     #[test]
     fn trailing_newline_does_not_add_a_line() {
@@ -230,31 +302,32 @@ mod tests {
     }
 
     /// Hands out at most 7 bytes per `read`, and is interrupted now and then, as a pipe may be.
-    struct Trickle<'a> {
-        text: &'a [u8],
+    struct Trickle {
+        text: Vec<u8>,
+        at: usize,
         calls: usize,
     }
 
-    impl Read for Trickle<'_> {
+    impl Read for Trickle {
         fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
             self.calls += 1;
             if self.calls.is_multiple_of(5) {
                 return Err(std::io::ErrorKind::Interrupted.into());
             }
-            let n = out.len().min(7).min(self.text.len());
-            out[..n].copy_from_slice(&self.text[..n]);
-            self.text = &self.text[n..];
+            let n = out.len().min(7).min(self.text.len() - self.at);
+            out[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+            self.at += n;
             Ok(n)
         }
     }
 
-    #[test]
-    fn streamed_blocks_parse_as_the_whole_input_does() {
+    /// 4,001 lines with blank ones, errors, `\r\n` endings and lines longer than the buffer a block starts with.
+    fn stream_test_text(block: usize) -> String {
         let pair = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]], "radius": 0.25}}"#;
         // A line longer than the two blocks the buffer starts with, padded inside the object.
         let long = format!(
             r#"{{"a": {{"points": [[0,0,0]]}},{} "b": {{"points": [[2,0,0]]}}}}"#,
-            " ".repeat(3 * BLOCK_BYTES)
+            " ".repeat(3 * block)
         );
         let mut text = String::new();
         for k in 0..4000 {
@@ -267,23 +340,73 @@ mod tests {
             text.push_str(if k % 3 == 0 { "\r\n" } else { "\n" });
         }
         text.push_str("{\"a\": 1}");
-        let exec = Executor::new(crate::batch::Threads::Single).unwrap();
-        let whole = parse_input(text.as_bytes(), &exec);
-        assert_eq!(whole.len(), 4001);
-        for input in [text.as_bytes(), &text.as_bytes()[..text.len() - 9]] {
-            let whole = parse_input(input, &exec);
-            let trickle = Trickle {
-                text: input,
+        text
+    }
+
+    #[test]
+    fn streamed_blocks_parse_as_the_whole_input_does() {
+        // One thread reads in turn; two read the next block ahead on a thread of their own.
+        for threads in [Threads::Single, Threads::Count(2)] {
+            let exec = Executor::new(threads).unwrap();
+            let text = stream_test_text(block_bytes(&exec));
+            let whole = parse_input(text.as_bytes(), &exec);
+            assert_eq!(whole.len(), 4001);
+            for input in [text.as_bytes(), &text.as_bytes()[..text.len() - 9]] {
+                let whole = parse_input(input, &exec);
+                let trickle = Trickle {
+                    text: input.to_vec(),
+                    at: 0,
+                    calls: 0,
+                };
+                let streamed = parse_stream(trickle, &exec, &ShapeCache::default()).unwrap();
+                assert_eq!(streamed, whole);
+                let file = std::io::Cursor::new(input.to_vec());
+                let file = parse_stream(file, &exec, &ShapeCache::default()).unwrap();
+                assert_eq!(file, whole);
+            }
+            assert!(matches!(&whole[4000], ParsedLine::Error(m) if m.starts_with("line 4001: ")));
+            assert!(matches!(&whole[3011], ParsedLine::Error(m) if m.starts_with("line 3012: ")));
+            assert!(matches!(&whole[3007], ParsedLine::Pair(_)));
+        }
+    }
+
+    /// Fails its third read.
+    struct Breaks {
+        text: std::io::Cursor<Vec<u8>>,
+        calls: usize,
+    }
+
+    impl Read for Breaks {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            self.calls += 1;
+            if self.calls == 3 {
+                return Err(std::io::Error::other("the disk went away"));
+            }
+            self.text.read(out)
+        }
+    }
+
+    #[test]
+    fn a_read_error_comes_after_the_blocks_before_it() {
+        for threads in [Threads::Single, Threads::Count(2)] {
+            let exec = Executor::new(threads).unwrap();
+            let block = block_bytes(&exec);
+            let line = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#;
+            let text = format!("{line}\n").repeat(4 * block / line.len());
+            let input = Breaks {
+                text: std::io::Cursor::new(text.into_bytes()),
                 calls: 0,
             };
-            let streamed = parse_stream(trickle, &exec, &ShapeCache::default()).unwrap();
-            assert_eq!(streamed, whole);
-            let file = parse_stream(input, &exec, &ShapeCache::default()).unwrap();
-            assert_eq!(file, whole);
+            let mut seen = 0;
+            let result = for_each_block(input, &exec, &ShapeCache::default(), |parsed| {
+                seen += parsed.len();
+                Ok(())
+            });
+            let error = result.unwrap_err();
+            assert_eq!(error.to_string(), "the disk went away", "{threads:?}");
+            // The first two reads filled two blocks: both were answered before the error.
+            assert_eq!(seen, 2 * block / (line.len() + 1), "{threads:?}");
         }
-        assert!(matches!(&whole[4000], ParsedLine::Error(m) if m.starts_with("line 4001: ")));
-        assert!(matches!(&whole[3011], ParsedLine::Error(m) if m.starts_with("line 3012: ")));
-        assert!(matches!(&whole[3007], ParsedLine::Pair(_)));
     }
 
     #[test]

@@ -21,8 +21,11 @@ mod pair_line;
 mod parse;
 mod query;
 mod query_gpu;
+mod read_ahead;
 mod sink;
+mod stream_cpu;
 mod typed;
+mod write_behind;
 
 pub use adapters::{run_adapters, AdaptersArgs};
 pub use answer::{query_pair, query_placed, AnswerFields, PairAnswer};

@@ -4,7 +4,6 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
-use super::answer::query_pair;
 use super::answer::PairAnswer;
 use super::answer_batch::answer_pairs;
 use super::answer_lines::AnswerLines;
@@ -12,16 +11,15 @@ use super::backend::{select_backend, Backend, SoftwareAdapters};
 use super::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
 use super::exec::{parse_threads, threads_from_count, Executor};
 use super::indexed_answers::IndexedAnswers;
-use super::input::{for_each_block, parse_stream, ParsedLine};
-use super::parse::PairInput;
+use super::input::{pairs_of, parse_stream, ParsedLine};
 use super::sink::Destination;
+use super::stream_cpu::{stream_on_cpu, Streamed};
 use super::typed::ShapeCache;
 use crate::query::AnswerKind;
 use anyhow::Context;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
@@ -123,90 +121,6 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     })
 }
 
-/// The pairs among parsed lines, in order.
-fn pairs_of(parsed: &[ParsedLine]) -> Vec<&PairInput> {
-    parsed
-        .iter()
-        .filter_map(|line| match line {
-            ParsedLine::Pair(pair) => Some(pair),
-            _ => None,
-        })
-        .collect()
-}
-
-/// What a JSON Lines run did, and the seconds it spent answering and writing.
-pub(super) struct Streamed {
-    pub lines: usize,
-    pub pairs: usize,
-    pub failed_lines: usize,
-    pub compute_s: f64,
-    pub write_s: f64,
-}
-
-/// A JSON Lines batch answered on the CPU block by block: each block of lines is parsed, answered and
-/// written before the next is read. Measured on the issue 17 mix: parsing every line, then answering
-/// every pair, then writing every answer touched megabytes of fresh memory (a page fault per 4 KiB) and
-/// read each back from main memory; a block's lines and answers stay in the caches and their buffers are
-/// reused. The answers are the same, in the same order; a read error after the first block leaves the
-/// answers of the blocks before it written.
-pub(super) fn stream_on_cpu(
-    path: &Path,
-    kind: AnswerKind,
-    exec: &Executor,
-    cache: &ShapeCache,
-    output: &Destination,
-) -> anyhow::Result<Streamed> {
-    let input: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(io::stdin().lock())
-    } else {
-        let file = File::open(path)
-            .with_context(|| format!("cannot read input file {}", path.display()))?;
-        Box::new(file)
-    };
-    let mut lines = AnswerLines::new(output.open()?);
-    let mut run = Streamed {
-        lines: 0,
-        pairs: 0,
-        failed_lines: 0,
-        compute_s: 0.0,
-        write_s: 0.0,
-    };
-    let mut results = Vec::new();
-    let mut write_failure = None;
-    let read = for_each_block(input, exec, cache, |parsed| {
-        let start = Instant::now();
-        let valid = pairs_of(parsed);
-        results.clear();
-        exec.map_into(&valid, |pair| query_pair(pair, kind), &mut results);
-        let computed = Instant::now();
-        run.compute_s += (computed - start).as_secs_f64();
-        run.lines += parsed.len();
-        run.pairs += valid.len();
-        let written = lines.write(parsed, &results);
-        run.write_s += computed.elapsed().as_secs_f64();
-        written.map_err(|e| {
-            write_failure = Some(e);
-            io::Error::other("the answers could not be written")
-        })
-    });
-    let written =
-        |e| anyhow::Error::new(e).context(format!("cannot write to {}", output.describe()));
-    if let Some(e) = write_failure {
-        return Err(written(e));
-    }
-    read.with_context(|| {
-        if path.as_os_str() == "-" {
-            "cannot read standard input".to_string()
-        } else {
-            format!("cannot read input file {}", path.display())
-        }
-    })?;
-    let start = Instant::now();
-    run.failed_lines = lines.finish().map_err(written)?;
-    run.write_s += start.elapsed().as_secs_f64();
-    Ok(run)
-}
-
 /// The input's format when it is a table; a usage error when the flags do not fit the input.
 fn columnar_input(args: &QueryArgs) -> anyhow::Result<Option<BatchFormat>> {
     let format = args
@@ -287,7 +201,7 @@ pub(super) fn read_and_parse(
     cache: &ShapeCache,
 ) -> anyhow::Result<Vec<ParsedLine>> {
     if path.as_os_str() == "-" {
-        return parse_stream(io::stdin().lock(), exec, cache).context("cannot read standard input");
+        return parse_stream(io::stdin(), exec, cache).context("cannot read standard input");
     }
     let context = || format!("cannot read input file {}", path.display());
     let file = File::open(path).with_context(context)?;

@@ -96,9 +96,11 @@ impl Destination {
     }
 
     /// Opens the destination for writing (a file is created or truncated).
-    pub fn open(&self) -> anyhow::Result<Box<dyn Write>> {
+    pub fn open(&self) -> anyhow::Result<Box<dyn Write + Send>> {
         Ok(match self {
-            Destination::Stdout => Box::new(io::stdout().lock()),
+            // Not locked, so that another thread may write it (see `stream_cpu`); answers are written in
+            // large pieces, each taking the lock once.
+            Destination::Stdout => Box::new(io::stdout()),
             Destination::File(path) => Box::new(
                 File::create(path)
                     .with_context(|| format!("cannot create output file {}", path.display()))?,
