@@ -60,9 +60,12 @@ enum Reader {
 /// One end-to-end run's stage times, in seconds.
 #[derive(Clone, Copy, Default)]
 struct Stages {
-    /// Reading and parsing overlap (the typed path reads block by block), so they are timed together.
+    /// Reading and parsing overlap (the typed path reads block by block), so they are timed together: the
+    /// run's wall time less the other two.
     read_parse: f64,
     compute: f64,
+    /// For the typed path on more than one thread, the time the answering waited for the thread that writes
+    /// (see `stream_cpu`), not the writing itself, which overlaps the next blocks.
     write: f64,
 }
 
