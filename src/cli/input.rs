@@ -118,8 +118,8 @@ fn block_bytes(exec: &Executor) -> usize {
     }
 }
 
-/// [`parse_input_with`] on a stream, read block by block: each block's whole lines are parsed (in
-/// parallel) while the next is not yet read, and a line cut by the block's end waits for the next one.
+/// [`parse_input_with`] on a stream, read block by block ([`for_each_block`]): each block's whole lines are
+/// parsed (in parallel), and a line cut by the block's end waits for the next one.
 /// The lines are the same as [`split_lines`] gives on the whole input.
 pub fn parse_stream(
     input: impl Read + Send + 'static,
