@@ -26,6 +26,7 @@ use std::time::Instant;
 
 /// What a JSON Lines run did, and the seconds it spent answering and writing (with more than one thread,
 /// writing is the time spent waiting for the writing thread).
+#[derive(Default)]
 pub(super) struct Streamed {
     pub lines: usize,
     pub pairs: usize,
@@ -35,11 +36,22 @@ pub(super) struct Streamed {
 }
 
 impl Streamed {
-    /// Counts a block of `lines` lines with `pairs` pairs, answered in `compute_s` seconds.
-    fn answered(&mut self, lines: usize, pairs: usize, compute_s: f64) {
-        self.lines += lines;
-        self.pairs += pairs;
-        self.compute_s += compute_s;
+    /// Answers the pairs of one block of parsed lines into `results` (emptied first) on `exec`'s threads,
+    /// counting the block and timing the answering.
+    fn answer_block(
+        &mut self,
+        block: &[ParsedLine],
+        results: &mut Vec<PairAnswer>,
+        kind: AnswerKind,
+        exec: &Executor,
+    ) {
+        let start = Instant::now();
+        let valid = pairs_of(block);
+        results.clear();
+        exec.map_into(&valid, |pair| query_pair(pair, kind), results);
+        self.compute_s += start.elapsed().as_secs_f64();
+        self.lines += block.len();
+        self.pairs += valid.len();
     }
 }
 
@@ -103,16 +115,6 @@ fn stopped_by_the_writing(e: &io::Error) -> bool {
 /// The run, the reading's outcome and the writing's (how many error lines, or the first write error).
 type Outcome = (Streamed, io::Result<()>, io::Result<usize>);
 
-fn empty_run() -> Streamed {
-    Streamed {
-        lines: 0,
-        pairs: 0,
-        failed_lines: 0,
-        compute_s: 0.0,
-        write_s: 0.0,
-    }
-}
-
 /// Each block read, answered and written in turn on the calling thread.
 fn in_turn(
     input: Box<dyn Read + Send>,
@@ -122,16 +124,12 @@ fn in_turn(
     out: Box<dyn Write + Send>,
 ) -> Outcome {
     let mut lines = AnswerLines::new(out);
-    let mut run = empty_run();
+    let mut run = Streamed::default();
     let mut results = Vec::new();
     let mut write_failure = None;
     let read = for_each_block(input, exec, cache, |parsed| {
-        let start = Instant::now();
-        let valid = pairs_of(parsed);
-        results.clear();
-        exec.map_into(&valid, |pair| query_pair(pair, kind), &mut results);
+        run.answer_block(parsed, &mut results, kind, exec);
         let computed = Instant::now();
-        run.answered(parsed.len(), valid.len(), (computed - start).as_secs_f64());
         let written = lines.write(parsed, &results);
         run.write_s += computed.elapsed().as_secs_f64();
         written.map_err(|e| {
@@ -157,16 +155,13 @@ fn with_writer(
     out: Box<dyn Write + Send>,
 ) -> anyhow::Result<Outcome> {
     let writer = WriteBehind::start(out).context("cannot start the thread that writes answers")?;
-    let mut run = empty_run();
+    let mut run = Streamed::default();
     let read = for_each_block(input, exec, cache, |parsed| {
-        let start = Instant::now();
         let (mut block, mut results): (Vec<ParsedLine>, Vec<PairAnswer>) = writer.spare();
         // The block's lines go to the writer; the reader keeps the emptied vector for the next block.
         std::mem::swap(&mut block, parsed);
-        let valid = pairs_of(&block);
-        exec.map_into(&valid, |pair| query_pair(pair, kind), &mut results);
+        run.answer_block(&block, &mut results, kind, exec);
         let computed = Instant::now();
-        run.answered(block.len(), valid.len(), (computed - start).as_secs_f64());
         let handed = writer.write(block, results);
         run.write_s += computed.elapsed().as_secs_f64();
         match handed {
