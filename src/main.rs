@@ -106,7 +106,8 @@ fn main() -> ExitCode {
             let _ = writeln!(
                 std::io::stderr(),
                 "\nno display found (DISPLAY / WAYLAND_DISPLAY unset), so no demo window: pick a command \
-                 above, or run `gpu-gjk demo` under `xvfb-run -a`"
+                 above, run `gpu-gjk demo` under `xvfb-run -a`, or `gpu-gjk demo --frames 600 --no-window` \
+                 for the stress test drawn offscreen"
             );
             return ExitCode::from(FAILURE);
         }

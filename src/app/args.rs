@@ -57,6 +57,14 @@ pub struct DemoArgs {
     /// under Xvfb).
     #[arg(long, value_parser = at_least_one::<u64>)]
     pub frames: Option<u64>,
+    /// With --frames: run without a window or display (a GPU server, CI): the same scene, narrow phase, check
+    /// and renderer, drawn offscreen and waited for each frame; no HUD, nothing presented.
+    #[arg(
+        long,
+        requires = "frames",
+        conflicts_with_all = ["two_d", "pick", "next_disagreement", "copy_pair"]
+    )]
+    pub no_window: bool,
     /// PNG file for the last frame of a `--frames` run, and for F12 in a window (`-`: standard output, and
     /// the summary goes to stderr).
     #[arg(long, value_name = "FILE.png")]
@@ -167,6 +175,7 @@ impl DemoArgs {
             seed: 1,
             backend: BackendChoice::Auto,
             frames: None,
+            no_window: false,
             screenshot: None,
             width: 1280,
             height: 720,

@@ -2,7 +2,8 @@
 //! collision state, the per-frame broad phase and narrow phase, a live CPU check and an egui HUD.
 //!
 //! [`sim`] holds the frame pipeline without any window (tested on its own); [`window`] drives it from the
-//! winit event loop and draws with [`render`] and [`hud`].
+//! winit event loop and draws with [`render`] and [`hud`]; [`headless`] drives it with no window or display
+//! (`--no-window`), drawing offscreen with [`render`]; [`setup`] builds what both start from.
 
 pub mod args;
 pub mod assets;
@@ -12,6 +13,7 @@ pub mod controls;
 pub mod debug_view;
 pub mod draw_list;
 pub mod fps;
+pub mod headless;
 pub mod hud;
 pub mod inspector;
 pub mod overlays;
@@ -19,6 +21,7 @@ pub mod picking;
 pub mod plane;
 pub mod render;
 pub mod selection;
+pub mod setup;
 pub mod sim;
 pub mod summary;
 pub mod window;
@@ -28,11 +31,14 @@ pub use summary::DemoSummary;
 
 use anyhow::Result;
 
-/// Loads the meshes (so a bad OBJ file is reported before a window opens), then runs the window. Returns
-/// the summary of a `--frames` run.
+/// Loads the meshes (so a bad OBJ file is reported before a window opens), then runs the window, or the
+/// frames without one (`--no-window`). Returns the summary of a `--frames` run.
 pub fn run_demo(args: &DemoArgs) -> Result<Option<DemoSummary>> {
     let dir = assets::asset_dir(args.assets.as_deref());
     let meshes = assets::load_assets(&dir, &args.meshes)?;
+    if args.no_window {
+        return headless::run_headless(args, meshes).map(Some);
+    }
     window::run_window(args, meshes)
 }
 

@@ -102,6 +102,7 @@ impl FrameLog {
                 1.0 - totals.cpu_iterations_warm as f64 / totals.gpu_iterations_cold as f64
             }),
             screenshot: context.screenshot,
+            window: context.window,
         }
     }
 }
@@ -117,6 +118,8 @@ pub struct SummaryContext {
     pub check: String,
     pub response: bool,
     pub screenshot: Option<String>,
+    /// Whether the frames were shown in a window (`false`: `--no-window`, drawn offscreen only).
+    pub window: bool,
 }
 
 /// Mean milliseconds per frame phase; narrow phases are `null` when they never ran.
@@ -128,7 +131,8 @@ pub struct PhaseMillis {
     pub gpu_narrow_phase: Option<f64>,
     /// CPU reference on the same pairs, all threads (the live check, or the narrow phase in CPU mode).
     pub cpu_narrow_phase: Option<f64>,
-    /// Drawing the scene and the HUD, and presenting.
+    /// Drawing the scene and the HUD, and presenting (in a window); drawing the scene and waiting for the GPU
+    /// to finish it (`--no-window`).
     pub render: f64,
     /// The collision response (CPU EPA on colliding pairs and pushes), when on.
     pub response: Option<f64>,
@@ -177,6 +181,9 @@ pub struct DemoSummary {
     /// The fraction of iterations the warm start saved: `1 - cpu_warm / gpu_cold`.
     pub warm_start_iterations_saved: Option<f64>,
     pub screenshot: Option<String>,
+    /// Whether the frames were shown in a window; `false` for `--no-window` runs, whose render time is the
+    /// scene drawn offscreen and waited for (no HUD, nothing presented).
+    pub window: bool,
 }
 
 #[cfg(test)]
@@ -209,6 +216,7 @@ mod tests {
             check: "every frame".into(),
             response: false,
             screenshot: None,
+            window: true,
         };
         let s = log.summary(context, &CheckTotals::default());
         assert_eq!(s.frames, 2);
@@ -238,6 +246,7 @@ mod tests {
             check: "off".into(),
             response: false,
             screenshot: None,
+            window: true,
         };
         let unchecked =
             serde_json::to_value(log.summary(context(), &CheckTotals::default())).unwrap();

@@ -1,10 +1,9 @@
 //! The window: winit event loop, wgpu surface, and the frame: controls, simulation step, scene and HUD
 //! drawn into an offscreen target (so screenshots hold exactly what is shown), then copied to the window.
 
-use super::args::{CheckWhen, DemoArgs, DemoQuery};
+use super::args::DemoArgs;
 use super::assets::{AssetSet, PLAYER_SHAPES};
 use super::camera::Camera;
-use super::check::CheckPolicy;
 use super::controls::{next_body_count, Action, Controls};
 use super::debug_view::DebugView;
 use super::draw_list::body_instances;
@@ -17,14 +16,14 @@ use super::plane::PlaneMode;
 use super::render::{
     msaa_samples, read_rgba, save_png, Blitter, FrameTarget, SceneFrame, SceneRenderer,
 };
+use super::setup::{demo_simulation, scene_camera, FRAMES_DT};
 use super::sim::{frame_step, NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gjk::QueryKind;
 use crate::gpu::{
     check_backend_env, computing_adapter, log_instance_creation, BackendChoice, GpuContext,
-    NarrowPhase,
 };
-use crate::stress::{BodyState, StressScene, StressSpec};
+use crate::stress::BodyState;
 use anyhow::{anyhow, Context, Result};
 use glam::Vec2;
 use std::collections::VecDeque;
@@ -44,8 +43,6 @@ use winit::window::{Window, WindowId};
 const HISTORY: usize = 240;
 /// Longest simulated step in a window, so a stall (a window drag, a slow frame) does not tunnel bodies.
 const MAX_DT: f32 = 1.0 / 20.0;
-/// The fixed step of `--frames` runs, so one seed gives one sequence of frames on any machine.
-const HEADLESS_DT: f32 = 1.0 / 60.0;
 
 /// Opens the window and runs until it closes, or for `--frames` frames. Returns the summary of a
 /// `--frames` run.
@@ -323,50 +320,12 @@ impl Running {
         let blitter = Blitter::new(&gpu.device, format);
         let hud = Hud::new(&gpu.device, super::render::TARGET_FORMAT, &window);
 
-        // The 2D mode has its own polygons; the stress scene stays, as one still body.
-        let bodies = if args.two_d { 1 } else { args.bodies };
-        let mut scene = StressScene::new(
-            assets.shapes.clone(),
-            StressSpec {
-                seed: args.seed,
-                bodies,
-                ..StressSpec::default()
-            },
-        )
-        .context("placing the bodies")?;
-        scene.make_player(0);
-        let kind = match args.query {
-            DemoQuery::Distance => QueryKind::Distance,
-            DemoQuery::Intersection => QueryKind::Intersection,
-        };
-        let policy = match args.check {
-            Some(CheckWhen::EveryFrame) => CheckPolicy::EveryFrame,
-            Some(CheckWhen::WhenIdle) => CheckPolicy::WhenIdle,
-            None if headless => CheckPolicy::EveryFrame,
-            None => CheckPolicy::WhenIdle,
-        };
-        let narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
-        let mut sim = Simulation::new(scene, narrow, kind, policy);
-        if args.cpu_narrow_phase {
-            sim.mode = NarrowMode::Cpu;
-        }
-        sim.response = args.response;
-        sim.flip_gpu_answers = args.flip_gpu_answers;
-        let h = sim.scene.half_extent;
+        let (sim, debug) = demo_simulation(args, &assets, &gpu, headless)?;
         let plane = args.two_d.then(PlaneMode::new);
         let camera = match &plane {
             Some(plane) => plane.camera(),
-            None => Camera::looking_at(
-                glam::Vec3::new(0.7 * h, 0.8 * h, 2.9 * h),
-                glam::Vec3::new(-0.35 * h, 0.0, 0.0),
-            ),
+            None => scene_camera(sim.scene.half_extent),
         };
-        let largest = sim.scene.spec().size.1;
-        let debug = DebugView::new(
-            args.overlay_toggles(),
-            args.closest_range.unwrap_or(0.25 * largest),
-            args.pairs_out.clone(),
-        );
         Ok(Self {
             window,
             surface,
@@ -580,7 +539,7 @@ impl Running {
         let elapsed = frame_start.duration_since(self.last_frame).as_secs_f32();
         self.last_frame = frame_start;
         let dt = if args.frames.is_some() {
-            HEADLESS_DT
+            FRAMES_DT
         } else {
             elapsed.min(MAX_DT)
         };
@@ -594,7 +553,7 @@ impl Running {
             std::mem::take(&mut self.step_requested),
             std::mem::take(&mut self.scene_edited),
             dt,
-            HEADLESS_DT,
+            FRAMES_DT,
         );
         // Per-pair answers come back to the host only for what shows them; else only the marks (on the GPU)
         // colour the bodies and the check reads back the frames it takes.
@@ -664,6 +623,7 @@ impl Running {
             check: self.sim.check_description(),
             response: self.sim.response,
             screenshot,
+            window: true,
         };
         Ok(Some(self.log.summary(context, &self.sim.totals)))
     }

@@ -1,0 +1,71 @@
+//! What the window and the windowless run both build from the demo's options: the stress scene with its
+//! simulation (narrow phase, query, check policy, response) and the debug view's starting overlays, and the
+//! camera that frames the scene.
+
+use super::args::{CheckWhen, DemoArgs, DemoQuery};
+use super::assets::AssetSet;
+use super::camera::Camera;
+use super::check::CheckPolicy;
+use super::debug_view::DebugView;
+use super::sim::{NarrowMode, Simulation};
+use crate::gjk::QueryKind;
+use crate::gpu::{GpuContext, NarrowPhase};
+use crate::stress::{StressScene, StressSpec};
+use anyhow::{Context, Result};
+
+/// The fixed step of `--frames` runs, so one seed gives one sequence of frames on any machine.
+pub const FRAMES_DT: f32 = 1.0 / 60.0;
+
+/// The simulation of `args`' scene on `gpu`, and the debug view. `headless` (a `--frames` run) checks every
+/// frame unless `--check` says otherwise. In the 2D mode the stress scene stays, as one still body.
+pub fn demo_simulation(
+    args: &DemoArgs,
+    assets: &AssetSet,
+    gpu: &GpuContext,
+    headless: bool,
+) -> Result<(Simulation, DebugView)> {
+    let bodies = if args.two_d { 1 } else { args.bodies };
+    let mut scene = StressScene::new(
+        assets.shapes.clone(),
+        StressSpec {
+            seed: args.seed,
+            bodies,
+            ..StressSpec::default()
+        },
+    )
+    .context("placing the bodies")?;
+    scene.make_player(0);
+    let kind = match args.query {
+        DemoQuery::Distance => QueryKind::Distance,
+        DemoQuery::Intersection => QueryKind::Intersection,
+    };
+    let policy = match args.check {
+        Some(CheckWhen::EveryFrame) => CheckPolicy::EveryFrame,
+        Some(CheckWhen::WhenIdle) => CheckPolicy::WhenIdle,
+        None if headless => CheckPolicy::EveryFrame,
+        None => CheckPolicy::WhenIdle,
+    };
+    let narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
+    let mut sim = Simulation::new(scene, narrow, kind, policy);
+    if args.cpu_narrow_phase {
+        sim.mode = NarrowMode::Cpu;
+    }
+    sim.response = args.response;
+    sim.flip_gpu_answers = args.flip_gpu_answers;
+    let largest = sim.scene.spec().size.1;
+    let debug = DebugView::new(
+        args.overlay_toggles(),
+        args.closest_range.unwrap_or(0.25 * largest),
+        args.pairs_out.clone(),
+    );
+    Ok((sim, debug))
+}
+
+/// The 3D view's starting camera: the whole box of half-size `half_extent`, from above and in front.
+pub fn scene_camera(half_extent: f32) -> Camera {
+    let h = half_extent;
+    Camera::looking_at(
+        glam::Vec3::new(0.7 * h, 0.8 * h, 2.9 * h),
+        glam::Vec3::new(-0.35 * h, 0.0, 0.0),
+    )
+}
