@@ -1,5 +1,10 @@
-//! CPU broad phase: every pair of bodies whose world AABBs overlap, by sweep and prune along the axis of
-//! largest spread. Touching boxes count as overlapping, because touching shapes count as colliding.
+//! CPU broad phase: every pair of bodies whose world AABBs overlap, by a uniform grid ([`grid_pairs`], the
+//! demo's) or by sweep and prune along the axis of largest spread. Touching boxes count as overlapping,
+//! because touching shapes count as colliding.
+
+mod grid;
+
+pub use grid::grid_pairs;
 
 use crate::instance::Instance;
 use crate::shape::ConvexShape;

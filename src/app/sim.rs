@@ -5,7 +5,7 @@
 use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
 use super::draw_list::{draw_slots, mark_of_state};
 use crate::batch::WarmCache;
-use crate::broad_phase::{sweep_and_prune, world_aabbs, Aabb};
+use crate::broad_phase::{grid_pairs, world_aabbs, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 use crate::gpu::layout::GpuResult;
 use crate::gpu::NarrowPhase;
@@ -210,7 +210,7 @@ impl Simulation {
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
         let boxes = world_aabbs(&self.shapes, &instances);
-        let pairs = Arc::new(sweep_and_prune(&boxes));
+        let pairs = Arc::new(grid_pairs(&boxes));
         stats.broad_phase_ms = ms(start);
         stats.candidate_pairs = pairs.len();
 

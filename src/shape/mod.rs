@@ -51,6 +51,9 @@ pub struct ConvexShape {
     centre: Vec3,
     radius: f32,
     bound: f32,
+    /// [`ConvexShape::local_aabb`], computed once: a frame's broad phase asks it of every body, and a pass
+    /// over a 482-point sphere's core each time was most of the demo's box computation.
+    local_box: (Vec3, Vec3),
     /// `core` in SIMD lanes, for the support scan, when there are [`SIMD_SCAN_MIN_POINTS`] or more.
     packed: Option<PackedPoints<f32>>,
     /// The hull's vertex graph, when `core` is exactly the vertices of a convex polytope large enough for
@@ -88,11 +91,18 @@ impl ConvexShape {
         }
         let bound = core.iter().map(|p| p.length()).fold(0.0f32, f32::max) + radius;
         let packed = PackedPoints::when_worth_it(&core);
+        let (lo, hi) = core.iter().fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        let r = Vec3::splat(radius);
+        let local_box = (lo - r + centre, hi + r + centre);
         Ok(Self {
             core,
             centre,
             radius,
             bound,
+            local_box,
             packed,
             adjacency: None,
         })
@@ -175,12 +185,7 @@ impl ConvexShape {
 
     /// Local axis-aligned bounds, radius included.
     pub fn local_aabb(&self) -> (Vec3, Vec3) {
-        let (lo, hi) = self.core.iter().fold(
-            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-        );
-        let r = Vec3::splat(self.radius);
-        (lo - r + self.centre, hi + r + self.centre)
+        self.local_box
     }
 
     /// The pose of the centred points, given the pose of the shape's local frame: `pose` followed by the
