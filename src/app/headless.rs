@@ -9,7 +9,7 @@ use super::args::DemoArgs;
 use super::assets::AssetSet;
 use super::draw_list::body_instances;
 use super::render::{msaa_samples, read_rgba, save_png, FrameTarget, SceneFrame, SceneRenderer};
-use super::setup::{demo_simulation, scene_camera, FRAMES_DT};
+use super::setup::{check_frame_size, demo_simulation, scene_camera, FRAMES_DT};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
 use anyhow::{anyhow, Context, Result};
@@ -25,15 +25,7 @@ pub fn run_headless(args: &DemoArgs, assets: AssetSet) -> Result<DemoSummary> {
     }
     let gpu = GpuContext::new(args.backend)
         .with_context(|| format!("opening a GPU for backend `{}`", args.backend))?;
-    let max_side = gpu.device.limits().max_texture_dimension_2d;
-    if args.width > max_side || args.height > max_side {
-        return Err(anyhow!(
-            "--width {} --height {}: the adapter {} draws at most {max_side} x {max_side} pixels",
-            args.width,
-            args.height,
-            gpu.summary
-        ));
-    }
+    check_frame_size(args, &gpu)?;
     let samples = args.msaa.unwrap_or(4).min(msaa_samples(&gpu.adapter));
     let target = FrameTarget::new(&gpu.device, args.width, args.height, samples);
     let mut renderer = SceneRenderer::new(&gpu.device, &assets.meshes, samples);

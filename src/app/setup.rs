@@ -11,7 +11,7 @@ use super::sim::{NarrowMode, Simulation};
 use crate::gjk::QueryKind;
 use crate::gpu::{GpuContext, NarrowPhase};
 use crate::stress::{StressScene, StressSpec};
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 
 /// The fixed step of `--frames` runs, so one seed gives one sequence of frames on any machine.
 pub const FRAMES_DT: f32 = 1.0 / 60.0;
@@ -68,4 +68,18 @@ pub fn scene_camera(half_extent: f32) -> Camera {
         glam::Vec3::new(0.7 * h, 0.8 * h, 2.9 * h),
         glam::Vec3::new(-0.35 * h, 0.0, 0.0),
     )
+}
+
+/// `--width` and `--height` within the adapter's largest texture (the frame is drawn into one).
+pub fn check_frame_size(args: &DemoArgs, gpu: &GpuContext) -> Result<()> {
+    let max_side = gpu.device.limits().max_texture_dimension_2d;
+    if args.width > max_side || args.height > max_side {
+        return Err(anyhow!(
+            "--width {} --height {}: the adapter {} draws at most {max_side} x {max_side} pixels",
+            args.width,
+            args.height,
+            gpu.summary
+        ));
+    }
+    Ok(())
 }

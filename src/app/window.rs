@@ -16,7 +16,7 @@ use super::plane::PlaneMode;
 use super::render::{
     msaa_samples, read_rgba, save_png, Blitter, FrameTarget, SceneFrame, SceneRenderer,
 };
-use super::setup::{demo_simulation, scene_camera, FRAMES_DT};
+use super::setup::{check_frame_size, demo_simulation, scene_camera, FRAMES_DT};
 use super::sim::{frame_step, NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog, SummaryContext};
 use crate::gjk::QueryKind;
@@ -266,15 +266,8 @@ impl Running {
             )
         })?;
         let gpu = GpuContext::from_adapter(instance, adapter)?;
+        check_frame_size(args, &gpu)?;
         let max_side = gpu.device.limits().max_texture_dimension_2d;
-        if args.width > max_side || args.height > max_side {
-            return Err(anyhow!(
-                "--width {} --height {}: the adapter {} draws at most {max_side} x {max_side} pixels",
-                args.width,
-                args.height,
-                gpu.summary
-            ));
-        }
 
         // The window system may still hand out a bigger window (a scale factor): draw at most the limit.
         let size = clamp_size(window.inner_size(), max_side);
