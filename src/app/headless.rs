@@ -9,8 +9,8 @@ use super::args::DemoArgs;
 use super::assets::AssetSet;
 use super::draw_list::body_instances;
 use super::render::{msaa_samples, read_rgba, save_png, FrameTarget, SceneFrame, SceneRenderer};
-use super::setup::{check_frame_size, demo_simulation, scene_camera, FRAMES_DT};
-use super::summary::{DemoSummary, FrameLog, SummaryContext};
+use super::setup::{check_frame_size, demo_simulation, scene_camera, summary_context, FRAMES_DT};
+use super::summary::{DemoSummary, FrameLog};
 use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
 use anyhow::{anyhow, Context, Result};
 use std::time::Instant;
@@ -85,17 +85,6 @@ pub fn run_headless(args: &DemoArgs, assets: AssetSet) -> Result<DemoSummary> {
         }
         None => None,
     };
-    let context = SummaryContext {
-        bodies: sim.scene.bodies.len(),
-        seed: args.seed,
-        query: format!("{:?}", args.query).to_lowercase(),
-        narrow_phase: sim.mode.label().to_string(),
-        backend: format!("{:?}", gpu.adapter.get_info().backend),
-        adapter: gpu.summary.to_string(),
-        check: sim.check_description(),
-        response: sim.response,
-        screenshot,
-        window: false,
-    };
+    let context = summary_context(args, &sim, &gpu, screenshot, false);
     Ok(log.summary(context, &sim.totals))
 }

@@ -8,6 +8,7 @@ use super::camera::Camera;
 use super::check::CheckPolicy;
 use super::debug_view::DebugView;
 use super::sim::{NarrowMode, Simulation};
+use super::summary::SummaryContext;
 use crate::gjk::QueryKind;
 use crate::gpu::{GpuContext, NarrowPhase};
 use crate::stress::{StressScene, StressSpec};
@@ -82,4 +83,27 @@ pub fn check_frame_size(args: &DemoArgs, gpu: &GpuContext) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// What the summary of a `--frames` run says besides its per-frame figures; `window`: whether the frames were
+/// shown in one.
+pub fn summary_context(
+    args: &DemoArgs,
+    sim: &Simulation,
+    gpu: &GpuContext,
+    screenshot: Option<String>,
+    window: bool,
+) -> SummaryContext {
+    SummaryContext {
+        bodies: sim.scene.bodies.len(),
+        seed: args.seed,
+        query: format!("{:?}", args.query).to_lowercase(),
+        narrow_phase: sim.mode.label().to_string(),
+        backend: format!("{:?}", gpu.adapter.get_info().backend),
+        adapter: gpu.summary.to_string(),
+        check: sim.check_description(),
+        response: sim.response,
+        screenshot,
+        window,
+    }
 }

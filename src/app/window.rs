@@ -16,9 +16,9 @@ use super::plane::PlaneMode;
 use super::render::{
     msaa_samples, read_rgba, save_png, Blitter, FrameTarget, SceneFrame, SceneRenderer,
 };
-use super::setup::{check_frame_size, demo_simulation, scene_camera, FRAMES_DT};
+use super::setup::{check_frame_size, demo_simulation, scene_camera, summary_context, FRAMES_DT};
 use super::sim::{frame_step, NarrowMode, Simulation};
-use super::summary::{DemoSummary, FrameLog, SummaryContext};
+use super::summary::{DemoSummary, FrameLog};
 use crate::gjk::QueryKind;
 use crate::gpu::{
     check_backend_env, computing_adapter, log_instance_creation, BackendChoice, GpuContext,
@@ -606,18 +606,7 @@ impl Running {
             }
             None => None,
         };
-        let context = SummaryContext {
-            bodies: self.sim.scene.bodies.len(),
-            seed: args.seed,
-            query: format!("{:?}", args.query).to_lowercase(),
-            narrow_phase: self.sim.mode.label().to_string(),
-            backend: format!("{:?}", self.gpu.adapter.get_info().backend),
-            adapter: self.gpu.summary.to_string(),
-            check: self.sim.check_description(),
-            response: self.sim.response,
-            screenshot,
-            window: true,
-        };
+        let context = summary_context(args, &self.sim, &self.gpu, screenshot, true);
         Ok(Some(self.log.summary(context, &self.sim.totals)))
     }
 
