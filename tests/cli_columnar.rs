@@ -109,6 +109,31 @@ fn convert(mix: &Path, dir: &Path, extension: &str) -> (PathBuf, PathBuf) {
     (shapes, pairs)
 }
 
+#[test]
+fn convert_refuses_a_line_that_gives_a_key_twice() {
+    let dir = scratch("repeated-key");
+    let input = dir.join("repeated.jsonl");
+    let good = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3,0,0]}}"#;
+    let repeated =
+        r#"{"a": {"points": [[0,0,0]], "radius": -1, "radius": 2}, "b": {"points": [[0,0,0]]}}"#;
+    std::fs::write(&input, format!("{good}\n{repeated}\n")).unwrap();
+    let (shapes, pairs) = (dir.join("shapes.arrow"), dir.join("pairs.arrow"));
+    let out = gpu_gjk(&[
+        "convert",
+        path(&input),
+        "--shapes",
+        path(&shapes),
+        "--pairs",
+        path(&pairs),
+    ]);
+    assert!(!out.status.success());
+    let message = stderr(&out);
+    assert!(
+        message.contains("line 2: a.radius: given twice"),
+        "{message}"
+    );
+}
+
 fn read_all(file: &Path, format: BatchFormat) -> (Arc<Schema>, Vec<RecordBatch>) {
     let (schema, batches) = read_table(file, format).unwrap();
     (schema, batches.map(Result::unwrap).collect())

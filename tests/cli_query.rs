@@ -394,6 +394,24 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
             with_b(r#"{"points": [[0,0,0]], "position": [0,0,1000000000.0001]}"#),
             "b.position[2]: 1.0000000000001e9 is beyond the coordinate limit +-1e9",
         ),
+        // Two points 3e-46 apart with radii of 1e-46 were answered as touching: float32 holds none of it.
+        (
+            with_b(r#"{"points": [[0,0,0]], "radius": 1e-46, "position": [3e-46,0,0]}"#),
+            "b.radius: 1e-46 is too small for float32",
+        ),
+        (
+            with_a(r#"{"points": [[0,0,0],[1e-300,0,0]]}"#),
+            "a.points[1][0]: 1e-300 is too small for float32",
+        ),
+        // The first of two values was never checked, the second answered.
+        (
+            with_a(r#"{"points": [[0,0,0]], "radius": -1, "radius": 2}"#),
+            "a.radius: given twice",
+        ),
+        (
+            format!(r#"{{"a": {sphere}, "b": {sphere}, "a": {sphere}}}"#),
+            "a: given twice",
+        ),
     ];
     for (bad, want) in &cases {
         let input = format!("{}\n{bad}\n{}\n", boxes(3.0), boxes(3.0));

@@ -515,9 +515,16 @@ fn judge(text: &str) -> Option<&'static str> {
         Some("overflows float64")
     } else if value.abs() > LIMIT {
         Some("beyond the coordinate limit")
+    } else if too_small(value) {
+        Some("too small for float32")
     } else {
         None
     }
+}
+
+/// Other than 0 and below float32's smallest normal number (1e-400 reads as 0 in float64, and is 0).
+fn too_small(value: f64) -> bool {
+    value != 0.0 && value.abs() < f32::MIN_POSITIVE as f64
 }
 
 #[test]
@@ -542,6 +549,8 @@ fn numbers_of_every_size_are_judged_by_their_value_as_written() {
                 Some("is negative")
             } else if r > LIMIT {
                 Some("beyond the radius limit")
+            } else if too_small(r) {
+                Some("too small for float32")
             } else {
                 None
             }

@@ -22,6 +22,7 @@ mod parse;
 mod query;
 mod query_gpu;
 mod read_ahead;
+mod repeated_keys;
 mod sink;
 mod stream_cpu;
 mod typed;

@@ -6,6 +6,7 @@
 
 use super::lexical::shorten;
 use super::overflow::{self, overflowed, SyntaxError, MAX_TOKEN_CHARS};
+use super::repeated_keys::first_repeated_key;
 use crate::error::GjkError;
 use crate::pose::{DPose, COORDINATE_LIMIT};
 use crate::shape::ConvexShape;
@@ -42,6 +43,11 @@ pub fn parse_line(line: &[u8]) -> Result<PairInput, String> {
     let Value::Object(fields) = &value else {
         return Err(format!("expected a JSON object, got {}", kind(&value)));
     };
+    if let Some(path) = first_repeated_key(line) {
+        return Err(format!(
+            "{path}: given twice (a key may appear once in an object)"
+        ));
+    }
     if let Some(unknown) = fields.keys().find(|k| !LINE_FIELDS.contains(&k.as_str())) {
         return Err(unknown_field(&[unknown]));
     }
@@ -244,6 +250,30 @@ pub fn check_coordinate(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
             show(x)
         ));
     }
+    check_not_tiny(x, at)
+}
+
+/// The smallest magnitude a coordinate or radius other than 0 may have: float32's smallest normal number.
+/// Below it float32 keeps fewer digits (a radius of 1e-44 read 2% off) or none (1e-46 is 0), and a pair
+/// whose whole geometry is that small was answered as touching when it was apart (found by a hostile-input
+/// audit), since the answers are computed in float32.
+pub const SMALLEST_MAGNITUDE: f64 = f32::MIN_POSITIVE as f64;
+
+/// Whether `x` is 0 or at least [`SMALLEST_MAGNITUDE`] in magnitude, within [`COORDINATE_LIMIT`].
+pub fn in_float32_range(x: f64) -> bool {
+    x == 0.0 || (SMALLEST_MAGNITUDE..=COORDINATE_LIMIT).contains(&x.abs())
+}
+
+/// A number other than 0 below [`SMALLEST_MAGNITUDE`] is refused, named `at`.
+fn check_not_tiny(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
+    if x != 0.0 && x.abs() < SMALLEST_MAGNITUDE {
+        return Err(format!(
+            "{at}: {} is too small for float32, which the answers are computed in (below {:e} \
+             other than 0): write 0, or scale the scene up",
+            show(x),
+            f32::MIN_POSITIVE
+        ));
+    }
     Ok(())
 }
 
@@ -273,6 +303,7 @@ pub fn check_radius(r: f64, path: &dyn fmt::Display) -> Result<f32, String> {
             show(r)
         ));
     }
+    check_not_tiny(r, path)?;
     Ok(r as f32)
 }
 
@@ -616,5 +647,42 @@ mod tests {
             a(r#"{"points": [[2e9,1e999,0]]}"#),
             "a.points[0][0]: 2e9 is beyond the coordinate limit +-1e9"
         );
+    }
+
+    #[test]
+    fn numbers_float32_cannot_hold_are_refused_other_than_zero() {
+        let tiny = |field: &str, value: &str| {
+            format!(
+                "{field}: {value} is too small for float32, which the answers are computed in (below \
+                 1.1754944e-38 other than 0): write 0, or scale the scene up"
+            )
+        };
+        // The hostile-input audit's pair: two points 3e-46 apart with radii of 1e-46, answered as touching.
+        assert_eq!(
+            b(r#"{"points": [[0,0,0]], "radius": 1e-46, "position": [3e-46,0,0]}"#),
+            tiny("b.radius", "1e-46")
+        );
+        assert_eq!(
+            b(r#"{"points": [[0,0,0]], "position": [3e-46,0,0]}"#),
+            tiny("b.position[0]", "3e-46")
+        );
+        assert_eq!(
+            a(r#"{"points": [[0,0,0],[0,-1e-300,0]]}"#),
+            tiny("a.points[1][1]", "-1e-300")
+        );
+        // A float32 subnormal: held, but with fewer digits.
+        assert_eq!(
+            a(r#"{"points": [[0,0,0]], "radius": 1e-44}"#),
+            tiny("a.radius", "1e-44")
+        );
+        // Zero of either sign, and float32's smallest normal number, are good; a rotation is normalised in
+        // float64 and may have tiny components.
+        for shape in [
+            r#"{"points": [[0,-0,0],[1.1754944e-38,0,0]], "radius": 1.1754944e-38}"#,
+            r#"{"points": [[0,0,0]], "position": [-0.0,0,-1.2e-38], "rotation": [0,0,1e-300,1e-300]}"#,
+        ] {
+            let line = format!(r#"{{"a": {shape}, "b": {OK}}}"#);
+            assert!(parse_line(line.as_bytes()).is_ok(), "{shape}");
+        }
     }
 }

@@ -13,8 +13,8 @@
 //! the shape building are the same functions; `tests/parser_fuzz.rs` compares the two readers line by
 //! line on generated and mutated lines).
 
-use super::parse::{centred_shape, normalised, place, PairInput, PlacedShape};
-use crate::pose::{DPose, COORDINATE_LIMIT};
+use super::parse::{centred_shape, in_float32_range, normalised, place, PairInput, PlacedShape};
+use crate::pose::DPose;
 use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3};
 use rustc_hash::FxHashMap;
@@ -241,15 +241,16 @@ struct ShapeFields {
     rotation: Option<[f64; 4]>,
 }
 
+/// The field reader's checks on a coordinate ([`super::parse::check_coordinate`]), as a test.
 fn within_limit(x: f64) -> bool {
-    x.abs() <= COORDINATE_LIMIT
+    in_float32_range(x)
 }
 
 impl ShapeFields {
     fn placed(self) -> Option<PlacedShape> {
         let radius = match self.radius {
             None => 0.0,
-            Some(r) if (0.0..=COORDINATE_LIMIT).contains(&r) => r as f32,
+            Some(r) if r >= 0.0 && in_float32_range(r) => r as f32,
             Some(_) => return None,
         };
         let position = match self.position {
@@ -309,26 +310,117 @@ impl Points {
     }
 }
 
-/// Point lists are looked up by a hash of their first bytes: this many, the length of the shortest
-/// list there is (`[[0,0,0]]`).
-const KEY_BYTES: usize = 9;
+/// The most point-list bytes (their text and their float64 points) the cache holds; past it, it starts
+/// again empty. A stream of distinct shapes would otherwise keep every one it ever read (347 MB for a
+/// 100 MB file of distinct 8-point shapes, seen), against the promise that `query`'s memory does not grow
+/// with its input; repeats of a working set this size or smaller are still read once.
+const CACHE_BUDGET_BYTES: usize = 32 << 20;
 
-/// The point lists read so far, by their text, shared by the threads that parse. A line's point list is
-/// found by comparing the cached texts with the line's bytes where the list starts: a cached text is a
-/// whole JSON array, so when the line starts with it, that is exactly the line's list, and the line's
-/// numbers are neither scanned nor converted again.
+/// Point lists are first looked up by a hash of their first bytes: this many, the length of the shortest
+/// list there is (`[[0,0,0]]`).
+const PREFIX_BYTES: usize = 9;
+
+/// Most point lists kept under one hash, of either kind (see [`ShapeCache`]): no lookup compares more
+/// than this many texts.
+const LISTS_PER_HASH: usize = 4;
+
+/// The point lists read so far, by their text, shared by the threads that parse. A cached text is a whole
+/// JSON array that converted, so when a line's bytes where its list starts begin with it (or equal it),
+/// that is exactly the line's list, and the line's numbers are neither converted again nor its shape built
+/// again.
+///
+/// Two lookups. The first, by a hash of a list's first [`PREFIX_BYTES`] bytes, costs a comparison with the
+/// few texts of that hash: the usual case, where distinct shapes begin differently. Lists whose beginning
+/// is shared by [`LISTS_PER_HASH`] cached lists already go to the second, by a hash of their whole text
+/// (the end found from the brackets alone, [`list_extent`]). With the first alone, 50,000 distinct lists
+/// that all began with `[[0,0,0],` shared one hash, and each new line compared its list with every one
+/// before it (27 s for a 12 MB file that takes 0.3 s otherwise; found by a hostile-input audit). The whole
+/// text costs more to hash than the first bytes (about a fifth more reading time on `bench --io`'s file
+/// when every list took it), so only lists the first lookup cannot tell apart pay it. The whole-text hash is
+/// fast, not keyed: a file can make it collide, and then lists past [`LISTS_PER_HASH`] are converted every
+/// time instead of cached (linear still).
 #[derive(Default)]
 pub struct ShapeCache {
-    lists: RwLock<FxHashMap<u64, Vec<Arc<Points>>>>,
+    lists: RwLock<Lists>,
+}
+
+#[derive(Default)]
+struct Lists {
+    by_prefix: FxHashMap<u64, Vec<Arc<Points>>>,
+    /// Lists whose prefix hash already held its share when they came.
+    by_text: FxHashMap<u64, Vec<Arc<Points>>>,
+    /// The bytes of the lists held (see [`CACHE_BUDGET_BYTES`]).
+    bytes: usize,
+}
+
+/// Where a list that `rest` starts with is, or goes, in the cache.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Under this prefix hash, which has room or holds it.
+    Prefix(u64),
+    /// Under the hash of its whole text, which is this long.
+    Text(u64, usize),
+}
+
+impl Lists {
+    /// The cached list `rest` starts with, or the slot where it goes (`None`: not a good list).
+    fn find(&self, rest: &[u8], prefix: u64) -> Result<Arc<Points>, Option<Slot>> {
+        let starts =
+            |lists: &Vec<Arc<Points>>| lists.iter().find(|p| rest.starts_with(&p.text)).cloned();
+        let shared = match self.by_prefix.get(&prefix) {
+            Some(lists) => match starts(lists) {
+                Some(hit) => return Ok(hit),
+                None => lists.len() >= LISTS_PER_HASH,
+            },
+            None => false,
+        };
+        if !shared {
+            return Err(Some(Slot::Prefix(prefix)));
+        }
+        let len = list_extent(rest).ok_or(None)?;
+        let key = rustc_hash::FxBuildHasher.hash_one(&rest[..len]);
+        match self.by_text.get(&key).and_then(starts) {
+            Some(hit) => Ok(hit),
+            None => Err(Some(Slot::Text(key, len))),
+        }
+    }
+
+    /// Keeps `points` in `slot` when it has room; starts again empty first when the budget would be
+    /// exceeded (the slot is then the prefix one, found again).
+    fn keep(&mut self, slot: Slot, prefix: u64, points: &Arc<Points>) {
+        let bytes = points.text.len() + points.points.len() * std::mem::size_of::<DVec3>();
+        let slot = if self.bytes + bytes > CACHE_BUDGET_BYTES {
+            self.by_prefix.clear();
+            self.by_text.clear();
+            self.bytes = 0;
+            Slot::Prefix(prefix)
+        } else {
+            slot
+        };
+        let lists = match slot {
+            Slot::Prefix(key) => self.by_prefix.entry(key).or_default(),
+            Slot::Text(key, _) => self.by_text.entry(key).or_default(),
+        };
+        if lists.len() < LISTS_PER_HASH {
+            lists.push(points.clone());
+            self.bytes += bytes;
+        }
+    }
+
+    fn all(&self) -> impl Iterator<Item = &Arc<Points>> {
+        self.by_prefix
+            .values()
+            .chain(self.by_text.values())
+            .flatten()
+    }
 }
 
 impl ShapeCache {
-    /// How many distinct shapes (point lists and radius) were built.
+    /// How many distinct shapes (point lists and radius) the cache holds now.
     pub fn len(&self) -> usize {
         let lists = self.lists.read().unwrap_or_else(|e| e.into_inner());
         lists
-            .values()
-            .flatten()
+            .all()
             .map(|p| {
                 usize::from(p.first.get().is_some())
                     + p.others.lock().unwrap_or_else(|e| e.into_inner()).len()
@@ -340,29 +432,69 @@ impl ShapeCache {
         self.len() == 0
     }
 
+    /// The bytes of the point lists held (at most [`CACHE_BUDGET_BYTES`]).
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.lists.read().unwrap_or_else(|e| e.into_inner()).bytes
+    }
+
     /// The point list that `rest` starts with, and its length in bytes; `None` when it is not a good
     /// point list.
     fn points(&self, rest: &[u8]) -> Option<(Arc<Points>, usize)> {
-        let key = rustc_hash::FxBuildHasher.hash_one(rest.get(..KEY_BYTES)?);
-        let found = |lists: &FxHashMap<u64, Vec<Arc<Points>>>| {
-            lists
-                .get(&key)?
-                .iter()
-                .find(|p| rest.starts_with(&p.text))
-                .map(|p| (p.clone(), p.text.len()))
+        let prefix = rustc_hash::FxBuildHasher.hash_one(rest.get(..PREFIX_BYTES)?);
+        let hit = |p: Arc<Points>| {
+            let len = p.text.len();
+            (p, len)
         };
-        if let Some(hit) = found(&self.lists.read().unwrap_or_else(|e| e.into_inner())) {
-            return Some(hit);
-        }
+        let slot = match self
+            .lists
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .find(rest, prefix)
+        {
+            Ok(found) => return Some(hit(found)),
+            Err(slot) => slot?,
+        };
         let (points, len) = convert(rest)?;
-        let mut lists = self.lists.write().unwrap_or_else(|e| e.into_inner());
-        // Another thread may have read the same list meanwhile: keep the first, so it is stored once.
-        if let Some(hit) = found(&lists) {
-            return Some(hit);
+        if let Slot::Text(_, extent) = slot {
+            // A good list's extent is the one its brackets give; anything else is not a good list.
+            if extent != len {
+                return None;
+            }
         }
+        let mut lists = self.lists.write().unwrap_or_else(|e| e.into_inner());
+        // Another thread may have read the same list meanwhile, or filled the slot: look again, and keep the
+        // first, so that a list is stored once.
+        let slot = match lists.find(rest, prefix) {
+            Ok(found) => return Some(hit(found)),
+            Err(slot) => slot?,
+        };
         let points = Arc::new(points);
-        lists.entry(key).or_default().push(points.clone());
+        lists.keep(slot, prefix, &points);
         Some((points, len))
+    }
+}
+
+/// The length of the array of arrays that `rest` starts with, from its brackets alone: up to the first `]`
+/// that follows another `]` with nothing but white space between them (`[[1,2,3],[4,5,6]]`). A good point
+/// list holds only numbers inside, which have no brackets, so this is its length; for anything else it is
+/// some length or `None`, and [`convert`] decides.
+fn list_extent(rest: &[u8]) -> Option<usize> {
+    if rest.first() != Some(&b'[') {
+        return None;
+    }
+    let mut at = 1;
+    loop {
+        at += memchr::memchr(b']', &rest[at..])? + 1;
+        let after = rest[at..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map(|k| at + k)?;
+        match rest[after] {
+            b']' => return Some(after + 1),
+            b',' => at = after + 1,
+            _ => return None,
+        }
     }
 }
 
@@ -412,14 +544,10 @@ mod tests {
 
     #[test]
     fn unusual_good_lines_are_left_to_the_field_reader() {
-        // An escaped key, a repeated key (the last one wins there): good lines this path does not take.
-        for line in [
-            r#"{"\u0061": {"points": [[0,0,0]]}, "b": {"points": [[1, 2, 3]]}}"#,
-            r#"{"a": {"points": [[9,9,9]]}, "a": {"points": [[0,0,0]]}, "b": {"points": [[1,2,3]]}}"#,
-        ] {
-            let (fast, reader) = both(line);
-            assert!(fast.is_none() && reader.is_ok(), "{line}");
-        }
+        // An escaped key: a good line this path does not take.
+        let line = r#"{"\u0061": {"points": [[0,0,0]]}, "b": {"points": [[1, 2, 3]]}}"#;
+        let (fast, reader) = both(line);
+        assert!(fast.is_none() && reader.is_ok(), "{line}");
     }
 
     #[test]
@@ -432,6 +560,11 @@ mod tests {
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,2e9]]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": []}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": -1}}"#,
+            r#"{"a": {"points": [[9,9,9]]}, "a": {"points": [[0,0,0]]}, "b": {"points": [[1,2,3]]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": -1, "radius": 2}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": 1e-46}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3e-46,0,0]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0],[1e-300,0,0]]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "rotation": [0,0,0,0]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "pos": [0,0,0]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]]}, "c": 1}"#,
@@ -526,6 +659,85 @@ mod tests {
                 "{token}"
             );
         }
+    }
+
+    /// `n` distinct point lists of `points` points each, all alike but for their last coordinate.
+    fn lists_alike(n: usize, points: usize) -> Vec<String> {
+        (0..n)
+            .map(|k| {
+                let mut text = "[[0,0,0]".to_string();
+                for p in 1..points {
+                    text.push_str(&format!(
+                        ",[{p},0.5,{}]",
+                        if p + 1 == points { k } else { 0 }
+                    ));
+                }
+                text + "]"
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lists_with_the_same_start_are_kept_apart_by_their_whole_text() {
+        let cache = ShapeCache::default();
+        let lists = lists_alike(1000, 20);
+        for text in &lists {
+            let (points, len) = cache.points(text.as_bytes()).unwrap();
+            assert_eq!(len, text.len());
+            assert_eq!(*points.text, *text.as_bytes());
+        }
+        // Read again: the same cached lists, each found under its own hash.
+        for text in &lists {
+            let (points, _) = cache.points(text.as_bytes()).unwrap();
+            assert_eq!(*points.text, *text.as_bytes());
+        }
+        // The first lists under their shared prefix, every other one under its own whole-text hash.
+        let lists_held = cache.lists.read().unwrap();
+        assert_eq!(lists_held.by_prefix.len(), 1);
+        assert_eq!(
+            lists_held.by_prefix.values().next().unwrap().len(),
+            LISTS_PER_HASH
+        );
+        assert_eq!(lists_held.by_text.len(), 1000 - LISTS_PER_HASH);
+        assert!(lists_held.by_text.values().all(|l| l.len() == 1));
+    }
+
+    #[test]
+    fn the_cache_starts_again_past_its_budget() {
+        let cache = ShapeCache::default();
+        // 1,000-point lists of about 40 KB of text and points each: 1,500 of them are past the budget.
+        let lists = lists_alike(1500, 1000);
+        let mut most = 0;
+        for text in &lists {
+            cache.points(text.as_bytes()).unwrap();
+            most = most.max(cache.bytes());
+        }
+        assert!(most <= CACHE_BUDGET_BYTES, "{most}");
+        assert!(most > CACHE_BUDGET_BYTES / 2, "{most}");
+        assert!(cache.bytes() < most, "the cache never started again");
+        // A list read before the restart is still read right.
+        let (points, _) = cache.points(lists[0].as_bytes()).unwrap();
+        assert_eq!(points.points.len(), 1000);
+    }
+
+    #[test]
+    fn a_list_ends_at_its_closing_brackets() {
+        for (text, end) in [
+            ("[[0,0,0]]", Some(9)),
+            ("[[0,0,0]] , \"radius\": 1}", Some(9)),
+            ("[ [1, 2, 3] ,\t[4,5,6] \n] }", Some(24)),
+            ("[[1,2,3],[4,5,6]", None),
+            ("[[1,2,3] x]", None),
+            ("[1,2,3]", None),
+            ("{\"x\": 1}", None),
+            ("", None),
+        ] {
+            assert_eq!(list_extent(text.as_bytes()), end, "{text:?}");
+        }
+        // Brackets inside something that is not a number: some extent, and the conversion refuses it.
+        let cache = ShapeCache::default();
+        assert!(cache.points(br#"[[1,2,"]]"]]"#).is_none());
+        assert!(cache.points(b"[[1,2,3]]]").is_some());
     }
 
     #[test]
