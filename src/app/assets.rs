@@ -113,4 +113,31 @@ mod tests {
         assert!(message.contains("bad.obj:3:"), "{message}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn a_mesh_with_a_byte_order_mark_loads_as_without_it() {
+        // `demo --mesh` of this file failed ("vertex index 4 is out of range (3 defined)"): the mark hid the
+        // first `v` line from tobj. With one more vertex it loaded with every face index shifted.
+        let dir = std::env::temp_dir().join(format!("gpu-gjk-assets-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n";
+        let (plain, marked) = (dir.join("plain.obj"), dir.join("marked.obj"));
+        std::fs::write(&plain, text).unwrap();
+        std::fs::write(
+            &marked,
+            [b"\xef\xbb\xbf".as_slice(), text.as_bytes()].concat(),
+        )
+        .unwrap();
+        let last = |path: &PathBuf| {
+            let mut set = load_assets(&asset_dir(None), std::slice::from_ref(path)).unwrap();
+            (set.shapes.pop().unwrap(), set.meshes.pop().unwrap())
+        };
+        let ((plain_shape, plain_mesh), (marked_shape, marked_mesh)) =
+            (last(&plain), last(&marked));
+        assert_eq!(marked_mesh, plain_mesh);
+        assert_eq!(marked_shape.len(), 4);
+        let points = |s: &ConvexShape| s.local_points().collect::<Vec<_>>();
+        assert_eq!(points(&marked_shape), points(&plain_shape));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -4,7 +4,9 @@
 //! vertices is read as a line and dropped). So the file is first scanned with tobj's rules, plus finite and
 //! in-range coordinates and faces of at least three corners, and the first offending line is named; tobj
 //! then reads it. Bytes that are not UTF-8 are an error only where they matter: in a comment or a name
-//! they are read as U+FFFD, while in a `v` or `f` line they make that line's numbers unreadable.
+//! they are read as U+FFFD, while in a `v` or `f` line they make that line's numbers unreadable. A leading
+//! UTF-8 byte-order mark (as Windows editors write) is dropped before either reads the file: left in, it
+//! glues itself to the first keyword, which hides a first `v` line and shifts every face index after it.
 
 use crate::error::GjkError;
 use crate::pose::COORDINATE_LIMIT;
@@ -45,19 +47,20 @@ pub fn load_obj_models(
         }
         Err(e) => return Err(obj_error(path, None, format!("cannot read file: {e}"))),
     };
-    let text = String::from_utf8_lossy(&bytes);
+    let bytes = without_bom(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     let parsed = tobj::load_obj_buf(&mut text.as_bytes(), options, |_| Ok(Default::default()));
     let in_range = |c: &f32| c.is_finite() && c.abs() as f64 <= COORDINATE_LIMIT;
     if let Ok((models, _materials)) = &parsed {
         let usable = models.iter().any(|m| !m.mesh.positions.is_empty())
             && models.iter().all(|m| m.mesh.positions.iter().all(in_range))
-            && !has_short_face(&bytes);
+            && !has_short_face(bytes);
         if usable {
             return Ok(parsed.map(|(models, _)| models).unwrap_or_default());
         }
     }
     // Something is wrong: the scan names the line where it can.
-    let scan = scan(&bytes);
+    let scan = scan(bytes);
     if let Some((line, message)) = scan.problem {
         return Err(obj_error(path, Some(line), message));
     }
@@ -70,6 +73,12 @@ pub fn load_obj_models(
         Ok(_) => "no usable vertices".to_string(),
     };
     Err(obj_error(path, None, message))
+}
+
+/// The file's bytes without a leading UTF-8 byte-order mark. It sits before line 1's first word, so the
+/// line numbers stay as they are.
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
 }
 
 /// Whether an `f` line has fewer than three corners (tobj takes it for a point or a line), without the
@@ -446,6 +455,70 @@ mod tests {
         text.extend_from_slice(TETRA.as_bytes());
         std::fs::write(&file.path, text).unwrap();
         assert_eq!(load_obj_points(&file.path).unwrap().len(), 4);
+    }
+
+    /// The models of `text` with and without a leading byte-order mark, read with `options`.
+    fn models_with_and_without_bom(
+        name: &str,
+        text: &str,
+        options: &tobj::LoadOptions,
+    ) -> [Vec<tobj::Model>; 2] {
+        let plain = TempObj::new(&format!("{name}_plain"), text);
+        let marked = TempObj::new(&format!("{name}_bom"), "x");
+        std::fs::write(
+            &marked.path,
+            [b"\xef\xbb\xbf".as_slice(), text.as_bytes()].concat(),
+        )
+        .unwrap();
+        [&plain, &marked].map(|file| load_obj_models(&file.path, options).unwrap())
+    }
+
+    #[test]
+    fn a_byte_order_mark_changes_no_point_and_no_face() {
+        // With the mark glued to it, tobj skipped the first `v` line, so this file was refused (face index
+        // 4 of 3) and the five-vertex one below loaded with every face index shifted by one.
+        let separate = tobj::LoadOptions {
+            ignore_points: true,
+            ignore_lines: true,
+            ..Default::default()
+        };
+        let single = tobj::LoadOptions {
+            single_index: true,
+            triangulate: true,
+            ..separate
+        };
+        let five = format!("v 9 9 9\n{TETRA}");
+        for (name, text) in [("tetra", TETRA), ("five", five.as_str())] {
+            for options in [&separate, &single] {
+                let [plain, marked] = models_with_and_without_bom(name, text, options);
+                assert_eq!(plain.len(), marked.len());
+                for (a, b) in plain.iter().zip(&marked) {
+                    assert_eq!(a.mesh.positions, b.mesh.positions, "{name}");
+                    assert_eq!(a.mesh.indices, b.mesh.indices, "{name}");
+                }
+            }
+        }
+        let file = TempObj::new("bom_points", "x");
+        std::fs::write(
+            &file.path,
+            [b"\xef\xbb\xbf".as_slice(), TETRA.as_bytes()].concat(),
+        )
+        .unwrap();
+        let points = load_obj_points(&file.path).unwrap();
+        assert_eq!(points.len(), 4);
+        assert!(points.contains(&Vec3::ZERO));
+    }
+
+    #[test]
+    fn a_byte_order_mark_keeps_the_line_numbers() {
+        let file = TempObj::new("bom_line", "x");
+        std::fs::write(
+            &file.path,
+            b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 1 zero\nf 1 2 3\n",
+        )
+        .unwrap();
+        let err = load_obj_points(&file.path).unwrap_err();
+        assert!(matches!(err, GjkError::Obj { line: Some(3), .. }), "{err}");
     }
 
     #[test]
