@@ -10,7 +10,7 @@
 
 use crate::error::GjkError;
 use crate::pose::COORDINATE_LIMIT;
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use std::path::Path;
 
 /// All vertex positions used by the faces of every object in an OBJ file.
@@ -185,17 +185,21 @@ fn check_floats(what: &str, n: usize, words: Vec<&str>) -> Result<(), String> {
 }
 
 /// `v x y z`, `v x y z w` (divided by w) or `v x y z r g b`, as tobj reads them.
+///
+/// The range is checked on the numbers as written (in float64): tobj reads them as float32, where `1e39`
+/// becomes infinite, and a finite coordinate beyond the limit is then named as such, not as NaN or infinity.
 fn check_vertex(words: Vec<&str>) -> Result<(), String> {
     let found = || format!("\"{}\"", words.join(" "));
-    let xyz = match parse_numbers(&words[..words.len().min(3)]) {
-        Some(v) if v.len() == 3 => v,
+    let head: Option<Vec<f64>> = words.iter().take(3).map(|w| w.parse().ok()).collect();
+    let xyz = match head {
+        Some(v) if v.len() == 3 => DVec3::new(v[0], v[1], v[2]),
         _ => return Err(format!("vertex needs 3 numbers, found {}", found())),
     };
-    let mut position = Vec3::new(xyz[0], xyz[1], xyz[2]);
-    match words.len() {
-        3 | 6 => {}
-        4 => match words[3].parse::<f32>() {
-            Ok(w) if w != 0.0 => position /= w,
+    let (written, weight) = match words.len() {
+        3 | 6 => (xyz, 1.0),
+        4 => match words[3].parse::<f64>() {
+            // tobj refuses a w that is 0 in float32 (1e-50 too).
+            Ok(w) if w as f32 != 0.0 => (xyz / w, w),
             Ok(_) => return Err(format!("vertex has weight w = 0: {}", found())),
             Err(_) => return Err(format!("vertex weight w is not a number: \"{}\"", words[3])),
         },
@@ -205,16 +209,24 @@ fn check_vertex(words: Vec<&str>) -> Result<(), String> {
                 found()
             ))
         }
-    }
-    if !position.is_finite() {
+    };
+    if !written.is_finite() {
         return Err(format!(
             "vertex has a non-finite coordinate (NaN or infinite): {}",
             found()
         ));
     }
-    if position.abs().max_element() as f64 > COORDINATE_LIMIT {
+    if written.abs().max_element() > COORDINATE_LIMIT {
         return Err(format!(
             "vertex coordinate beyond +-{COORDINATE_LIMIT:e}: {}",
+            found()
+        ));
+    }
+    // Within the limit as written, but tobj divides in float32, where x and w can overflow first (x = 1e39,
+    // w = 1e31).
+    if !(xyz.as_vec3() / weight as f32).is_finite() {
+        return Err(format!(
+            "vertex coordinate beyond float32's range (x y z and w are read and divided in float32): {}",
             found()
         ));
     }
@@ -377,9 +389,32 @@ mod tests {
         let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 inf\nf 1 2 3\nf 1 3 4\n";
         assert_eq!(error_of("inf", text).0, Some(4));
 
-        // Finite in the file, but overflows float32.
+        // Finite in the file, but overflows float32: beyond the limit, not NaN or infinite.
         let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1e39\nf 1 2 3\nf 1 3 4\n";
-        assert_eq!(error_of("overflow", text).0, Some(4));
+        let (line, message, shown) = error_of("overflow", text);
+        assert_eq!(line, Some(4));
+        assert_eq!(message, "vertex coordinate beyond +-1e9: \"0 0 1e39\"");
+        assert!(
+            shown.contains("overflow.obj:4: vertex coordinate beyond"),
+            "{shown}"
+        );
+
+        // Within the limit once divided by w, but x and w overflow float32, where tobj divides.
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1e39 0 0 1e31\nf 1 2 3\nf 1 3 4\n";
+        let (line, message, _) = error_of("overflow_w", text);
+        assert_eq!(line, Some(4));
+        assert!(message.contains("beyond float32's range"), "{message}");
+
+        // Within the limit once divided by w, in float32 too: loads.
+        let file = TempObj::new(
+            "big_w",
+            "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1e30 0 0 1e29\nf 1 2 4\n",
+        );
+        let points = load_obj_points(&file.path).unwrap();
+        assert!(
+            points.iter().any(|p| (p.x - 10.0).abs() < 1e-4),
+            "{points:?}"
+        );
 
         let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 5e9\nf 1 2 3\nf 1 3 4\n";
         let (line, message, _) = error_of("huge", text);
