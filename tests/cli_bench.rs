@@ -249,6 +249,86 @@ fn bad_arguments_are_named() {
     );
 }
 
+/// Sizes beyond what the bench can allocate are refused before anything runs, naming the flag, the value and
+/// the limit: `--pairs 18446744073709551615` panicked (capacity overflow), `--pairs 4294967296` aborted (an
+/// allocation of 412 GB), `--max-hull-points 4294967295` grew until killed.
+#[test]
+fn sizes_beyond_their_limits_are_refused_with_the_limit() {
+    // The other flags keep a run short should a limit be lost.
+    let cpu = ["--backend", "cpu", "--repeat", "1"];
+    let pairs = "18446744073709551615";
+    let cases: [(Vec<&str>, &str, &str); 7] = [
+        (
+            [&cpu[..], &["--pairs", pairs]].concat(),
+            "--pairs",
+            "limit of 100000000 pairs",
+        ),
+        (
+            [&cpu[..], &["--pairs", "4294967296"]].concat(),
+            "--pairs",
+            "limit of 100000000 pairs",
+        ),
+        (
+            vec!["--io", "--repeat", "1", "--pairs", pairs],
+            "--pairs",
+            "limit of 100000000 pairs",
+        ),
+        (
+            [
+                &cpu[..],
+                &["--pairs", "10", "--max-hull-points", "4294967295"],
+            ]
+            .concat(),
+            "--max-hull-points",
+            "limit of 1000000 points",
+        ),
+        (
+            vec!["--pairs", "10", "--repeat", "1000000"],
+            "--repeat",
+            "limit of 1000 timed runs",
+        ),
+        (
+            vec!["--sweep", "--sweep-max", "1e12"],
+            "--sweep-max",
+            "not a whole number",
+        ),
+        (
+            vec!["--sweep", "--sweep-max", "1000000000000"],
+            "--sweep-max",
+            "limit of 100000000 pairs",
+        ),
+    ];
+    for (args, flag, limit) in cases {
+        let out = bench(&args);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}\n{stderr}");
+        let value = args.last().unwrap();
+        assert!(
+            stderr.contains(&format!("invalid value '{value}' for '{flag}"))
+                && stderr.contains(limit),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+
+    // With --io the file of every pair's shapes is the bound.
+    let out = bench(&["--io", "--pairs", "1000001", "--repeat", "1"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("--pairs 1000001 with --io: more than the limit of 1000000 pairs"),
+        "{stderr}"
+    );
+
+    // Hulls have at least 8 points, so 0 is refused with 8, not "at least 1".
+    for value in ["0", "7"] {
+        let out = bench(&["--max-hull-points", value]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("must be at least 8 points"), "{stderr}");
+    }
+}
+
 /// `GPU_GJK_ADAPTER=i` runs on adapter i of `gpu-gjk adapters` (one worker per GPU on a multi-GPU machine);
 /// an index past the list or a non-number fails, naming the variable.
 #[test]

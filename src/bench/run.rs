@@ -88,8 +88,8 @@ pub fn step_label(backend: &str, kind: BenchKind, pairs: usize, run: usize, runs
     )
 }
 
-/// The longest [`step_label`] for up to 10,000,000 pairs and 99 runs.
-pub const MAX_STEP_LABEL: usize = 58;
+/// The longest [`step_label`]: [`super::MAX_PAIRS`] pairs and [`super::MAX_REPEAT`] runs.
+pub const MAX_STEP_LABEL: usize = 60;
 
 /// One (pair count, query kind): its records in backend order (CPU 1 thread, CPU all threads, GPU) and the
 /// agreement reports against CPU 1 thread.
@@ -522,19 +522,20 @@ impl RecordBase {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::{MAX_PAIRS, MAX_REPEAT};
 
     #[test]
     fn step_labels_fit_their_bound() {
         let longest = step_label(
             "CPU all threads",
             BenchKind::Penetration,
-            10_000_000,
-            99,
-            99,
+            MAX_PAIRS,
+            MAX_REPEAT,
+            MAX_REPEAT,
         );
         assert_eq!(
             longest,
-            "CPU all threads: penetration, 10000000 pairs, run 99/99"
+            "CPU all threads: penetration, 100000000 pairs, run 1000/1000"
         );
         assert!(longest.chars().count() <= MAX_STEP_LABEL);
     }

@@ -85,31 +85,65 @@ pub fn parse_shapes(text: &str) -> Result<ShapeList, String> {
     Ok(ShapeList(kinds))
 }
 
-/// Parses a count that must be at least 1 (`--pairs`, `--repeat`, `--sweep-max`), with a plain message.
-pub fn parse_count(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number"))?;
-    if n == 0 {
-        return Err("must be at least 1".into());
-    }
-    Ok(n)
-}
+/// The most pairs `--pairs` and `--sweep-max` take: ten times the largest sweep (1e7). A pair costs up to
+/// about 0.5 KB of host memory (its two instances, 104 bytes, and the answers of every backend, kept to
+/// compare them), so the limit needs up to about 50 GB; far beyond it the scene's allocation aborts the
+/// process, and past 2^31 pairs its u32 instance indices would wrap.
+pub const MAX_PAIRS: usize = 100_000_000;
+
+/// The most timed runs `--repeat` takes: each is a full pass over the scene, and 1000 already takes hours
+/// at the pair limit.
+pub const MAX_REPEAT: usize = 1_000;
 
 /// The fewest points a random hull is drawn with.
 pub const MIN_HULL_POINTS: usize = 8;
 
-/// Parses `--max-hull-points`: random hulls have 8 to N points, so N must be at least 8.
-pub fn parse_hull_points(text: &str) -> Result<usize, String> {
-    let n = parse_count(text)?;
-    if n < MIN_HULL_POINTS {
-        return Err(format!(
-            "must be at least {MIN_HULL_POINTS} (random hulls have {MIN_HULL_POINTS} to N points)"
-        ));
+/// The most points `--max-hull-points` takes: 25 times the largest measured (40,000). Each of the scene's
+/// 400 shapes may be a hull cloud of that many points (12 MB at the limit), built before anything runs.
+pub const MAX_HULL_POINTS: usize = 1_000_000;
+
+/// A whole number (with `_` separators) in `min..=max`. The messages name the bound and what it is for
+/// (clap puts the flag and the value before them); digits too many for a `usize` are over the bound, not
+/// "not a number".
+fn parse_within(text: &str, min: usize, max: usize, what: &str) -> Result<usize, String> {
+    let digits = text.trim().replace('_', "");
+    let n = match digits.parse::<usize>() {
+        Ok(n) => n,
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+        Err(_) => return Err(format!("'{text}' is not a whole number")),
+    };
+    if n < min {
+        return Err(format!("must be at least {min} {what}"));
+    }
+    if n > max {
+        return Err(format!("more than the limit of {max} {what}"));
     }
     Ok(n)
+}
+
+/// Parses `--pairs` and `--sweep-max`: 1 to [`MAX_PAIRS`].
+pub fn parse_pairs(text: &str) -> Result<usize, String> {
+    parse_within(
+        text,
+        1,
+        MAX_PAIRS,
+        "pairs (up to about 0.5 KB of memory each)",
+    )
+}
+
+/// Parses `--repeat`: 1 to [`MAX_REPEAT`].
+pub fn parse_repeat(text: &str) -> Result<usize, String> {
+    parse_within(text, 1, MAX_REPEAT, "timed runs")
+}
+
+/// Parses `--max-hull-points`: random hulls have 8 to N points, so N is 8 to [`MAX_HULL_POINTS`].
+pub fn parse_hull_points(text: &str) -> Result<usize, String> {
+    parse_within(
+        text,
+        MIN_HULL_POINTS,
+        MAX_HULL_POINTS,
+        "points (random hulls have 8 to N points)",
+    )
 }
 
 /// The sweep's pair counts: the decades 1e3 to 1e7 up to `max` (1e7 only when asked: the default is 1e6).
@@ -171,14 +205,56 @@ mod tests {
 
     #[test]
     fn counts_and_sweeps() {
-        assert_eq!(parse_count("1_000"), Ok(1000));
-        assert!(parse_count("0").unwrap_err().contains("at least 1"));
-        assert!(parse_count("x").is_err());
+        assert_eq!(parse_pairs("1_000"), Ok(1000));
+        assert!(parse_pairs("0").unwrap_err().contains("at least 1"));
+        assert!(parse_pairs("x").is_err());
         assert_eq!(sweep_sizes(10_000).unwrap(), vec![1_000, 10_000]);
         assert_eq!(sweep_sizes(5_000_000).unwrap().len(), 4);
         assert_eq!(sweep_sizes(10_000_000).unwrap().last(), Some(&10_000_000));
         assert!(sweep_sizes(999).is_err());
         assert_eq!(parse_hull_points("8"), Ok(8));
         assert!(parse_hull_points("7").unwrap_err().contains("at least 8"));
+    }
+
+    #[test]
+    fn counts_have_limits_that_name_themselves() {
+        // Each of these panicked (capacity overflow), aborted (allocation failure) or ran out of memory.
+        for parse in [parse_pairs, parse_repeat, parse_hull_points] {
+            for text in [
+                "18446744073709551615",
+                "99999999999999999999999",
+                "4294967296",
+            ] {
+                let message = parse(text).unwrap_err();
+                assert!(
+                    message.starts_with("more than the limit of "),
+                    "{text}: {message}"
+                );
+            }
+        }
+        assert_eq!(parse_pairs(&MAX_PAIRS.to_string()), Ok(MAX_PAIRS));
+        assert!(parse_pairs(&(MAX_PAIRS + 1).to_string())
+            .unwrap_err()
+            .contains("limit of 100000000 pairs"));
+        assert_eq!(parse_pairs("10_000_000"), Ok(10_000_000));
+        assert_eq!(parse_repeat("1000"), Ok(1000));
+        assert!(parse_repeat("1001")
+            .unwrap_err()
+            .contains("limit of 1000 timed runs"));
+        assert_eq!(parse_hull_points("40000"), Ok(40_000));
+        assert!(parse_hull_points("1000001")
+            .unwrap_err()
+            .contains("limit of 1000000 points"));
+        // The minimum is the hulls' 8 points, for 0 too (it said "at least 1").
+        for text in ["0", "1", "7"] {
+            let message = parse_hull_points(text).unwrap_err();
+            assert!(
+                message.starts_with("must be at least 8 points"),
+                "{text}: {message}"
+            );
+        }
+        assert!(parse_pairs("-1")
+            .unwrap_err()
+            .contains("not a whole number"));
     }
 }

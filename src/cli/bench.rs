@@ -5,9 +5,9 @@ use super::backend::{select_backend, Backend, Selected, SoftwareAdapters};
 use super::bench_io::{run_io_bench, IoBenchSpec};
 use super::sink::{require_stdout, Destination, Format};
 use crate::bench::{
-    self, kind_name, parse_count, parse_hull_points, parse_shapes, render_chart, render_group,
-    step_count, sweep_sizes, BenchSpec, GpuBench, Group, KindChoice, Progress, ShapeList,
-    GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
+    self, kind_name, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, render_chart,
+    render_group, step_count, sweep_sizes, BenchSpec, GpuBench, Group, KindChoice, Progress,
+    ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
 };
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -16,8 +16,8 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Pairs in the seeded scene.
-    #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_count, conflicts_with = "sweep")]
+    /// Pairs in the seeded scene (at most 100,000,000; with --io, 1,000,000).
+    #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_pairs, conflicts_with = "sweep")]
     pub pairs: usize,
     /// Seed of the random scene; one seed gives the same scene everywhere.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -26,7 +26,7 @@ pub struct BenchArgs {
     /// rounded_box, flat_polygon, segment, or `all`.
     #[arg(long, value_name = "LIST", default_value = "all", value_parser = parse_shapes)]
     pub shapes: ShapeList,
-    /// Largest point count of a random hull (hulls have 8 to N points, so N is at least 8).
+    /// Largest point count of a random hull (hulls have 8 to N points, so N is 8 to 1,000,000).
     #[arg(long, value_name = "N", default_value = "64", value_parser = parse_hull_points)]
     pub max_hull_points: usize,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
@@ -36,11 +36,11 @@ pub struct BenchArgs {
     /// Measure 1e3, 1e4, 1e5 and 1e6 pairs (and 1e7 when --sweep-max allows) instead of --pairs.
     #[arg(long)]
     pub sweep: bool,
-    /// Largest size of the sweep.
-    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_count, requires = "sweep")]
+    /// Largest size of the sweep (at most 100,000,000, like --pairs; the sweep's sizes stop at 1e7).
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = parse_pairs, requires = "sweep")]
     pub sweep_max: usize,
-    /// Timed runs per backend; the best (shortest) is reported.
-    #[arg(long, value_name = "R", default_value = "3", value_parser = parse_count)]
+    /// Timed runs per backend (1 to 1000); the best (shortest) is reported.
+    #[arg(long, value_name = "R", default_value = "3", value_parser = parse_repeat)]
     pub repeat: usize,
     /// Query kinds to measure.
     #[arg(long, value_enum, default_value_t = KindChoice::Both)]
@@ -65,8 +65,20 @@ pub struct BenchArgs {
     pub io_input: Option<PathBuf>,
 }
 
+/// The most pairs `--io` takes: its input file holds every pair's shapes written out (about 1 to 4 KB a
+/// pair, 80 MB for the 21,000 pairs of BENCHMARKS.md), is read whole by the field-by-field reader and is
+/// converted to two columnar batches besides.
+pub const MAX_IO_PAIRS: usize = 1_000_000;
+
 impl BenchArgs {
     fn spec(&self) -> anyhow::Result<BenchSpec> {
+        if self.io && self.pairs > MAX_IO_PAIRS {
+            bail!(
+                "--pairs {} with --io: more than the limit of {MAX_IO_PAIRS} pairs (the input file takes about \
+                 1 to 4 KB a pair, read whole)",
+                self.pairs
+            );
+        }
         let sizes = if self.sweep {
             sweep_sizes(self.sweep_max).map_err(anyhow::Error::msg)?
         } else {
