@@ -11,16 +11,44 @@ use std::path::{Path, PathBuf};
 pub const MIN_WINDOW_SIZE: u32 = 64;
 pub const MAX_WINDOW_SIZE: u32 = 32_768;
 
-/// A whole number of at least 1 (`--bodies`, `--frames`): 0 is refused, not silently raised.
-fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
-    let n: T = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a whole number"))?;
+/// The most bodies `--bodies` (and the + key) gives: 20 times the largest scene measured (50,000). Each body
+/// keeps its own scaled copy of its mesh's hull (up to 482 points), on the host and on the GPU, so a count
+/// much beyond this fills memory before the first frame.
+pub const MAX_BODIES: usize = 1_000_000;
+
+/// The most frames `--frames` runs: about 46 hours at 60 frames per second. The summary keeps a pair count
+/// every 10 frames, so the count bounds its size too.
+pub const MAX_FRAMES: u64 = 10_000_000;
+
+/// A whole number from 1 to `max` (`--bodies`, `--frames`): 0 is refused, not silently raised, and so is a
+/// count beyond the limit (digits too many for the type included), with the limit named.
+fn within<T>(text: &str, max: T, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + From<u8> + std::fmt::Display,
+{
+    let digits = text.trim();
+    let n: T = match digits.parse() {
+        Ok(n) => n,
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(format!("more than the limit of {max} {what}"))
+        }
+        Err(_) => return Err(format!("{text:?} is not a whole number")),
+    };
     if n < T::from(1) {
         return Err("must be at least 1".into());
     }
+    if n > max {
+        return Err(format!("more than the limit of {max} {what}"));
+    }
     Ok(n)
+}
+
+fn parse_bodies(text: &str) -> Result<usize, String> {
+    within(text, MAX_BODIES, "bodies")
+}
+
+fn parse_frames(text: &str) -> Result<u64, String> {
+    within(text, MAX_FRAMES, "frames")
 }
 
 /// The query the narrow phase runs each frame.
@@ -44,8 +72,8 @@ pub enum CheckWhen {
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
-    /// Number of moving bodies, at least 1 (the player's shape is one of them).
-    #[arg(long, default_value_t = 2000, value_parser = at_least_one::<usize>)]
+    /// Number of moving bodies, 1 to 1,000,000 (the player's shape is one of them).
+    #[arg(long, default_value_t = 2000, value_parser = parse_bodies)]
     pub bodies: usize,
     /// Scene seed: one seed gives one scene.
     #[arg(long, default_value_t = 1)]
@@ -55,7 +83,7 @@ pub struct DemoArgs {
     pub backend: BackendChoice,
     /// Render this many frames (at least 1), print a JSON summary and exit (headless runs, for instance
     /// under Xvfb).
-    #[arg(long, value_parser = at_least_one::<u64>)]
+    #[arg(long, value_parser = parse_frames)]
     pub frames: Option<u64>,
     /// With --frames: run without a window or display (a GPU server, CI): the same scene, narrow phase, check
     /// and renderer, drawn offscreen and waited for each frame; no HUD, nothing presented.
@@ -298,5 +326,24 @@ mod tests {
         }
         assert!(error(&["--bodies", "x"]).contains("\"x\" is not a whole number"));
         assert_eq!(error(&["--bodies", "1", "--frames", "1"]), "");
+    }
+
+    #[test]
+    fn body_and_frame_counts_beyond_their_limits_are_refused_in_words() {
+        let cases = [
+            ("--bodies", "18446744073709551616", "1000000 bodies"),
+            ("--bodies", "1000001", "1000000 bodies"),
+            ("--frames", "18446744073709551615", "10000000 frames"),
+            ("--frames", "10000001", "10000000 frames"),
+        ];
+        for (flag, value, limit) in cases {
+            let message = error(&[flag, value, "--frames", "1"]);
+            assert!(
+                message.contains(&format!("invalid value '{value}' for '{flag}"))
+                    && message.contains(&format!("more than the limit of {limit}")),
+                "{message}"
+            );
+        }
+        assert_eq!(error(&["--bodies", "1000000", "--frames", "10000000"]), "");
     }
 }

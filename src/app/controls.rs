@@ -5,6 +5,7 @@
 //! pairs, C copy pair, I inspect pair, comma / period / P step and play the inspector, F frame all,
 //! Backspace drop the selection.
 
+use super::args::MAX_BODIES;
 use super::overlays::Overlay;
 use glam::Vec3;
 use std::collections::HashSet;
@@ -133,10 +134,11 @@ impl Controls {
     }
 }
 
-/// The body count after pressing + or - (a quarter more or less, at least one body).
+/// The body count after pressing + or - (a quarter more or less, at least one body, at most `--bodies`'
+/// limit).
 pub fn next_body_count(count: usize, more: bool) -> usize {
     if more {
-        (count + count.div_ceil(4)).max(count + 1)
+        (count + count.div_ceil(4)).max(count + 1).min(MAX_BODIES)
     } else {
         (count - count / 5)
             .saturating_sub(usize::from(count < 5))
@@ -203,6 +205,8 @@ mod tests {
         assert_eq!(next_body_count(2500, false), 2000);
         assert_eq!(next_body_count(1, false), 1);
         assert_eq!(next_body_count(1, true), 2);
+        assert_eq!(next_body_count(MAX_BODIES - 1, true), MAX_BODIES);
+        assert_eq!(next_body_count(MAX_BODIES, true), MAX_BODIES);
         assert!(next_body_count(3, false) < 3);
     }
 }
