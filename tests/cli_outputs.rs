@@ -311,3 +311,97 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
     assert_eq!(out.status.code(), Some(141), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// Runs `gpu-gjk query --backend cpu` with `args` and asserts it refused, naming `--output`, the output and
+/// the input, and left the input's bytes as they were.
+fn assert_refused_over_input(args: &[&str], input: &std::path::Path, output: &str, before: &[u8]) {
+    let mut all = vec!["query", "--backend", "cpu"];
+    all.extend_from_slice(args);
+    let out = run(&all, "");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains("--output")
+            && err.contains(output)
+            && err.contains("same file as the input")
+            && err.contains(input.to_str().unwrap()),
+        "{args:?}: {err}"
+    );
+    assert_eq!(std::fs::read(input).unwrap(), before, "{args:?}: the input");
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+}
+
+#[test]
+fn query_refuses_an_output_that_is_its_input() {
+    let dir = scratch("output_is_input");
+    let input = dir.join("pairs.jsonl");
+    let before = format!("{PAIR}\n{PAIR}\n").into_bytes();
+    std::fs::write(&input, &before).unwrap();
+    let path = input.to_str().unwrap();
+    // The same name, on the streaming path with its writing thread and on one thread.
+    assert_refused_over_input(&[path, "--output", path], &input, path, &before);
+    assert_refused_over_input(
+        &[path, "--threads", "1", "--output", path],
+        &input,
+        path,
+        &before,
+    );
+    // Another name of the same file.
+    let dotted = dir.join(".").join("pairs.jsonl");
+    let dotted = dotted.to_str().unwrap();
+    assert_refused_over_input(&[path, "--output", dotted], &input, dotted, &before);
+    #[cfg(unix)]
+    {
+        // A symbolic link to the output as the input, and a hard link to the input as the output.
+        let link = dir.join("link.jsonl");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        let link_path = link.to_str().unwrap();
+        let out = run(
+            &["query", "--backend", "cpu", link_path, "--output", path],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(link_path),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before);
+        let hard = dir.join("hard.jsonl");
+        std::fs::hard_link(&input, &hard).unwrap();
+        assert_refused_over_input(
+            &[path, "--output", hard.to_str().unwrap()],
+            &input,
+            hard.to_str().unwrap(),
+            &before,
+        );
+        // Standard input read from the output file (`< pairs.jsonl`).
+        let out = Command::new(BIN)
+            .args(["query", "--backend", "cpu", "--output", path])
+            .stdin(std::fs::File::open(&input).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("the file standard input reads"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before);
+    }
+    // Another file is written as before.
+    let other = dir.join("answers.jsonl");
+    let out = run(
+        &[
+            "query",
+            "--backend",
+            "cpu",
+            path,
+            "--output",
+            other.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&other).unwrap().lines().count(), 2);
+}

@@ -23,6 +23,7 @@ mod query;
 mod query_gpu;
 mod read_ahead;
 mod repeated_keys;
+mod same_file;
 mod sink;
 mod stream_cpu;
 mod typed;

@@ -12,6 +12,7 @@ use super::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, Ran
 use super::exec::{parse_threads, threads_from_count, Executor};
 use super::indexed_answers::IndexedAnswers;
 use super::input::{pairs_of, parse_stream, ParsedLine};
+use super::same_file::refuse_same_file;
 use super::sink::Destination;
 use super::stream_cpu::{stream_on_cpu, Streamed};
 use super::typed::ShapeCache;
@@ -87,6 +88,11 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         .output
         .as_deref()
         .map_or(Destination::Stdout, Destination::from_arg);
+    if let Destination::File(path) = &output {
+        let mut inputs = vec![("the input", args.input.as_path())];
+        inputs.extend(args.shapes.as_deref().map(|s| ("the shapes table", s)));
+        refuse_same_file("--output", path, &inputs)?;
+    }
     output.check("--output", None)?;
     let exec = Executor::new(threads_from_count(args.threads))?;
     if let Some(format) = columnar_input(args)? {
