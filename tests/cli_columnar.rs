@@ -930,3 +930,156 @@ fn bad_values_in_a_table_without_nulls_are_named() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Asserts `out` failed with exit code 2 and a message holding every one of `want`.
+fn assert_refused(out: &Output, want: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for w in want {
+        assert!(err.contains(w), "`{w}` missing from: {err}");
+    }
+}
+
+#[test]
+fn query_refuses_an_output_that_is_one_of_its_tables() {
+    let dir = scratch("output-is-table");
+    let mix = mix_with_errors(&dir, 20);
+    let (shapes, pairs) = convert(&mix, &dir, "parquet");
+    let (shapes_bytes, pairs_bytes) = (
+        std::fs::read(&shapes).unwrap(),
+        std::fs::read(&pairs).unwrap(),
+    );
+    for (output, what) in [(&pairs, "the input"), (&shapes, "the shapes table")] {
+        let out = gpu_gjk(&[
+            "query",
+            "--shapes",
+            path(&shapes),
+            path(&pairs),
+            "--backend",
+            "cpu",
+            "--output",
+            path(output),
+        ]);
+        assert_refused(&out, &["--output", path(output), what, "same file"]);
+        assert!(out.stdout.is_empty());
+        assert_eq!(std::fs::read(&shapes).unwrap(), shapes_bytes);
+        assert_eq!(std::fs::read(&pairs).unwrap(), pairs_bytes);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn convert_refuses_tables_named_as_each_other_or_as_the_input() {
+    let dir = scratch("convert-same");
+    let mix = mix_with_errors(&dir, 20);
+    let mix_bytes = std::fs::read(&mix).unwrap();
+    let same = dir.join("same.arrow");
+    let out = gpu_gjk(&[
+        "convert",
+        path(&mix),
+        "--shapes",
+        path(&same),
+        "--pairs",
+        path(&same),
+    ]);
+    assert_refused(&out, &["--pairs", "same file as --shapes", path(&same)]);
+    assert!(!same.exists(), "nothing was written");
+    // The input as a table, with --format since its name says JSON Lines.
+    for flag in ["--shapes", "--pairs"] {
+        let other = dir.join("other.arrow");
+        let (shapes, pairs) = if flag == "--shapes" {
+            (&mix, &other)
+        } else {
+            (&other, &mix)
+        };
+        let out = gpu_gjk(&[
+            "convert",
+            path(&mix),
+            "--shapes",
+            path(shapes),
+            "--pairs",
+            path(pairs),
+            "--format",
+            "arrow",
+        ]);
+        assert_refused(&out, &[flag, "same file as the input", path(&mix)]);
+        assert_eq!(std::fs::read(&mix).unwrap(), mix_bytes);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn convert_writes_each_table_in_the_format_its_name_says() {
+    let dir = scratch("convert-mixed");
+    let mix = mix_with_errors(&dir, 30);
+    let (shapes, pairs) = (dir.join("m.arrow"), dir.join("m.parquet"));
+    let out = gpu_gjk(&[
+        "convert",
+        path(&mix),
+        "--shapes",
+        path(&shapes),
+        "--pairs",
+        path(&pairs),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(&std::fs::read(&shapes).unwrap()[..6], b"ARROW1");
+    assert_eq!(&std::fs::read(&pairs).unwrap()[..4], b"PAR1");
+    // `query` reads the mixed pair and answers as on the JSON lines.
+    let json = gpu_gjk(&["query", path(&mix), "--backend", "cpu"]);
+    let table = gpu_gjk(&[
+        "query",
+        "--shapes",
+        path(&shapes),
+        path(&pairs),
+        "--backend",
+        "cpu",
+    ]);
+    assert_eq!(table.status.code(), Some(2), "{}", stderr(&table));
+    let (json, table) = (
+        String::from_utf8(json.stdout).unwrap(),
+        String::from_utf8(table.stdout).unwrap(),
+    );
+    assert_eq!(json.lines().count(), table.lines().count());
+    for (want, got) in json.lines().zip(table.lines()) {
+        if !want.starts_with("{\"error\"") {
+            assert_eq!(got, want);
+        }
+    }
+
+    // --format that a name contradicts, --format jsonl, and a table named as JSON Lines are refused.
+    let run = |shapes: &str, pairs: &str, format: &[&str]| {
+        let (shapes, pairs) = (dir.join(shapes), dir.join(pairs));
+        let args = [
+            "convert",
+            path(&mix),
+            "--shapes",
+            path(&shapes),
+            "--pairs",
+            path(&pairs),
+        ];
+        gpu_gjk(&[&args[..], format].concat())
+    };
+    let out = run("s.arrow", "p.arrow", &["--format", "parquet"]);
+    assert_refused(
+        &out,
+        &[
+            "--shapes",
+            "s.arrow",
+            "says Arrow IPC",
+            "--format says Parquet",
+        ],
+    );
+    let out = run("s.bin", "p.bin", &["--format", "jsonl"]);
+    assert_refused(
+        &out,
+        &["--format jsonl", "not a table format", "arrow", "parquet"],
+    );
+    let out = run("s.arrow", "p.jsonl", &[]);
+    assert_refused(&out, &["--pairs", "p.jsonl", "says JSON Lines"]);
+    let out = run("s.bin", "p.bin", &[]);
+    assert_refused(&out, &["s.bin", "p.bin", "--format arrow|parquet"]);
+    for name in ["s.arrow", "p.arrow", "s.bin", "p.bin", "p.jsonl"] {
+        assert!(!dir.join(name).exists(), "{name} was written");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

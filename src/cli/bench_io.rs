@@ -228,7 +228,11 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
     let columnar = [BatchFormat::Arrow, BatchFormat::Parquet];
     for format in columnar {
         let [shapes, pairs, _] = table_paths(dir, format);
-        convert_jsonl(&input, &shapes, &pairs, format)?;
+        convert_jsonl(
+            &input,
+            (shapes.as_path(), format),
+            (pairs.as_path(), format),
+        )?;
     }
     let reader_out = dir.join("field_by_field.jsonl");
 

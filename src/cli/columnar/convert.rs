@@ -11,6 +11,7 @@ use super::schema::{pairs_schema, shapes_schema};
 use crate::cli::input::{read_input, split_lines};
 use crate::cli::parse::parse_line;
 use crate::cli::repeated_keys::first_repeated_key;
+use crate::cli::same_file::refuse_same_file;
 use anyhow::{anyhow, bail};
 use arrow_array::{
     ArrayRef, FixedSizeListArray, Float64Array, ListArray, RecordBatch, UInt32Array,
@@ -30,10 +31,10 @@ pub struct ConvertArgs {
     /// The shapes table to write (`.arrow`, `.ipc`, `.feather` or `.parquet`).
     #[arg(long, value_name = "FILE")]
     pub shapes: PathBuf,
-    /// The pairs table to write, in the same format.
+    /// The pairs table to write (each table is written in the format its name says).
     #[arg(long, value_name = "FILE")]
     pub pairs: PathBuf,
-    /// The tables' format, when their names do not say it.
+    /// The tables' format, when their names do not say it (a name that says another is refused).
     #[arg(long, value_enum)]
     pub format: Option<BatchFormat>,
 }
@@ -47,19 +48,66 @@ pub struct Converted {
 
 /// Runs `convert`: prints `pairs=N shapes=M` on stderr.
 pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<Converted> {
-    let format = table_format(args.format, &args.pairs)?;
-    let converted = convert_jsonl(&args.input, &args.shapes, &args.pairs, format)?;
+    // Both tables are written after the input is read whole, so a table named as the input, or the two
+    // tables named alike, would leave one of them in place of the other.
+    let input = ("the input", args.input.as_path());
+    refuse_same_file("--shapes", &args.shapes, &[input])?;
+    refuse_same_file(
+        "--pairs",
+        &args.pairs,
+        &[input, ("--shapes", args.shapes.as_path())],
+    )?;
+    let [shapes_format, pairs_format] = table_formats(args.format, &args.shapes, &args.pairs)?;
+    let converted = convert_jsonl(
+        &args.input,
+        (args.shapes.as_path(), shapes_format),
+        (args.pairs.as_path(), pairs_format),
+    )?;
     eprintln!("pairs={} shapes={}", converted.pairs, converted.shapes);
     Ok(converted)
 }
 
-/// `--format`, or the format `path`'s extension names; JSON Lines is no table.
-pub fn table_format(format: Option<BatchFormat>, path: &Path) -> anyhow::Result<BatchFormat> {
-    match format.or_else(|| BatchFormat::from_extension(path)) {
-        Some(f) if f.is_columnar() => Ok(f),
+/// The formats of the shapes and the pairs tables, as `query` will read them: each table in the format its
+/// name says (`query` reads the shapes table by its own name, so `.arrow` shapes beside `.parquet` pairs
+/// read back), a name that says none in `--format`, else in the other table's format.
+pub fn table_formats(
+    format: Option<BatchFormat>,
+    shapes: &Path,
+    pairs: &Path,
+) -> anyhow::Result<[BatchFormat; 2]> {
+    if format.is_some_and(|f| !f.is_columnar()) {
+        bail!(
+            "--format jsonl: JSON Lines is not a table format; convert writes arrow (Arrow IPC) or \
+             parquet"
+        );
+    }
+    let named = [("--shapes", shapes), ("--pairs", pairs)].map(|(flag, path)| {
+        let said = BatchFormat::from_extension(path);
+        match (said, format) {
+            (Some(BatchFormat::Jsonl), _) => bail!(
+                "{flag} {}: a table is written there, but the name says JSON Lines; name it `.arrow`, \
+                 `.ipc`, `.feather` or `.parquet`",
+                path.display()
+            ),
+            // A name that says another format than the bytes under it is read in the wrong format.
+            (Some(said), Some(given)) if said != given => bail!(
+                "{flag} {}: the name says {} but --format says {}; give the file a name of its format",
+                path.display(),
+                said.name(),
+                given.name()
+            ),
+            _ => Ok(said.or(format)),
+        }
+    });
+    let [shapes_said, pairs_said] = named;
+    let (shapes_said, pairs_said) = (shapes_said?, pairs_said?);
+    match (shapes_said.or(pairs_said), pairs_said.or(shapes_said)) {
+        (Some(s), Some(p)) => Ok([s, p]),
         _ => bail!(
-            "{}: name a table `.arrow`, `.ipc`, `.feather` or `.parquet`, or give --format arrow|parquet",
-            path.display()
+            "--shapes {} and --pairs {}: the names say no table format; name them `.arrow`, `.ipc`, \
+             `.feather` or `.parquet`, or give --format arrow|parquet",
+            shapes.display(),
+            pairs.display()
         ),
     }
 }
@@ -81,12 +129,11 @@ struct Tables {
     sides: [Vec<RawSide>; 2],
 }
 
-/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs` (in `format`).
+/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs`, each in its format.
 pub fn convert_jsonl(
     input: &Path,
-    shapes: &Path,
-    pairs: &Path,
-    format: BatchFormat,
+    (shapes, shapes_format): (&Path, BatchFormat),
+    (pairs, pairs_format): (&Path, BatchFormat),
 ) -> anyhow::Result<Converted> {
     let text = read_input(input)?;
     let mut tables = Tables {
@@ -113,7 +160,12 @@ pub fn convert_jsonl(
         shapes: tables.radii.len(),
     };
     let [a, b] = std::mem::take(&mut tables.sides);
-    write_table(shapes, format, &shapes_schema(), &[shapes_batch(tables)])?;
+    write_table(
+        shapes,
+        shapes_format,
+        &shapes_schema(),
+        &[shapes_batch(tables)],
+    )?;
     let pair_batches: Vec<RecordBatch> = a
         .chunks(1 << 16)
         .zip(b.chunks(1 << 16))
@@ -124,7 +176,7 @@ pub fn convert_jsonl(
     } else {
         pair_batches
     };
-    write_table(pairs, format, &pairs_schema(), &pair_batches)?;
+    write_table(pairs, pairs_format, &pairs_schema(), &pair_batches)?;
     Ok(converted)
 }
 

@@ -43,6 +43,15 @@ impl BatchFormat {
     pub fn is_columnar(self) -> bool {
         self != BatchFormat::Jsonl
     }
+
+    /// The format's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            BatchFormat::Jsonl => "JSON Lines",
+            BatchFormat::Arrow => "Arrow IPC",
+            BatchFormat::Parquet => "Parquet",
+        }
+    }
 }
 
 /// The record batches of a table.
