@@ -237,6 +237,21 @@ fn bad_lines_and_line_numbers_are_named() {
         stderr.contains("--line 3") && stderr.contains("has 1 line"),
         "{stderr}"
     );
+    let (code, stderr) = run(&["--line", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("--line 0") && stderr.contains("lines count from 1"),
+        "{stderr}"
+    );
+    // A trace named as the input would overwrite it.
+    let before = std::fs::read(&input).unwrap();
+    let (code, stderr) = run(&["--trace", input.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("--trace") && stderr.contains("same file as the input"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -9,6 +9,7 @@
 use super::input::{read_input, split_lines};
 use super::output::write_result;
 use super::parse::{parse_line, PairInput};
+use super::same_file::refuse_same_file;
 use crate::gjk::GjkConfig;
 use crate::pose::{DPose, RelativePose};
 use crate::query::trace::{EpaIterationTrace, GjkIterationTrace, RunTrace, TracePoint};
@@ -47,11 +48,12 @@ pub struct Inspected {
 /// Reads the line, traces the pair, writes `--trace`, and prints a table of the iterations followed by the
 /// answer line. A bad line is an error naming the line and the field, as `query` names it.
 pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
+    check_outputs(args)?;
     let text = read_input(&args.input)?;
     let lines = split_lines(&text);
     if args.line == 0 || args.line > lines.len() {
         return Err(anyhow!(
-            "--line {}: {} has {} line{}",
+            "--line {}: {} has {} line{} (lines count from 1)",
             args.line,
             args.input.display(),
             lines.len(),
@@ -69,6 +71,20 @@ pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
     print!("{}", table(&inspected));
     println!("{}", inspected.answer_line);
     Ok(inspected)
+}
+
+/// Refuses a `--trace` or `--screenshot` that names the input (it would be overwritten) or each other.
+fn check_outputs(args: &InspectArgs) -> Result<()> {
+    let input = ("the input", args.input.as_path());
+    if let Some(trace) = &args.trace {
+        refuse_same_file("--trace", trace, &[input])?;
+    }
+    if let Some(screenshot) = &args.screenshot {
+        let mut others = vec![input];
+        others.extend(args.trace.as_deref().map(|t| ("--trace", t)));
+        refuse_same_file("--screenshot", screenshot, &others)?;
+    }
+    Ok(())
 }
 
 /// Traces one parsed pair the way `query` answers it: the pair-local frame formed in float64 from the world
