@@ -405,3 +405,31 @@ fn query_refuses_an_output_that_is_its_input() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&other).unwrap().lines().count(), 2);
 }
+
+#[test]
+fn inspect_and_bench_refuse_to_write_one_file_twice_or_over_the_input() {
+    let dir = scratch("inspect_bench_same");
+    let input = dir.join("pairs.jsonl");
+    let before = format!("{PAIR}\n").into_bytes();
+    std::fs::write(&input, &before).unwrap();
+    let path = input.to_str().unwrap();
+    let out = run(&["inspect", "--trace", path, path], "");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--trace") && err.contains("same file as the input"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+
+    let twice = dir.join("figures.txt");
+    let twice = twice.to_str().unwrap();
+    let out = bench(&["--json", twice, "--csv", twice]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--csv") && err.contains("same file as --json"),
+        "{err}"
+    );
+    assert!(!text(&out.stdout).contains("== 300 pairs"));
+}

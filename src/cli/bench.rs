@@ -3,6 +3,7 @@
 
 use super::backend::{select_backend, Backend, Selected, SoftwareAdapters};
 use super::bench_io::{run_io_bench, IoBenchSpec};
+use super::same_file::refuse_same_file;
 use super::sink::{require_stdout, Destination, Format};
 use crate::bench::{
     self, kind_name, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, render_chart,
@@ -12,7 +13,7 @@ use crate::bench::{
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct BenchArgs {
@@ -119,7 +120,27 @@ impl BenchArgs {
                 destination.check(flag, format)?;
             }
         }
+        self.refuse_shared_files()?;
         Ok(exports)
+    }
+
+    /// Two flags naming one file would leave only the last file written: an export named as `--io-input`
+    /// would replace the input file kept for timing `query` on it.
+    fn refuse_shared_files(&self) -> anyhow::Result<()> {
+        let named: Vec<(&str, &Path)> = [
+            ("--io-input", &self.io_input),
+            ("--json", &self.json),
+            ("--csv", &self.csv),
+            ("--chart", &self.chart),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+        .filter(|(_, path)| path.as_os_str() != "-")
+        .collect();
+        for (i, &(flag, path)) in named.iter().enumerate() {
+            refuse_same_file(flag, path, &named[..i])?;
+        }
+        Ok(())
     }
 }
 
