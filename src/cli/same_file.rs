@@ -38,12 +38,15 @@ fn is_dash(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Whether `a` and `b` are one file. Two files that exist are compared by device and inode where there
-/// are such (a hard link has its own name and canonical path), else by canonical path. A file that does not
-/// exist yet is no input; two that do not are one when their folders are one and their names equal (two
-/// outputs named `out.arrow` and `./out.arrow`).
+/// Whether `a` and `b` are one file that writing `a` would destroy. Two files that exist are compared by
+/// device and inode where there are such (a hard link has its own name and canonical path), else by
+/// canonical path; only a regular file counts, since opening a terminal, `/dev/null` or a named pipe for
+/// writing truncates nothing (`query --output /dev/stdout` typed at a terminal reads and writes the same
+/// terminal). A file that does not exist yet is no input; two that do not are one when their folders are one
+/// and their names equal (two outputs named `out.arrow` and `./out.arrow`).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(ma), Ok(_)) if !ma.is_file() => false,
         (Ok(ma), Ok(mb)) => same_inode(&ma, &mb) || canonical_equal(a, b),
         (Err(_), Err(_)) => match (unwritten(a), unwritten(b)) {
             (Some(a), Some(b)) => a == b,
@@ -92,7 +95,7 @@ fn is_standard_input(path: &Path) -> bool {
         std::fs::File::from(stdin).metadata(),
         std::fs::metadata(path),
     ) {
-        (Ok(stdin), Ok(file)) => same_inode(&stdin, &file),
+        (Ok(stdin), Ok(file)) => file.is_file() && same_inode(&stdin, &file),
         _ => false,
     }
 }
@@ -149,6 +152,13 @@ mod tests {
             "{err}"
         );
         refuse_same_file("--output", Path::new("-"), &[("the input", &a)]).unwrap();
+        // Not a regular file: writing it truncates nothing.
+        #[cfg(unix)]
+        {
+            let null = Path::new("/dev/null");
+            assert!(!same_file(null, null));
+            refuse_same_file("--output", null, &[("the input", null)]).unwrap();
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
