@@ -10,7 +10,7 @@ use super::files::{write_table, BatchFormat};
 use super::schema::{pairs_schema, shapes_schema};
 use crate::cli::input::{read_input, split_lines};
 use crate::cli::parse::parse_line;
-use crate::cli::repeated_keys::first_repeated_key;
+use crate::cli::repeated_keys::read_value;
 use crate::cli::same_file::refuse_same_file;
 use anyhow::{anyhow, bail};
 use arrow_array::{
@@ -183,10 +183,9 @@ pub fn convert_jsonl(
 /// A line's two sides, or `None` when it is not a pair object with those fields.
 fn line_sides(line: &[u8], tables: &mut Tables) -> Option<[RawSide; 2]> {
     // A key given twice: `parse_line` names it (serde_json alone would keep the last value).
-    if first_repeated_key(line).is_some() {
+    let (value, None) = read_value(line).ok()? else {
         return None;
-    }
-    let value: Value = serde_json::from_slice(line).ok()?;
+    };
     let fields = value.as_object()?;
     if fields.keys().any(|k| k != "a" && k != "b") {
         return None;
