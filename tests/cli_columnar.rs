@@ -97,16 +97,22 @@ fn mix_with_errors(dir: &Path, pairs: usize) -> PathBuf {
 fn convert(mix: &Path, dir: &Path, extension: &str) -> (PathBuf, PathBuf) {
     let shapes = dir.join(format!("shapes.{extension}"));
     let pairs = dir.join(format!("pairs.{extension}"));
-    let out = gpu_gjk(&[
-        "convert",
-        path(mix),
-        "--shapes",
-        path(&shapes),
-        "--pairs",
-        path(&pairs),
-    ]);
+    let out = run_convert(mix, &shapes, &pairs, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     (shapes, pairs)
+}
+
+/// `gpu-gjk convert INPUT --shapes SHAPES --pairs PAIRS`, then `more` arguments.
+fn run_convert(input: &Path, shapes: &Path, pairs: &Path, more: &[&str]) -> Output {
+    let args = [
+        "convert",
+        path(input),
+        "--shapes",
+        path(shapes),
+        "--pairs",
+        path(pairs),
+    ];
+    gpu_gjk(&[&args[..], more].concat())
 }
 
 #[test]
@@ -118,14 +124,7 @@ fn convert_refuses_a_line_that_gives_a_key_twice() {
         r#"{"a": {"points": [[0,0,0]], "radius": -1, "radius": 2}, "b": {"points": [[0,0,0]]}}"#;
     std::fs::write(&input, format!("{good}\n{repeated}\n")).unwrap();
     let (shapes, pairs) = (dir.join("shapes.arrow"), dir.join("pairs.arrow"));
-    let out = gpu_gjk(&[
-        "convert",
-        path(&input),
-        "--shapes",
-        path(&shapes),
-        "--pairs",
-        path(&pairs),
-    ]);
+    let out = run_convert(&input, &shapes, &pairs, &[]);
     assert!(!out.status.success());
     let message = stderr(&out);
     assert!(
@@ -974,14 +973,7 @@ fn convert_refuses_tables_named_as_each_other_or_as_the_input() {
     let mix = mix_with_errors(&dir, 20);
     let mix_bytes = std::fs::read(&mix).unwrap();
     let same = dir.join("same.arrow");
-    let out = gpu_gjk(&[
-        "convert",
-        path(&mix),
-        "--shapes",
-        path(&same),
-        "--pairs",
-        path(&same),
-    ]);
+    let out = run_convert(&mix, &same, &same, &[]);
     assert_refused(&out, &["--pairs", "same file as --shapes", path(&same)]);
     assert!(!same.exists(), "nothing was written");
     // The input as a table, with --format since its name says JSON Lines.
@@ -992,16 +984,7 @@ fn convert_refuses_tables_named_as_each_other_or_as_the_input() {
         } else {
             (&other, &mix)
         };
-        let out = gpu_gjk(&[
-            "convert",
-            path(&mix),
-            "--shapes",
-            path(shapes),
-            "--pairs",
-            path(pairs),
-            "--format",
-            "arrow",
-        ]);
+        let out = run_convert(&mix, shapes, pairs, &["--format", "arrow"]);
         assert_refused(&out, &[flag, "same file as the input", path(&mix)]);
         assert_eq!(std::fs::read(&mix).unwrap(), mix_bytes);
     }
@@ -1013,14 +996,7 @@ fn convert_writes_each_table_in_the_format_its_name_says() {
     let dir = scratch("convert-mixed");
     let mix = mix_with_errors(&dir, 30);
     let (shapes, pairs) = (dir.join("m.arrow"), dir.join("m.parquet"));
-    let out = gpu_gjk(&[
-        "convert",
-        path(&mix),
-        "--shapes",
-        path(&shapes),
-        "--pairs",
-        path(&pairs),
-    ]);
+    let out = run_convert(&mix, &shapes, &pairs, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(&std::fs::read(&shapes).unwrap()[..6], b"ARROW1");
     assert_eq!(&std::fs::read(&pairs).unwrap()[..4], b"PAR1");
@@ -1048,16 +1024,7 @@ fn convert_writes_each_table_in_the_format_its_name_says() {
 
     // --format that a name contradicts, --format jsonl, and a table named as JSON Lines are refused.
     let run = |shapes: &str, pairs: &str, format: &[&str]| {
-        let (shapes, pairs) = (dir.join(shapes), dir.join(pairs));
-        let args = [
-            "convert",
-            path(&mix),
-            "--shapes",
-            path(&shapes),
-            "--pairs",
-            path(&pairs),
-        ];
-        gpu_gjk(&[&args[..], format].concat())
+        run_convert(&mix, &dir.join(shapes), &dir.join(pairs), format)
     };
     let out = run("s.arrow", "p.arrow", &["--format", "parquet"]);
     assert_refused(

@@ -260,7 +260,7 @@ pub fn check_coordinate(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
 pub const SMALLEST_MAGNITUDE: f64 = f32::MIN_POSITIVE as f64;
 
 /// Whether `x` is 0 or at least [`SMALLEST_MAGNITUDE`] in magnitude, within [`COORDINATE_LIMIT`].
-pub fn in_float32_range(x: f64) -> bool {
+pub fn within_coordinate_range(x: f64) -> bool {
     x == 0.0 || (SMALLEST_MAGNITUDE..=COORDINATE_LIMIT).contains(&x.abs())
 }
 

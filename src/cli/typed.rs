@@ -13,7 +13,9 @@
 //! the shape building are the same functions; `tests/parser_fuzz.rs` compares the two readers line by
 //! line on generated and mutated lines).
 
-use super::parse::{centred_shape, in_float32_range, normalised, place, PairInput, PlacedShape};
+use super::parse::{
+    centred_shape, normalised, place, within_coordinate_range, PairInput, PlacedShape,
+};
 use crate::pose::DPose;
 use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3};
@@ -123,7 +125,7 @@ impl<'a> Cursor<'a> {
         let mut points = Vec::new();
         loop {
             let point = self.numbers::<3>()?;
-            if !point.iter().all(|&x| within_limit(x)) {
+            if !point.iter().all(|&x| within_coordinate_range(x)) {
                 return None;
             }
             points.push(DVec3::from_array(point));
@@ -241,21 +243,16 @@ struct ShapeFields {
     rotation: Option<[f64; 4]>,
 }
 
-/// The field reader's checks on a coordinate ([`super::parse::check_coordinate`]), as a test.
-fn within_limit(x: f64) -> bool {
-    in_float32_range(x)
-}
-
 impl ShapeFields {
     fn placed(self) -> Option<PlacedShape> {
         let radius = match self.radius {
             None => 0.0,
-            Some(r) if r >= 0.0 && in_float32_range(r) => r as f32,
+            Some(r) if r >= 0.0 && within_coordinate_range(r) => r as f32,
             Some(_) => return None,
         };
         let position = match self.position {
             None => DVec3::ZERO,
-            Some(p) if p.iter().all(|&x| within_limit(x)) => DVec3::from_array(p),
+            Some(p) if p.iter().all(|&x| within_coordinate_range(x)) => DVec3::from_array(p),
             Some(_) => return None,
         };
         let rotation = match self.rotation {
