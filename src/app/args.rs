@@ -1,6 +1,7 @@
 //! `gpu-gjk demo` options.
 
 use super::overlays::{Overlay, OverlayToggles};
+use crate::bench::parse_within;
 use crate::gpu::BackendChoice;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
@@ -20,35 +21,14 @@ pub const MAX_BODIES: usize = 1_000_000;
 /// every 10 frames, so the count bounds its size too.
 pub const MAX_FRAMES: u64 = 10_000_000;
 
-/// A whole number from 1 to `max` (`--bodies`, `--frames`): 0 is refused, not silently raised, and so is a
-/// count beyond the limit (digits too many for the type included), with the limit named.
-fn within<T>(text: &str, max: T, what: &str) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + From<u8> + std::fmt::Display,
-{
-    let digits = text.trim();
-    let n: T = match digits.parse() {
-        Ok(n) => n,
-        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            return Err(format!("more than the limit of {max} {what}"))
-        }
-        Err(_) => return Err(format!("{text:?} is not a whole number")),
-    };
-    if n < T::from(1) {
-        return Err("must be at least 1".into());
-    }
-    if n > max {
-        return Err(format!("more than the limit of {max} {what}"));
-    }
-    Ok(n)
-}
-
+/// `--bodies`: 1 to [`MAX_BODIES`] (0 is refused, not silently raised).
 fn parse_bodies(text: &str) -> Result<usize, String> {
-    within(text, MAX_BODIES, "bodies")
+    parse_within(text, 1, MAX_BODIES, "bodies")
 }
 
+/// `--frames`: 1 to [`MAX_FRAMES`].
 fn parse_frames(text: &str) -> Result<u64, String> {
-    within(text, MAX_FRAMES, "frames")
+    parse_within(text, 1, MAX_FRAMES, "frames")
 }
 
 /// The query the narrow phase runs each frame.

@@ -17,8 +17,8 @@ pub use run::{
     MAX_STEP_LABEL,
 };
 pub use spec::{
-    parse_hull_points, parse_pairs, parse_repeat, parse_shapes, sweep_sizes, BenchSpec, KindChoice,
-    ShapeList, MAX_HULL_POINTS, MAX_PAIRS, MAX_REPEAT, MIN_HULL_POINTS,
+    parse_hull_points, parse_pairs, parse_repeat, parse_shapes, parse_within, sweep_sizes,
+    BenchSpec, KindChoice, ShapeList, MAX_HULL_POINTS, MAX_PAIRS, MAX_REPEAT, MIN_HULL_POINTS,
 };
 pub use table::{render_group, text_table, thousands};
 pub use warmup::{GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_SECONDS};

@@ -102,15 +102,20 @@ pub const MIN_HULL_POINTS: usize = 8;
 /// 400 shapes may be a hull cloud of that many points (12 MB at the limit), built before anything runs.
 pub const MAX_HULL_POINTS: usize = 1_000_000;
 
-/// A whole number (with `_` separators) in `min..=max`. The messages name the bound and what it is for
-/// (clap puts the flag and the value before them); digits too many for a `usize` are over the bound, not
-/// "not a number".
-fn parse_within(text: &str, min: usize, max: usize, what: &str) -> Result<usize, String> {
+/// A whole number (with `_` separators) in `min..=max`, for the size flags of `bench` and `demo`. The
+/// messages name the bound and what it counts (clap puts the flag and the value before them); digits too
+/// many for the type are over the bound, not "not a number".
+pub fn parse_within<T>(text: &str, min: T, max: T, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
     let digits = text.trim().replace('_', "");
-    let n = match digits.parse::<usize>() {
+    let n: T = match digits.parse() {
         Ok(n) => n,
-        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
-        Err(_) => return Err(format!("'{text}' is not a whole number")),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(format!("more than the limit of {max} {what}"))
+        }
+        Err(_) => return Err(format!("{text:?} is not a whole number")),
     };
     if n < min {
         return Err(format!("must be at least {min} {what}"));
