@@ -95,10 +95,16 @@ struct WideHull {
 impl WideHull {
     fn of(shape: &ConvexShape) -> Self {
         let points: Vec<DVec3> = shape.core_points().iter().map(|p| p.as_dvec3()).collect();
+        let adjacency = shape.adjacency_handle();
         Self {
-            packed: PackedPoints::when_worth_it(&points),
+            // A climbing hull never scans: packing its 20,000 points was most of a float64 repeat's setup.
+            packed: if adjacency.is_some() {
+                None
+            } else {
+                PackedPoints::when_worth_it(&points)
+            },
             points,
-            adjacency: shape.adjacency_handle(),
+            adjacency,
         }
     }
 

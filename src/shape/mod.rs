@@ -118,6 +118,11 @@ impl ConvexShape {
         if shape.len() >= HILL_CLIMB_MIN_VERTICES {
             shape.adjacency = HullAdjacency::of_hull_vertices(&shape.core).map(Arc::new);
         }
+        // A climbing hull's support never scans (`HullView::support_index` walks when it can): its packed copy
+        // would be 12 bytes a vertex, written for nothing.
+        if shape.adjacency.is_some() {
+            shape.packed = None;
+        }
         Ok(shape)
     }
 
