@@ -29,7 +29,11 @@ fn timed(reps: usize, mut run: impl FnMut() -> f32) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (names, kind, rounds) = (&args[1], args[2].as_str(), args[3].parse::<usize>().unwrap());
+    let (names, kind, rounds) = (
+        &args[1],
+        args[2].as_str(),
+        args[3].parse::<usize>().unwrap(),
+    );
     let (kind_a, kind_b) = match kind {
         "intersection" => (cases_a::Kind::Intersection, cases_b::Kind::Intersection),
         "distance" => (cases_a::Kind::Distance, cases_b::Kind::Distance),
