@@ -2,6 +2,7 @@
 
 use super::overlays::{Overlay, OverlayToggles};
 use crate::bench::parse_within;
+use crate::cli::refuse_same_file;
 use crate::gpu::BackendChoice;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
@@ -210,12 +211,26 @@ impl DemoArgs {
 }
 
 impl DemoArgs {
-    /// Checks what clap cannot, before any window opens: the screenshot path can be written and names a PNG.
+    /// Checks what clap cannot, before any window opens: the screenshot path can be written and names a PNG,
+    /// and neither the screenshot nor the file "copy pair" appends to is one of the meshes read (or, for the
+    /// screenshot, that file).
     pub fn check(&self) -> anyhow::Result<()> {
-        match &self.screenshot {
-            Some(path) if !self.screenshot_to_stdout() => check_png_path(path),
-            _ => Ok(()),
+        let meshes: Vec<(&str, &Path)> = self
+            .meshes
+            .iter()
+            .map(|m| ("--mesh", m.as_path()))
+            .collect();
+        if let Some(path) = self
+            .screenshot
+            .as_deref()
+            .filter(|_| !self.screenshot_to_stdout())
+        {
+            check_png_path(path)?;
+            let mut others = meshes.clone();
+            others.push(("--pairs-out", self.pairs_out.as_path()));
+            refuse_same_file("--screenshot", path, &others)?;
         }
+        refuse_same_file("--pairs-out", &self.pairs_out, &meshes)
     }
 
     /// `--screenshot -`: the PNG goes to standard output.
@@ -285,6 +300,49 @@ mod tests {
     struct Demo {
         #[command(flatten)]
         args: DemoArgs,
+    }
+
+    /// What [`DemoArgs::check`] says of `args` (parsed), or `""`.
+    fn check_error(args: &[&str]) -> String {
+        let argv = std::iter::once("demo").chain(args.iter().copied());
+        let demo = Demo::try_parse_from(argv).expect("parses");
+        demo.args
+            .check()
+            .map(|_| String::new())
+            .unwrap_or_else(|e| e.to_string())
+    }
+
+    #[test]
+    fn outputs_that_are_a_mesh_read_are_refused() {
+        let dir = std::env::temp_dir().join(format!("gpu-gjk-demo-args-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // An OBJ mesh whose name ends in .png: the screenshot would overwrite it.
+        let mesh = dir.join("mesh.png");
+        std::fs::write(&mesh, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n").unwrap();
+        let mesh = mesh.to_str().unwrap();
+        let refused = check_error(&["--mesh", mesh, "--screenshot", mesh]);
+        assert!(
+            refused.contains("--screenshot") && refused.contains("same file as --mesh"),
+            "{refused}"
+        );
+        let refused = check_error(&["--mesh", mesh, "--pairs-out", mesh]);
+        assert!(
+            refused.contains("--pairs-out") && refused.contains("same file as --mesh"),
+            "{refused}"
+        );
+        let pairs = dir.join("pairs.png");
+        std::fs::write(&pairs, "").unwrap();
+        let pairs = pairs.to_str().unwrap();
+        let refused = check_error(&["--pairs-out", pairs, "--screenshot", pairs]);
+        assert!(refused.contains("same file as --pairs-out"), "{refused}");
+        // Other names pass, and the mesh is untouched.
+        let shot = dir.join("shot.png");
+        let shot = shot.to_str().unwrap();
+        assert_eq!(check_error(&["--mesh", mesh, "--screenshot", shot]), "");
+        assert!(std::fs::read_to_string(mesh)
+            .unwrap()
+            .starts_with("v 0 0 0"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn error(args: &[&str]) -> String {

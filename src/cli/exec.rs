@@ -120,17 +120,25 @@ pub fn cores() -> usize {
 
 /// Parses `--threads`: a whole number from 0 (all cores) to [`MAX_THREADS_PER_CORE`] times the cores.
 pub fn parse_threads(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number"))?;
+    let digits = text.trim();
     let max = MAX_THREADS_PER_CORE * cores();
-    if n > max {
-        return Err(format!(
-            "{n} threads is more than {MAX_THREADS_PER_CORE} per core ({max} on this machine's {} cores); \
+    let too_many = || {
+        format!(
+            "{digits} threads is more than {MAX_THREADS_PER_CORE} per core ({max} on this machine's {} cores); \
              0 uses every core",
             cores()
-        ));
+        )
+    };
+    let n: usize = match digits.parse() {
+        Ok(n) => n,
+        // Digits too many for the type are over the cap too, not "not a number".
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(too_many())
+        }
+        Err(_) => return Err(format!("'{text}' is not a whole number")),
+    };
+    if n > max {
+        return Err(too_many());
     }
     Ok(n)
 }
@@ -158,6 +166,13 @@ mod tests {
         assert!(refused.contains("per core"), "{refused}");
         assert!(parse_threads("1000000000").is_err());
         assert!(parse_threads("-1").is_err());
+        let beyond_the_type = parse_threads("18446744073709551616").unwrap_err();
+        assert!(beyond_the_type.contains("per core"), "{beyond_the_type}");
+        let not_a_number = parse_threads("three").unwrap_err();
+        assert!(
+            not_a_number.contains("not a whole number"),
+            "{not_a_number}"
+        );
     }
 
     #[test]

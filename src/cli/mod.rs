@@ -24,6 +24,7 @@ mod query_gpu;
 mod read_ahead;
 mod repeated_keys;
 mod same_file;
+pub(crate) use same_file::refuse_same_file;
 mod sink;
 mod stream_cpu;
 mod typed;

@@ -75,13 +75,28 @@ fn canonical_equal(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// A file yet to be written, as its canonical folder and its name.
+/// The most symbolic links followed from a name to the file it would create (Linux's own limit, `ELOOP`).
+const MAX_LINK_HOPS: usize = 40;
+
+/// A file yet to be written, as its canonical folder and its name. A symbolic link to nothing (yet) is the
+/// file it points to, which opening it for writing creates: two outputs `link` (to `target`) and `target`
+/// are one file.
 fn unwritten(path: &Path) -> Option<PathBuf> {
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    Some(parent.canonicalize().ok()?.join(path.file_name()?))
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINK_HOPS {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let parent = parent.canonicalize().ok()?;
+        let named = parent.join(path.file_name()?);
+        match std::fs::read_link(&named) {
+            // A relative target is relative to the link's folder (`join` keeps an absolute one as it is).
+            Ok(target) => path = parent.join(target),
+            Err(_) => return Some(named),
+        }
+    }
+    None
 }
 
 /// Whether standard input reads the file `path` (a shell's `< path`).
@@ -136,6 +151,33 @@ mod tests {
             assert!(same_file(&dir.join("link.jsonl"), &a));
             std::fs::hard_link(&a, dir.join("hard.jsonl")).unwrap();
             assert!(same_file(&dir.join("hard.jsonl"), &a));
+            // Links to files not written yet, relative and absolute, and a chain of two: the file they create.
+            std::os::unix::fs::symlink("later.arrow", dir.join("dangling.arrow")).unwrap();
+            assert!(same_file(
+                &dir.join("dangling.arrow"),
+                &dir.join("later.arrow")
+            ));
+            assert!(same_file(
+                &dir.join("later.arrow"),
+                &dir.join("dangling.arrow")
+            ));
+            std::os::unix::fs::symlink(dir.join("dangling.arrow"), dir.join("chain.arrow"))
+                .unwrap();
+            assert!(same_file(
+                &dir.join("chain.arrow"),
+                &dir.join("later.arrow")
+            ));
+            assert!(!same_file(
+                &dir.join("dangling.arrow"),
+                &dir.join("other.arrow")
+            ));
+            // A loop of links resolves to nothing, and names only itself.
+            std::os::unix::fs::symlink("loop2.arrow", dir.join("loop1.arrow")).unwrap();
+            std::os::unix::fs::symlink("loop1.arrow", dir.join("loop2.arrow")).unwrap();
+            assert!(!same_file(
+                &dir.join("loop1.arrow"),
+                &dir.join("later.arrow")
+            ));
         }
         let err = refuse_same_file(
             "--output",
