@@ -21,10 +21,10 @@
 //! The library bugs the fuzzer has found are pinned by regression tests at the end of this file, one minimal
 //! reproducer each. While a new bug is open it may be listed in [`KNOWN_BUGS`] with its reproducer ignored: a
 //! problem that matches one is counted and printed (`KNOWN BUG ...: hit by N case(s)`) instead of failing the
-//! test, so the fuzzer keeps looking for others. Two are open (found by the fourth 10-minute run): a sphere whose
-//! centre touches a needle gets GJK's ill-defined direction between the touching cores as its normal (within
-//! the certificate's slack, but B must move three times the depth along it), and touching contact points at
-//! the coordinate limit lie 1.0-1.3 times the band outside their shapes.
+//! test, so the fuzzer keeps looking for others. None is open: the two the fourth 10-minute run found (a sphere
+//! whose centre touches a needle got a normal turned 1e-3 rad toward the needle's axis, and touching contact
+//! points at the coordinate limit lay 1.0-1.3 times the band outside their shapes) are fixed and pinned by
+//! reproducers below.
 //! In a long run a named failure status (an honest `unresolved` or `epa_degenerate`, not a wrong answer) is
 //! counted by family and printed as a rate at the end (`NAMED FAILURE STATUS (n in N cases)`) instead of
 //! ending the run; the CI budget fails on it. `FUZZ_STRICT=1` fails on known bugs and failure statuses too;
