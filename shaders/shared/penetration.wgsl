@@ -65,9 +65,15 @@ fn penetration_certified(q: PairQuery, answer: GpuPenetration) -> GpuPenetration
         return answer;
     }
     let n = answer.normal;
-    let along = dot(support_a(q.support, n) - support_b(q.support, -n), n) + pair_query_margin(q);
+    let a = support_a(q.support, n);
+    let b = support_b(q.support, -n);
+    let along = dot(a - b, n) + pair_query_margin(q);
     let unit_length = abs(dot(n, n) - 1.0) <= EPA_UNIT_NORMAL_SLACK;
-    let slack = EPA_CERTIFICATE_SLACK * q.scale;
+    // The slack less the rounding of these very checks (EPA_CERTIFICATE_ROUNDING_ULPS in src/epa/answer.rs).
+    let ones = vec3<f32>(1.0);
+    let sizes = dot(abs(a), ones) + dot(abs(b), ones) + dot(abs(answer.contact_a), ones)
+        + dot(abs(answer.contact_b), ones) + abs(answer.depth) + pair_query_margin(q);
+    let slack = EPA_CERTIFICATE_SLACK * q.scale - EPA_CERTIFICATE_ROUNDING_ULPS * EPSILON * sizes;
     let contacts = answer.contact_a - answer.contact_b - n * answer.depth;
     var checked = answer;
     if (!unit_length || !(abs(along - answer.depth) <= slack) || !(dot(contacts, contacts) <= slack * slack)) {

@@ -71,6 +71,12 @@ pub const EPA_COPLANAR_COSINE_SLACK: f64 = 1e-6;
 /// exactly in a facet that is kept would close the hole with a face folded over its neighbour (pointing
 /// inwards, at a large negative distance that EPA would then pick as closest).
 pub const EPA_COPLANAR_ULPS: f64 = 16.0;
+/// Units of roundoff, of the sizes involved (the two support points, the contact points, the depth and the
+/// radii, as sums of absolute coordinates), that the certificate takes off [`EPA_CERTIFICATE_SLACK`] before
+/// comparing: its own sums are rounded too, and without this room an answer just outside the slack could
+/// pass by the check's rounding (a normal along which B had to move 1.00014e-3 of the size, at coordinates
+/// near 9e8, where an ulp is 64). 16 covers the dot product, the differences and B's placement with room.
+pub const EPA_CERTIFICATE_ROUNDING_ULPS: f64 = 16.0;
 /// How far from 1 the squared length of a certified normal may be: an overflowed or vanished cross product
 /// certifies nothing.
 pub const EPA_UNIT_NORMAL_SLACK: f64 = 1e-3;

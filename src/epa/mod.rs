@@ -17,9 +17,10 @@ pub mod polytope;
 pub mod trace;
 
 pub use answer::{
-    EpaLimits, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK, EPA_COPLANAR_COSINE_SLACK,
-    EPA_COPLANAR_ULPS, EPA_MAX_FACES, EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES,
-    EPA_TOLERANCE, EPA_TOUCH_SLACK, EPA_UNIT_NORMAL_SLACK,
+    EpaLimits, Penetration, PenetrationStatus, EPA_CERTIFICATE_ROUNDING_ULPS,
+    EPA_CERTIFICATE_SLACK, EPA_COPLANAR_COSINE_SLACK, EPA_COPLANAR_ULPS, EPA_MAX_FACES,
+    EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES, EPA_TOLERANCE, EPA_TOUCH_SLACK,
+    EPA_UNIT_NORMAL_SLACK,
 };
 pub use expand::{expand, expand_traced};
 pub use trace::{EpaStep, EpaTracer, PairTracer};

@@ -4,8 +4,8 @@
 
 use super::closed_form::{closed_form, ClosedForm};
 use crate::epa::{
-    penetrate_traced, EpaTracer, Penetration, PenetrationStatus, EPA_CERTIFICATE_SLACK,
-    EPA_UNIT_NORMAL_SLACK,
+    penetrate_traced, EpaTracer, Penetration, PenetrationStatus, EPA_CERTIFICATE_ROUNDING_ULPS,
+    EPA_CERTIFICATE_SLACK, EPA_UNIT_NORMAL_SLACK,
 };
 use crate::gjk::{
     gjk_bare, gjk_with_simplex_traced, BareResult, GjkResult, GjkStatus, GjkStep, GjkTracer,
@@ -104,7 +104,8 @@ fn penetration_after<R: Real, T: EpaTracer<R>>(
 
 /// A penetrating answer must be what it claims: B moved by `depth` along `normal` just separates the shapes,
 /// so the normal is unit length, the support functions along it add up to the depth, and the contact points
-/// are `normal * depth` apart, all within [`EPA_CERTIFICATE_SLACK`] of the pair's size. Rounding can fool
+/// are `normal * depth` apart, all within [`EPA_CERTIFICATE_SLACK`] of the pair's size (less the rounding of
+/// the check itself, [`EPA_CERTIFICATE_ROUNDING_ULPS`]). Rounding can fool
 /// every earlier check (a witness difference that puts touching cores apart, a start tetrahedron that looks
 /// flat, a fold that leaves a face too close, a cross product that overflowed, sliver weights that put the
 /// contacts apart); this one catches what they miss, and such an answer becomes `Degenerate` (repeated in
@@ -114,9 +115,18 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
         return answer;
     }
     let n = answer.normal;
-    let along = R::dot(q.support.support_a(n) - q.support.support_b(-n), n) + q.margin();
+    let (a, b) = (q.support.support_a(n), q.support.support_b(-n));
+    let along = R::dot(a - b, n) + q.margin();
     let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(EPA_UNIT_NORMAL_SLACK);
-    let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale;
+    // The slack less the rounding of these very checks, so that what passes is within the slack exactly.
+    let sizes = l1::<R>(a)
+        + l1::<R>(b)
+        + l1::<R>(answer.contact_a)
+        + l1::<R>(answer.contact_b)
+        + answer.depth.abs()
+        + q.margin();
+    let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale
+        - R::from_f64(EPA_CERTIFICATE_ROUNDING_ULPS) * R::EPSILON * sizes;
     let contacts = answer.contact_a - answer.contact_b - n * answer.depth;
     if unit_length
         && (along - answer.depth).abs() <= slack
@@ -129,6 +139,11 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
             ..answer
         }
     }
+}
+
+/// The sum of the absolute coordinates of `v`.
+fn l1<R: Real>(v: R::V) -> R {
+    R::comp(v, 0).abs() + R::comp(v, 1).abs() + R::comp(v, 2).abs()
 }
 
 /// Whether float32 left the pair without an answer that float64 may give: GJK unresolved or out of
