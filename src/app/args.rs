@@ -2,7 +2,7 @@
 
 use super::overlays::{Overlay, OverlayToggles};
 use crate::bench::parse_within;
-use crate::cli::refuse_same_file;
+use crate::cli::same_file::refuse_same_file;
 use crate::gpu::BackendChoice;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
