@@ -77,6 +77,10 @@ pub trait Real:
     fn length_squared(v: Self::V) -> Self {
         Self::dot(v, v)
     }
+    /// The sum of the absolute coordinates of `v`: the size that rounding bounds are taken of.
+    fn l1_norm(v: Self::V) -> Self {
+        Self::comp(v, 0).abs() + Self::comp(v, 1).abs() + Self::comp(v, 2).abs()
+    }
     /// `v` divided by its largest absolute component (zero stays zero), so its square no longer underflows:
     /// the cross product of two edges 1e-24 long has a normal float32 length, but its square (1e-48) does not.
     /// The direction of a face normal is all that the plane projections need.

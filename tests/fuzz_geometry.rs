@@ -3391,22 +3391,5 @@ fn a_point_at_the_centre_of_a_needle_box_at_the_coordinate_limit_gets_a_certifie
             -0.43057565579310225,
         ],
     );
-    let config = GjkConfig::default();
-    let (_, pen) = query::penetration_query(
-        &point(),
-        &pose_point.to_f32(),
-        &needle,
-        &pose_needle.to_f32(),
-        &config,
-    );
-    assert_eq!(pen.status, PenetrationStatus::Penetrating, "{pen:?}");
-    let n = pose_point.rotation * pen.normal.as_dvec3();
-    let needed = needed_along(&point(), &pose_point, &needle, &pose_needle, n);
-    let scale = f64::from(needle.bounding_radius());
-    assert!(
-        (needed - f64::from(pen.depth)).abs() <= 1e-3 * scale,
-        "depth {} but B needs {needed} along {n} ({:e} of the size)",
-        pen.depth,
-        (needed - f64::from(pen.depth)).abs() / scale
-    );
+    assert_the_normal_needs_the_depth(&point(), &pose_point, &needle, &pose_needle);
 }

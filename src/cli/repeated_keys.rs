@@ -123,13 +123,10 @@ impl<'de> Visitor<'de> for Walk<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         while let Some(key) = entries.next_key::<String>()? {
+            let repeated = self.found.is_none() && map.contains_key(&key);
             self.path.push(Step::Key(key));
-            if self.found.is_none() {
-                if let Some(Step::Key(key)) = self.path.last() {
-                    if map.contains_key(key) {
-                        *self.found = Some(path_text(self.path));
-                    }
-                }
+            if repeated {
+                *self.found = Some(path_text(self.path));
             }
             let value = entries.next_value_seed(Walk {
                 path: &mut *self.path,

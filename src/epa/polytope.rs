@@ -127,7 +127,7 @@ impl<R: Real> Polytope<R> {
         // A vertex that is not a number leaves `reach` as it was (`max_of` keeps its first argument): no face has
         // it as a corner (`push_face` refuses a plane that is not a number), and a new point that is not a number
         // fails every quick test, so the exact test decides.
-        self.reach = self.reach.max_of(l1_norm::<R>(w));
+        self.reach = self.reach.max_of(R::l1_norm(w));
         self.w.push(w);
         self.a.push(a);
         self.b.push(b);
@@ -237,7 +237,7 @@ impl<R: Real> Polytope<R> {
         visible.clear();
         // Most faces are far behind `w`: their plane (stored) rejects them, dead slots included, without the
         // exact test's gather of a corner and its longer arithmetic, and without changing its answer.
-        let far = clearly_behind::<R>(l1_norm::<R>(w) + self.reach);
+        let far = clearly_behind::<R>(R::l1_norm(w) + self.reach);
         let (faces, corners) = (&self.faces, &self.w);
         self.planes.not_below(self.face_slots, w, far, |s| {
             let f = &faces[s];
@@ -370,11 +370,6 @@ fn face_normal_direction<R: Real>(n: R::V) -> (R::V, R) {
     }
 }
 
-/// The sum of the absolute coordinates of `v`.
-fn l1_norm<R: Real>(v: R::V) -> R {
-    R::comp(v, 0).abs() + R::comp(v, 1).abs() + R::comp(v, 2).abs()
-}
-
 /// Every component exactly zero (false for NaN).
 fn is_zero<R: Real>(v: R::V) -> bool {
     R::comp(v, 0) == R::ZERO && R::comp(v, 1) == R::ZERO && R::comp(v, 2) == R::ZERO
@@ -452,8 +447,7 @@ mod tests {
             let height = numbers.next() * 300.0 * eps * size * [1.0, 1e3, 1e6][case % 5 % 3];
             let w = to_r(corner + numbers.vector() * size + normal * height);
             let exact = sees(&face, w - poly.w[face.v[0]]);
-            let quick =
-                poly.planes.height(0, w) < clearly_behind::<R>(l1_norm::<R>(w) + poly.reach);
+            let quick = poly.planes.height(0, w) < clearly_behind::<R>(R::l1_norm(w) + poly.reach);
             assert!(
                 !(exact && quick),
                 "case {case}: a face the point sees was rejected"

@@ -97,12 +97,7 @@ impl WideHull {
         let points: Vec<DVec3> = shape.core_points().iter().map(|p| p.as_dvec3()).collect();
         let adjacency = shape.adjacency_handle();
         Self {
-            // A climbing hull never scans: packing its 20,000 points was most of a float64 repeat's setup.
-            packed: if adjacency.is_some() {
-                None
-            } else {
-                PackedPoints::when_worth_it(&points)
-            },
+            packed: PackedPoints::for_scans(&points, adjacency.as_deref()),
             points,
             adjacency,
         }

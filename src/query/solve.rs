@@ -119,10 +119,10 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
     let along = R::dot(a - b, n) + q.margin();
     let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(EPA_UNIT_NORMAL_SLACK);
     // The slack less the rounding of these very checks, so that what passes is within the slack exactly.
-    let sizes = l1::<R>(a)
-        + l1::<R>(b)
-        + l1::<R>(answer.contact_a)
-        + l1::<R>(answer.contact_b)
+    let sizes = R::l1_norm(a)
+        + R::l1_norm(b)
+        + R::l1_norm(answer.contact_a)
+        + R::l1_norm(answer.contact_b)
         + answer.depth.abs()
         + q.margin();
     let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale
@@ -139,11 +139,6 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
             ..answer
         }
     }
-}
-
-/// The sum of the absolute coordinates of `v`.
-fn l1<R: Real>(v: R::V) -> R {
-    R::comp(v, 0).abs() + R::comp(v, 1).abs() + R::comp(v, 2).abs()
 }
 
 /// Whether float32 left the pair without an answer that float64 may give: GJK unresolved or out of

@@ -72,6 +72,11 @@ impl ConvexShape {
     /// Builds a shape from any non-empty point set (interior, duplicate, coplanar and collinear points are all
     /// allowed) and a radius >= 0. Points are kept as given; use [`ConvexShape::hull`] to drop interior ones.
     pub fn new(points: Vec<Vec3>, radius: f32) -> Result<Self, GjkError> {
+        Ok(Self::centred(points, radius)?.searched_by(None))
+    }
+
+    /// The shape of `points` and `radius`, centred, without its support search yet ([`Self::searched_by`]).
+    fn centred(points: Vec<Vec3>, radius: f32) -> Result<Self, GjkError> {
         validate_points(&points)?;
         if !(radius.is_finite() && radius >= 0.0 && radius as f64 <= COORDINATE_LIMIT) {
             return Err(GjkError::InvalidRadius {
@@ -90,7 +95,6 @@ impl ConvexShape {
             }
         }
         let bound = core.iter().map(|p| p.length()).fold(0.0f32, f32::max) + radius;
-        let packed = PackedPoints::when_worth_it(&core);
         let (lo, hi) = core.iter().fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
@@ -103,9 +107,16 @@ impl ConvexShape {
             radius,
             bound,
             local_box,
-            packed,
+            packed: None,
             adjacency: None,
         })
+    }
+
+    /// The shape searched by climbing `adjacency` when given, else by a scan (SIMD when it pays).
+    fn searched_by(mut self, adjacency: Option<Arc<HullAdjacency>>) -> Self {
+        self.packed = PackedPoints::for_scans(&self.core, adjacency.as_deref());
+        self.adjacency = adjacency;
+        self
     }
 
     /// Like [`ConvexShape::new`], but keeps only the vertices of the convex hull (fewer support-function
@@ -114,16 +125,13 @@ impl ConvexShape {
     /// and its support function climbs it instead of scanning every vertex.
     pub fn hull(points: &[Vec3], radius: f32) -> Result<Self, GjkError> {
         validate_points(points)?;
-        let mut shape = Self::new(reduce_to_hull_vertices(points), radius)?;
-        if shape.len() >= HILL_CLIMB_MIN_VERTICES {
-            shape.adjacency = HullAdjacency::of_hull_vertices(&shape.core).map(Arc::new);
-        }
-        // A climbing hull's support never scans (`HullView::support_index` walks when it can): its packed copy
-        // would be 12 bytes a vertex, written for nothing.
-        if shape.adjacency.is_some() {
-            shape.packed = None;
-        }
-        Ok(shape)
+        let shape = Self::centred(reduce_to_hull_vertices(points), radius)?;
+        let adjacency = if shape.len() >= HILL_CLIMB_MIN_VERTICES {
+            HullAdjacency::of_hull_vertices(&shape.core).map(Arc::new)
+        } else {
+            None
+        };
+        Ok(shape.searched_by(adjacency))
     }
 
     /// Loads the vertices of an OBJ file (all its objects together) and keeps their convex hull.

@@ -46,9 +46,13 @@ impl<R: Real> PackedPoints<R> {
         packed
     }
 
-    /// The packed copy of a point set large enough for the SIMD scan to pay ([`super::SIMD_SCAN_MIN_POINTS`]).
-    pub fn when_worth_it(points: &[R::V]) -> Option<Self> {
-        (points.len() >= super::SIMD_SCAN_MIN_POINTS).then(|| Self::new(points))
+    /// The packed copy the SIMD scan of a shape's support reads: none for a hull that climbs its `adjacency`
+    /// ([`super::HullView::support_index`] walks whenever it can, so the copy would be 12 bytes a vertex written
+    /// for nothing, and most of a float64 repeat's setup on a 20,000-point hull), nor for a point set too small
+    /// for the SIMD scan to pay ([`super::SIMD_SCAN_MIN_POINTS`]).
+    pub fn for_scans(points: &[R::V], adjacency: Option<&super::HullAdjacency>) -> Option<Self> {
+        (adjacency.is_none() && points.len() >= super::SIMD_SCAN_MIN_POINTS)
+            .then(|| Self::new(points))
     }
 
     /// Index of the point with the largest dot product with `dir`, the first one on ties: the scalar
