@@ -12,16 +12,16 @@
 # in slot A, then in slot B (median over rounds, quartiles), their combination, and whether both builds gave the same
 # answers (the sum of the case's answers, bit for bit).
 #
-# Why not a switch inside one build: on this project's dev VMs a switch read in the hot path (old and new code side by
-# side in one binary) reported 3% to 10% gains for an EPA change that two separate builds showed as 2% to 5% slower:
-# the switch moves code and changes inlining for both arms. Why two slots, both orders: even two copies of the same
-# revision differ by 1% to 4% depending on which slot (crate) they are linked as, so the script builds the harness
-# twice, OLD in slot A then in slot B, and combines the two medians so that the slot's own share cancels:
-# old/new = sqrt((A/B with OLD in A) / (A/B with OLD in B)). Where the two slots disagree by more than the effect,
-# code placement is deciding, not the change: try ALIGN=1, which takes most of the placement out (BENCHMARKS.md,
-# "Thirteenth session", has a change that read +2% to +20% in one slot and -7% to +3% in the other). Each build copies the revision's src/ and shaders/ into
-# target/old-new/ as a package of its own (features and dependencies from that revision's Cargo.toml), and shares
-# target/ so the dependencies compile once. The cases code (benches/parry_cases, benches/parry_pairs) is the working
+# Why not a switch inside one build: on this project's dev VM a switch read in the hot path (old and new code side by
+# side in one binary) reported 8% to 16% gains for an EPA change that two separate builds read 3% to 6% slower with
+# aligned code: the switch moves code and changes inlining for both arms. Why two slots, both orders: where a build is
+# linked moves it too (that change read 11% to 20% faster with OLD in one slot and 1% to 7% slower in the other), so
+# the script builds the harness twice, OLD in slot A then in slot B, and combines the two medians so that the slot's
+# own share cancels: old/new = sqrt((A/B with OLD in A) / (A/B with OLD in B)); two copies of one revision read
+# 0.99-1.01 so. Where the two slots disagree by more than the effect, code placement is deciding, not the change: try
+# ALIGN=1, which takes most of the placement out (BENCHMARKS.md, "Thirteenth session"). Each build copies the
+# revision's src/ and shaders/ into target/old-new/ as a package of its own (features and dependencies from that
+# revision's Cargo.toml), and shares target/ so the dependencies compile once. The cases code (benches/parry_cases, benches/parry_pairs) is the working
 # tree's, for both: the library's API they call must exist in OLD.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -54,6 +54,7 @@ package "$work/new" gjk-new <"$root/Cargo.toml"
 
 cp "$root/benches/old_new/harness.rs" "$work/harness/src/main.rs"
 cp "$root/benches/alternation/mod.rs" "$work/harness/src/alternation.rs"
+cp "$root/benches/timed_passes/mod.rs" "$work/harness/src/timed_passes.rs"
 for slot in a b; do
     mkdir -p "$work/harness/src/cases_$slot" "$work/harness/src/pairs_$slot"
     sed "s/gpu_gjk/slot_$slot/g; s/crate::parry_pairs/crate::pairs_$slot/g" "$root/benches/parry_cases/mod.rs" \

@@ -11,21 +11,7 @@ mod cases_a;
 mod cases_b;
 mod pairs_a;
 mod pairs_b;
-
-use std::hint::black_box;
-use std::time::Instant;
-
-/// A timing shorter than this repeats the pass (as `benches/timed_passes`' `MIN_PASS`).
-const MIN_PASS_SECONDS: f64 = 0.004;
-
-/// Seconds for `reps` runs of `run`.
-fn timed(reps: usize, mut run: impl FnMut() -> f32) -> f64 {
-    let start = Instant::now();
-    for _ in 0..reps {
-        black_box(run());
-    }
-    start.elapsed().as_secs_f64()
-}
+mod timed_passes;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -54,22 +40,15 @@ fn main() {
         let run_b = || cases_b::run_ours(b, kind_b, false, &config_b);
         // Both builds answer every pair; a different sum means their answers differ.
         let (sum_a, sum_b) = (run_a(), run_b());
-        let reps = ((MIN_PASS_SECONDS / timed(1, run_b)).ceil() as usize).max(1);
-        let rounds = alternation::alternate(rounds, || timed(reps, run_a), || timed(reps, run_b));
-        let ratios = alternation::sorted(rounds.iter().map(|(ta, tb)| ta / tb).collect());
-        let q = |f| alternation::quantile(&ratios, f);
+        // The parry3d benches' timing, slot B as "ours": its ratio is then slot A's time over slot B's.
+        let timed = timed_passes::alternated(a.pairs.len(), rounds, run_b, run_a);
+        let [q1, median, q3] = timed.ratio;
         let same = if sum_a.to_bits() == sum_b.to_bits() {
             "same"
         } else {
             "differ"
         };
         eprintln!("{name}: answer sums {sum_a} (slot A) and {sum_b} (slot B)");
-        println!(
-            "RESULT {name} {kind} {:.4} {:.4} {:.4} {} {same}",
-            q(0.5),
-            q(0.25),
-            q(0.75),
-            ratios.len()
-        );
+        println!("RESULT {name} {kind} {median:.4} {q1:.4} {q3:.4} {rounds} {same}");
     }
 }
