@@ -375,9 +375,54 @@ fn deep_round_overlaps(rng: &mut Pcg64Mcg) -> Vec<Case> {
     cases
 }
 
+/// Shapes made by `ConvexShape::hull` from clouds that are thin but not flat: 1,500 points on a sphere
+/// flattened to a disk `2 f` thick. Quickhull called the points that gave the disk its thickness "on" a face
+/// and dropped them, so a point on the axis at half the half-thickness was answered apart, by 0.44 `f` (for
+/// `f` = 1e-4, 3e-4 and 1e-3). The kept points must have the cloud's very hull: a point on
+/// the disk's axis at half its thickness is inside, and one at twice its thickness outside (every point of the
+/// cloud is within `f` of the disk's plane; the hull's surface above the centre is within 1% of it).
+fn hulls_of_thin_clouds(rng: &mut Pcg64Mcg) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for f in [1e-4, 3e-4, 1e-3] {
+        let cloud: Vec<Vec3> = gpu_gjk::mesh_gen::fibonacci_sphere(1500)
+            .into_iter()
+            .map(|p| Vec3::new(p.x, p.z * f as f32, p.y))
+            .collect();
+        let disk = ConvexShape::hull(&cloud, 0.0).unwrap();
+        for (height, inside) in [(0.5, true), (-0.5, true), (2.0, false), (-2.0, false)] {
+            let disk_pose = pose(
+                DVec3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                ),
+                random_rotation(rng),
+            );
+            let p = disk_pose.transform_point(DVec3::new(0.0, height * f, 0.0));
+            cases.push(Case {
+                name: format!(
+                    "point at {height} x the half-thickness of a hull of a disk cloud {f:e} thick"
+                ),
+                a: disk.clone(),
+                pose_a: disk_pose,
+                b: point(),
+                pose_b: at(p),
+                expect: Expect {
+                    intersecting: inside,
+                    distance: None,
+                    depth: None,
+                    band: 1e-4,
+                },
+            });
+        }
+    }
+    cases
+}
+
 fn all_cases() -> Vec<Case> {
     let mut rng = Pcg64Mcg::seed_from_u64(12);
     let mut cases = thin_shapes(&mut rng);
+    cases.extend(hulls_of_thin_clouds(&mut rng));
     cases.extend(far_point_sets());
     cases.extend(near_the_limit(&mut rng));
     cases.extend(deep_round_overlaps(&mut rng));

@@ -17,8 +17,9 @@
 //! picks the same vertex. The start is the previous answer's vertex or the start table's vertex for the
 //! direction (a cube map of 1,536 cells, [`start_cell`]), whichever is higher, the previous one on ties.
 
+use super::convexity::ConvexSurface;
 use crate::real::Real;
-use glam::{DVec3, Vec3};
+use glam::Vec3;
 use std::collections::HashMap;
 
 /// A convex hull's vertex graph (CSR) and the start table of its walks.
@@ -89,16 +90,21 @@ fn cell_centre(cell: usize) -> Vec3 {
 pub const NO_START: u32 = u32::MAX;
 
 impl HullAdjacency {
-    /// The adjacency of `points`, when they are exactly the vertices of a convex polytope with volume; `None`
-    /// otherwise (flat or collinear sets, interior or repeated points, a hull that float64 quickhull cannot
-    /// build or that fails the convexity check). The walk is only correct on such sets.
+    /// The adjacency of `points` over their float64 quickhull, when they are exactly the vertices of a convex
+    /// polytope with volume; `None` otherwise (flat or collinear sets, interior or repeated points, a hull that
+    /// quickhull cannot build or that fails [`Self::of_surface`]'s exact check). The walk is only correct on
+    /// such sets.
     pub fn of_hull_vertices(points: &[Vec3]) -> Option<Self> {
-        let triangles = hull_triangles(points)?;
-        if !closed_and_convex(points, &triangles) {
-            return None;
-        }
+        Self::of_surface(points, &hull_triangles(points)?)
+    }
+
+    /// The adjacency of `points` over `triangles` (indices into `points`, counterclockwise seen from outside),
+    /// when they close a convex surface that uses every point, checked exactly ([`ConvexSurface::of`]): on any
+    /// other graph the walk's local maximum need not be the highest vertex.
+    pub fn of_surface(points: &[Vec3], triangles: &[[u32; 3]]) -> Option<Self> {
+        ConvexSurface::of(points, triangles)?;
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); points.len()];
-        for t in &triangles {
+        for t in triangles {
             for k in 0..3 {
                 let (u, v) = (t[k], t[(k + 1) % 3]);
                 lists[u as usize].push(v);
@@ -234,51 +240,11 @@ fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
     )
 }
 
-/// The triangles close a surface (every edge used once in each direction, every point used) and fold outward
-/// at every edge: each triangle's far neighbour across an edge lies on or below its plane, within float64
-/// rounding of the hull's size. A closed surface convex at every edge bounds a convex body, which is what makes
-/// the walk's local maximum the global one.
-fn closed_and_convex(points: &[Vec3], triangles: &[[u32; 3]]) -> bool {
-    let p = |i: u32| points[i as usize].as_dvec3();
-    let mut opposite: HashMap<(u32, u32), u32> = HashMap::with_capacity(triangles.len() * 3);
-    for t in triangles {
-        for k in 0..3 {
-            if opposite
-                .insert((t[k], t[(k + 1) % 3]), t[(k + 2) % 3])
-                .is_some()
-            {
-                return false;
-            }
-        }
-    }
-    let size = points
-        .iter()
-        .map(|q| q.as_dvec3().abs().max_element())
-        .fold(0.0, f64::max);
-    // The plane test of float32 coordinates in float64: products of three differences, each exact to 1 part in
-    // 2^53 of size^3; a generous multiple of that is still 1e8 times finer than float32 rounding.
-    let tolerance = 1e-12 * size * size * size;
-    let mut used = vec![false; points.len()];
-    for t in triangles {
-        let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
-        let normal: DVec3 = (b - a).cross(c - a);
-        for k in 0..3 {
-            used[t[k] as usize] = true;
-            let Some(&far) = opposite.get(&(t[(k + 1) % 3], t[k])) else {
-                return false;
-            };
-            if normal.dot(p(far) - a) > tolerance {
-                return false;
-            }
-        }
-    }
-    used.iter().all(|&u| u)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::shape::support_index;
+    use glam::DVec3;
 
     use crate::mesh_gen::fibonacci_sphere as sphere_points;
 

@@ -8,27 +8,55 @@
 //! so no round drops one. When a round removes little (the points are nearly all on the surface, as on a
 //! finely tessellated sphere), the exact hull would be almost as large and cost minutes: the survivors,
 //! a superset of the hull's vertices with the same convex hull, are kept as they are.
+//!
+//! Quickhull only proposes: it calls points within its tolerance of a face "on" it, and on thin or nearly flat
+//! sets the dropped points were what gave the shape its thickness (a disk 2e-4 thick came back flat, 9.4e-5 of
+//! its size short). Its triangles must pass an exact convexity check, and every point it dropped is tested
+//! exactly against them and kept when outside (`super::convexity`); flat and collinear sets get their exact
+//! corners or ends instead (`super::flat_hull`). So the kept points have the very hull of the input points.
 
-use glam::Vec3;
+use super::convexity::ConvexSurface;
+use super::flat_hull::{line_ends, polygon_corners, span, Span};
+use glam::{DVec3, Vec3};
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Inputs up to this many points get parry3d's exact hull directly (at most about 0.5 s).
 pub const EXACT_HULL_MAX_POINTS: usize = 65_536;
 /// Points per sample in a thinning round (about 1 ms each for points all on the surface).
 const SAMPLE_POINTS: usize = 1024;
 
-/// The vertices of the convex hull of `points`, computed with parry3d's quickhull; above
-/// [`EXACT_HULL_MAX_POINTS`] points, possibly a superset of them with the same hull (see the module
-/// notes). Flat, collinear and tiny inputs, which have no 3D hull, come back with duplicates removed and
-/// nothing else dropped (GJK handles them as they are).
+/// The vertices of the convex hull of `points`, computed with parry3d's quickhull and checked exactly (see
+/// [`exact_hull_vertices`]); above [`EXACT_HULL_MAX_POINTS`] points, possibly a superset of them with the same
+/// hull (see the module notes). Flat and collinear inputs, which have no 3D hull, come back as the corners of
+/// their polygon or the two ends of their segment, found exactly.
 pub fn reduce_to_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
+    reduce_to_hull(points).vertices
+}
+
+/// What [`reduce_to_hull`] keeps.
+pub struct ReducedHull {
+    /// The hull's vertices (or a superset with the same hull), in quickhull's order.
+    pub vertices: Vec<Vec3>,
+    /// The hull's triangles over `vertices`, counterclockwise seen from outside, when `vertices` are exactly
+    /// the vertices of a closed convex surface that quickhull built and [`ConvexSurface`] accepted.
+    pub triangles: Option<Vec<[u32; 3]>>,
+}
+
+/// [`reduce_to_hull_vertices`], with the hull's triangles when it has them, so that a hull climbed over its
+/// edges needs no second quickhull.
+pub fn reduce_to_hull(points: &[Vec3]) -> ReducedHull {
     let mut candidates = dedup(points);
-    while candidates.len() > EXACT_HULL_MAX_POINTS {
+    // Flat and collinear sets get their exact hull directly, at any size.
+    let solid = matches!(span(&candidates), Span::Solid);
+    while solid && candidates.len() > EXACT_HULL_MAX_POINTS {
         let thinned = thin(&candidates);
         // Less than a quarter removed: the rest are (nearly all) hull vertices already.
         if thinned.len() * 4 > candidates.len() * 3 {
-            return thinned;
+            return ReducedHull {
+                vertices: thinned,
+                triangles: None,
+            };
         }
         candidates = thinned;
     }
@@ -44,23 +72,178 @@ fn thin(points: &[Vec3]) -> Vec<Vec3> {
         .into_par_iter()
         .flat_map_iter(|s| {
             let sample: Vec<Vec3> = points.iter().skip(s).step_by(samples).copied().collect();
-            exact_hull_vertices(&sample)
+            exact_hull_vertices(&sample).vertices
         })
         .collect()
 }
 
-/// parry3d's quickhull of distinct points; the points themselves when they have no 3D hull.
-fn exact_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
+/// The vertices of the convex hull of distinct `points`: for collinear or coplanar points their exact ends or
+/// corners ([`super::flat_hull`]); otherwise quickhull's (parry3d's, in float64 and if that fails the check
+/// below in float32), plus every point it dropped that lies outside the hull it found, or the points themselves
+/// when neither gives a closed convex surface (a needle's, for instance).
+///
+/// Quickhull calls points within its tolerance of a face "on" it and drops them; on a disk 2e-4 thick the
+/// float32 one dropped the points that gave it its thickness, and the shape became flat. Its answer is only
+/// a proposal here: [`ConvexSurface`] checks exactly that its triangles close a convex surface and that each
+/// dropped point is inside it or on it, so the kept points have exactly the convex hull of `points`.
+fn exact_hull_vertices(points: &[Vec3]) -> ReducedHull {
+    let flat = |vertices| ReducedHull {
+        vertices,
+        triangles: None,
+    };
+    match span(points) {
+        Span::Line => return flat(line_ends(points)),
+        Span::Plane { u, v } => return flat(polygon_corners(points, u, v)),
+        Span::Solid => {}
+    }
+    let hull = quickhull_f64(points)
+        .or_else(|| quickhull_f32(points))
+        .or_else(|| quickhull_stretched(points));
+    let Some(hull) = hull else {
+        return ReducedHull {
+            vertices: points.to_vec(),
+            triangles: None,
+        };
+    };
+    let kept: HashSet<[u32; 3]> = hull.vertices.iter().map(|p| bits(*p)).collect();
+    let missed: Vec<Vec3> = points
+        .par_iter()
+        .filter(|p| !kept.contains(&bits(**p)) && hull.surface.outside(**p))
+        .copied()
+        .collect();
+    if missed.is_empty() {
+        return ReducedHull {
+            vertices: hull.vertices,
+            triangles: Some(hull.triangles),
+        };
+    }
+    ReducedHull {
+        vertices: hull.vertices.into_iter().chain(missed).collect(),
+        triangles: None,
+    }
+}
+
+/// A quickhull answer that passed [`ConvexSurface::of`].
+struct CheckedHull {
+    vertices: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    surface: ConvexSurface,
+}
+
+/// parry3d's float64 quickhull, when its triangles pass [`ConvexSurface::of`].
+fn quickhull_f64(points: &[Vec3]) -> Option<CheckedHull> {
+    let converted: Vec<parry3d_f64::math::Vector> = points
+        .iter()
+        .map(|p| parry3d_f64::math::Vector::new(p.x as f64, p.y as f64, p.z as f64))
+        .collect();
+    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&converted).ok()?;
+    // Exact: quickhull returns copies of its float32 inputs.
+    let vertices: Vec<Vec3> = vertices
+        .iter()
+        .map(|v| Vec3::new(v.x as f32, v.y as f32, v.z as f32))
+        .collect();
+    checked(vertices, triangles)
+}
+
+/// parry3d's float64 quickhull of `points` stretched to the same extent along three orthogonal axes (the
+/// longest span between extreme points, the direction to the point farthest from it, and their normal), when
+/// its triangles pass [`ConvexSurface::of`] on the points as given. To quickhull a cloud 1e-3 thick is then a
+/// round one, whose thin direction its tolerance no longer swallows (the two quickhulls above fail the check on
+/// such clouds, and keeping every point would make each support call scan them all). The stretch is linear
+/// with a positive determinant: the same vertices, the triangles turning the same way.
+fn quickhull_stretched(points: &[Vec3]) -> Option<CheckedHull> {
+    let wide: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+    let axes = spread_axes(&wide)?;
+    let extent = |axis: DVec3| {
+        let (lo, hi) = wide.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+            (lo.min(p.dot(axis)), hi.max(p.dot(axis)))
+        });
+        hi - lo
+    };
+    let mut stretch = [DVec3::ZERO; 3];
+    for (row, axis) in stretch.iter_mut().zip(axes) {
+        let e = extent(axis);
+        // Zero for a flat cloud, NaN only for non-finite input (neither reaches here; refuse anyway).
+        if e.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
+        *row = axis / e;
+    }
+    let stretched: Vec<parry3d_f64::math::Vector> = wide
+        .iter()
+        .map(|p| {
+            parry3d_f64::math::Vector::new(p.dot(stretch[0]), p.dot(stretch[1]), p.dot(stretch[2]))
+        })
+        .collect();
+    let key = |v: &parry3d_f64::math::Vector| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    let index: HashMap<[u64; 3], usize> = stretched
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (key(v), i))
+        .collect();
+    if index.len() != stretched.len() {
+        // Two points stretched onto one: no way back from quickhull's copies.
+        return None;
+    }
+    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&stretched).ok()?;
+    let vertices = vertices
+        .iter()
+        .map(|v| index.get(&key(v)).map(|&i| points[i]))
+        .collect::<Option<Vec<Vec3>>>()?;
+    checked(vertices, triangles)
+}
+
+/// Three orthonormal axes, right-handed, along which a cloud spreads: from the lowest to the highest point of
+/// the coordinate axis where that pair is farthest apart, then toward the point farthest from that line, then
+/// their normal. `None` for collinear points.
+fn spread_axes(points: &[DVec3]) -> Option<[DVec3; 3]> {
+    let extremes = (0..3).map(|k| {
+        let by = |a: &&DVec3, b: &&DVec3| a[k].total_cmp(&b[k]);
+        (
+            *points.iter().min_by(by).unwrap_or(&DVec3::ZERO),
+            *points.iter().max_by(by).unwrap_or(&DVec3::ZERO),
+        )
+    });
+    let (from, to) = extremes.max_by(|a, b| a.0.distance(a.1).total_cmp(&b.0.distance(b.1)))?;
+    let first = (to - from).try_normalize()?;
+    let off_line = |p: DVec3| {
+        let q = p - from;
+        q - first * q.dot(first)
+    };
+    let farthest = points
+        .iter()
+        .map(|&p| off_line(p))
+        .max_by(|a, b| a.length_squared().total_cmp(&b.length_squared()))?;
+    let second = farthest.try_normalize()?;
+    Some([first, second, first.cross(second)])
+}
+
+/// parry3d's float32 quickhull, when its triangles pass [`ConvexSurface::of`].
+fn quickhull_f32(points: &[Vec3]) -> Option<CheckedHull> {
     let converted: Vec<parry3d::math::Vector> = points
         .iter()
         .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
         .collect();
-    match parry3d::transformation::try_convex_hull(&converted) {
-        Ok((vertices, _faces)) if vertices.len() >= 4 => {
-            vertices.iter().map(|v| Vec3::new(v.x, v.y, v.z)).collect()
-        }
-        _ => points.to_vec(),
+    let (vertices, triangles) = parry3d::transformation::try_convex_hull(&converted).ok()?;
+    let vertices: Vec<Vec3> = vertices.iter().map(|v| Vec3::new(v.x, v.y, v.z)).collect();
+    checked(vertices, triangles)
+}
+
+/// The vertices and their surface, when there are at least four and the triangles close a convex surface.
+fn checked(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Option<CheckedHull> {
+    if vertices.len() < 4 {
+        return None;
     }
+    let surface = ConvexSurface::of(&vertices, &triangles)?;
+    Some(CheckedHull {
+        vertices,
+        triangles,
+        surface,
+    })
+}
+
+fn bits(p: Vec3) -> [u32; 3] {
+    p.to_array().map(f32::to_bits)
 }
 
 /// The points without repeats, in their first order (`-0.0` and `0.0` count as one coordinate).
@@ -69,7 +252,7 @@ fn dedup(points: &[Vec3]) -> Vec<Vec3> {
     points
         .iter()
         .copied()
-        .filter(|p| seen.insert((*p + Vec3::ZERO).to_array().map(f32::to_bits)))
+        .filter(|p| seen.insert(bits(*p + Vec3::ZERO)))
         .collect()
 }
 
@@ -86,6 +269,41 @@ mod tests {
         points.extend_from_slice(&points.clone()[..50]);
         let hull = reduce_to_hull_vertices(&points);
         assert_eq!(hull.len(), 200);
+    }
+
+    #[test]
+    fn a_thin_cloud_keeps_every_extreme_point_and_its_triangles() {
+        // A ball of random points squashed to 1e-3 of its width, and a sphere of points squashed to 1e-4:
+        // quickhull's tolerance swallows the thin direction unless the cloud is stretched round first.
+        let mut state = 7u64;
+        let mut random = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let mut ball = Vec::new();
+        while ball.len() < 4000 {
+            let p = Vec3::new(random(), random(), random());
+            if p.length() <= 1.0 {
+                ball.push(p);
+            }
+        }
+        let round = reduce_to_hull(&ball);
+        let squashed: Vec<Vec3> = ball
+            .iter()
+            .map(|p| *p * Vec3::new(1.0, 1e-3, 1.0))
+            .collect();
+        let thin = reduce_to_hull(&squashed);
+        assert_eq!(thin.vertices.len(), round.vertices.len());
+        assert!(thin.triangles.is_some());
+        let disk: Vec<Vec3> = sphere_points(1500)
+            .into_iter()
+            .map(|p| p * Vec3::new(1.0, 1e-4, 1.0))
+            .collect();
+        let hull = reduce_to_hull(&disk);
+        assert_eq!(hull.vertices.len(), 1500);
+        assert!(hull.triangles.is_some());
     }
 
     #[test]
@@ -150,14 +368,17 @@ mod tests {
                 "{hull:?}"
             );
         }
-        assert!(hull.len() <= 8, "{hull:?}");
-        // Collinear points have no hull at all: every distinct point is kept, each once (in linear time:
-        // the old duplicate search compared every point with every other).
+        assert_eq!(hull.len(), 4, "{hull:?}");
+        // Collinear points: the two ends (after the duplicates are removed in linear time: the old duplicate
+        // search compared every point with every other).
         let mut segment: Vec<Vec3> = (0..200_000)
             .map(|i| Vec3::new(i as f32, 0.0, 0.0))
             .collect();
         segment.extend_from_slice(&segment.clone());
         segment.push(Vec3::new(-0.0, 0.0, 0.0));
-        assert_eq!(reduce_to_hull_vertices(&segment).len(), 200_000);
+        assert_eq!(
+            reduce_to_hull_vertices(&segment),
+            vec![Vec3::new(-0.0, 0.0, 0.0), Vec3::new(199_999.0, 0.0, 0.0)]
+        );
     }
 }

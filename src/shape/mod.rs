@@ -5,6 +5,8 @@
 //! what the GPU consumes: a flat vertex pool plus a radius per hull.
 
 mod adjacency;
+mod convexity;
+mod flat_hull;
 mod hull;
 mod obj;
 mod packed;
@@ -12,7 +14,7 @@ mod primitives;
 mod support;
 
 pub use adjacency::{HullAdjacency, NO_START, START_TABLE_SIDE};
-pub use hull::reduce_to_hull_vertices;
+pub use hull::{reduce_to_hull, reduce_to_hull_vertices, ReducedHull};
 pub use obj::{load_obj_models, load_obj_points};
 pub use packed::PackedPoints;
 pub use support::{support_index, support_point, HullView};
@@ -125,9 +127,16 @@ impl ConvexShape {
     /// and its support function climbs it instead of scanning every vertex.
     pub fn hull(points: &[Vec3], radius: f32) -> Result<Self, GjkError> {
         validate_points(points)?;
-        let shape = Self::centred(reduce_to_hull_vertices(points), radius)?;
+        let reduced = reduce_to_hull(points);
+        let shape = Self::centred(reduced.vertices, radius)?;
         let adjacency = if shape.len() >= HILL_CLIMB_MIN_VERTICES {
-            HullAdjacency::of_hull_vertices(&shape.core).map(Arc::new)
+            // The reduction's triangles, checked again on the centred points (centring rounds), else a
+            // quickhull of the centred points.
+            reduced
+                .triangles
+                .and_then(|triangles| HullAdjacency::of_surface(&shape.core, &triangles))
+                .or_else(|| HullAdjacency::of_hull_vertices(&shape.core))
+                .map(Arc::new)
         } else {
             None
         };
