@@ -27,11 +27,13 @@
 //! drawn from the clock, `FUZZ_SEED=n` fixes it (round k uses n + k). A failure prints the seed and the
 //! shrunk input.
 
+mod common;
+
+use common::fuzz::Budget;
 use gpu_gjk::batch::Threads;
 use gpu_gjk::cli::{parse_input, parse_line, split_lines, Executor, ParsedLine};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 /// The most bytes an error message may have (field names and numbers in messages are cut short).
 const MAX_MESSAGE: usize = 400;
@@ -295,64 +297,22 @@ fn number_text() -> impl Strategy<Value = String> {
 // The runner: proptest with shrinking, fixed seeds in CI, FUZZ_SECONDS / FUZZ_SEED for longer runs
 // ---------------------------------------------------------------------------------------------------------
 
+/// [`common::fuzz::fuzz`] with this target's budget: `ci_cases` from a seed of its own per property in CI,
+/// 2,000 per seed in a timed run.
 fn fuzz<S>(name: &str, strategy: S, ci_cases: u32, check: impl Fn(&S::Value) -> Result<(), String>)
 where
     S: Strategy,
     S::Value: std::fmt::Debug,
 {
-    let seconds = std::env::var("FUZZ_SECONDS")
-        .ok()
-        .and_then(|s| s.trim().parse::<f64>().ok());
-    let fixed = std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok());
     let name_hash = name.bytes().fold(0xcbf29ce484222325u64, |h, c| {
         (h ^ c as u64).wrapping_mul(0x100000001b3)
     });
-    let first_seed = match (fixed, seconds) {
-        (Some(s), _) => s,
-        (None, Some(_)) => SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64),
-        (None, None) => 20260601 ^ name_hash,
+    let budget = Budget {
+        ci_cases,
+        round_cases: 2000,
+        ci_seed: 20260601 ^ name_hash,
     };
-    let start = Instant::now();
-    let (mut total, mut rounds) = (0u64, 0u64);
-    loop {
-        let seed = first_seed.wrapping_add(rounds);
-        let cases = if seconds.is_some() { 2000 } else { ci_cases };
-        let mut runner = TestRunner::new(Config {
-            cases,
-            failure_persistence: None,
-            rng_seed: RngSeed::Fixed(seed),
-            ..Config::default()
-        });
-        let result = runner.run(&strategy, |value| {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&value)));
-            match outcome {
-                Ok(Ok(())) => Ok(()),
-                Ok(Err(problem)) => Err(TestCaseError::fail(problem)),
-                Err(_) => Err(TestCaseError::fail("panicked")),
-            }
-        });
-        match result {
-            Ok(()) => {}
-            Err(TestError::Fail(reason, minimal)) => panic!(
-                "{name}: seed {seed} (FUZZ_SEED={seed} reproduces it) failed after {total} earlier cases: \
-                 {reason}\nminimal failing input:\n{minimal:?}"
-            ),
-            Err(TestError::Abort(reason)) => panic!("{name}: seed {seed}: aborted: {reason}"),
-        }
-        total += u64::from(cases);
-        rounds += 1;
-        if seconds.is_none_or(|s| start.elapsed().as_secs_f64() >= s) {
-            break;
-        }
-    }
-    eprintln!(
-        "parser fuzz {name}: {total} cases over {rounds} seed(s) from {first_seed} in {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
+    common::fuzz::fuzz(&format!("parser {name}"), strategy, budget, check);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 pub mod analytic;
 pub mod certificate;
 pub mod exact;
+pub mod fuzz;
 pub mod gpu;
 pub mod referee;
 pub mod xvfb;

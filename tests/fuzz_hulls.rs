@@ -1,0 +1,330 @@
+//! Property-based fuzzer (proptest, with shrinking) for the shapes `ConvexShape::hull` makes from point clouds:
+//! squashed spheres and boxes of random points down to 1e-7 of their width thick, needles, nearly flat domes,
+//! exactly flat grids and circles, points on a line, with repeats, turned at random and placed up to 9e8 from
+//! the origin. Quickhull once dropped the points that gave a thin cloud its thickness (a disk 2e-3 thick came
+//! back with 6% of it at its centre, so points inside were answered apart), and a surface it built for a
+//! squashed sphere went three times round one vertex (a climb over it ended far from the highest point, found
+//! by this fuzzer); every such cloud must now keep its very hull, and a climbing shape the cloud's support.
+//!
+//! What is required of every cloud:
+//! - `reduce_to_hull_vertices` keeps only points of the cloud, and its support value along every direction
+//!   tried is the cloud's own, within the float64 rounding of the dot products (1e-13 of the largest
+//!   coordinate): no point the cloud reaches farther with is lost;
+//! - the shape's support function (hill climbing over its adjacency when it has one, else the scan, on the
+//!   centred float32 points) reaches the cloud's support value within the float32 rounding of the centring and
+//!   of the dot products (4 float32 ulps of the sizes involved).
+//!
+//! CI runs a short, fixed-seed budget. `FUZZ_SECONDS=600 cargo test --release --test fuzz_hulls --
+//! --nocapture` loops over new seeds for 600 s (`FUZZ_SEED=n` fixes the first).
+
+mod common;
+
+use common::fuzz::{fuzz, Budget};
+use glam::{DQuat, DVec3, Vec3};
+use gpu_gjk::shape::reduce_to_hull_vertices;
+use gpu_gjk::ConvexShape;
+use proptest::prelude::*;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Mutex;
+
+/// Cases per CI run (fixed seed): each builds one or two hulls of up to 2,000 points.
+const CI_CASES: u32 = 48;
+/// Cases per seed in a timed run.
+const ROUND_CASES: u32 = 200;
+/// Largest coordinate written (the library's limit is 1e9).
+const LIMIT: f64 = 9e8;
+
+/// One generated cloud and the family it came from.
+#[derive(Clone)]
+struct Cloud {
+    family: &'static str,
+    points: Vec<Vec3>,
+}
+
+impl std::fmt::Debug for Cloud {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "// family: {}", self.family)?;
+        writeln!(f, "let points = vec![")?;
+        for p in &self.points {
+            writeln!(f, "    Vec3::new({:?}, {:?}, {:?}),", p.x, p.y, p.z)?;
+        }
+        write!(f, "];")
+    }
+}
+
+fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> + Clone {
+    (lo..hi).prop_map(|e| 10f64.powf(e))
+}
+
+fn rotation() -> impl Strategy<Value = DQuat> + Clone {
+    prop_oneof![
+        1 => Just(DQuat::IDENTITY),
+        3 => (0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64).prop_map(|(u1, u2, u3)| {
+            let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+            let tau = std::f64::consts::TAU;
+            DQuat::from_xyzw(
+                a * (tau * u2).sin(),
+                a * (tau * u2).cos(),
+                b * (tau * u3).sin(),
+                b * (tau * u3).cos(),
+            )
+            .normalize()
+        }),
+    ]
+}
+
+/// Where the cloud is put: turned, scaled by `size`, moved by `offset` (each coordinate within [`LIMIT`]), then
+/// rounded to float32 as a user's file would hold it.
+#[derive(Clone, Debug)]
+struct Placement {
+    rotation: DQuat,
+    size: f64,
+    offset: DVec3,
+}
+
+fn placement() -> impl Strategy<Value = Placement> {
+    (
+        rotation(),
+        log_uniform(-3.0, 6.0),
+        prop_oneof![Just(0.0), log_uniform(-3.0, 8.9)],
+        (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+    )
+        .prop_map(|(rotation, size, distance, (x, y, z))| Placement {
+            rotation,
+            size,
+            offset: DVec3::new(x, y, z).normalize_or_zero() * distance,
+        })
+}
+
+impl Placement {
+    fn place(&self, local: impl IntoIterator<Item = DVec3>) -> Vec<Vec3> {
+        local
+            .into_iter()
+            .map(|p| {
+                let q = self.rotation * (p * self.size) + self.offset;
+                q.clamp(DVec3::splat(-LIMIT), DVec3::splat(LIMIT)).as_vec3()
+            })
+            .collect()
+    }
+}
+
+fn sphere_points(n: usize) -> impl Iterator<Item = DVec3> {
+    gpu_gjk::mesh_gen::fibonacci_sphere(n)
+        .into_iter()
+        .map(|p| p.as_dvec3())
+}
+
+/// A sphere of `n` points squashed along two axes by factors down to 1e-7: disks, needles, and everything
+/// between.
+fn squashed_sphere() -> impl Strategy<Value = Cloud> {
+    (
+        4usize..1500,
+        log_uniform(-7.0, 0.0),
+        prop_oneof![Just(1.0), log_uniform(-7.0, 0.0)],
+        placement(),
+    )
+        .prop_map(|(n, thin, second, place)| {
+            let scale = DVec3::new(1.0, thin, second);
+            Cloud {
+                family: "squashed sphere",
+                points: place.place(sphere_points(n).map(|p| p * scale)),
+            }
+        })
+}
+
+/// Random points in a box of half extents 1 x `thin` x `second`.
+fn thin_box_cloud() -> impl Strategy<Value = Cloud> {
+    (
+        proptest::collection::vec((-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64), 4..800),
+        log_uniform(-7.0, 0.0),
+        prop_oneof![Just(1.0), log_uniform(-7.0, 0.0)],
+        placement(),
+    )
+        .prop_map(|(raw, thin, second, place)| {
+            let scale = DVec3::new(1.0, thin, second);
+            Cloud {
+                family: "points in a thin box",
+                points: place.place(raw.into_iter().map(|(x, y, z)| DVec3::new(x, y, z) * scale)),
+            }
+        })
+}
+
+/// A `g` x `g` grid on the paraboloid `z = -k (x^2 + y^2)` over [-1, 1]^2 (nearly flat for small `k`) and
+/// one point below it.
+fn dome() -> impl Strategy<Value = Cloud> {
+    (
+        3usize..45,
+        log_uniform(-9.0, -1.0),
+        log_uniform(-4.0, 0.0),
+        placement(),
+    )
+        .prop_map(|(g, k, below, place)| {
+            let step = |i: usize| -1.0 + 2.0 * i as f64 / (g - 1) as f64;
+            let grid = (0..g * g).map(|i| {
+                let (x, y) = (step(i % g), step(i / g));
+                DVec3::new(x, y, -k * (x * x + y * y))
+            });
+            Cloud {
+                family: "nearly flat dome",
+                points: place.place(grid.chain([DVec3::new(0.0, 0.0, -below)])),
+            }
+        })
+}
+
+/// Exactly coplanar points (a grid and a circle at z = 0, exact in float32), moved only by swapping and
+/// negating axes and by a whole-number offset, which keep them exactly coplanar; or the same on a line.
+fn flat_or_collinear() -> impl Strategy<Value = Cloud> {
+    (
+        proptest::collection::vec((0i32..64, 0i32..64), 1..300),
+        0usize..80,
+        0usize..6,
+        (-1000i32..1000, -1000i32..1000, -1000i32..1000),
+        proptest::bool::ANY,
+    )
+        .prop_map(|(grid, circle, axes, (ox, oy, oz), collinear)| {
+            let mut local: Vec<[f32; 3]> = grid
+                .iter()
+                .map(|&(i, j)| [i as f32, if collinear { 0.0 } else { j as f32 }, 0.0])
+                .collect();
+            if !collinear {
+                local.extend((0..circle).map(|k| {
+                    let a = k as f32 / circle.max(1) as f32 * std::f32::consts::TAU;
+                    [32.0 + 20.0 * a.cos(), 32.0 + 20.0 * a.sin(), 0.0]
+                }));
+            }
+            let order = [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0],
+            ][axes];
+            let points = local
+                .iter()
+                .map(|p| {
+                    Vec3::new(p[order[0]], -p[order[1]], p[order[2]])
+                        + Vec3::new(ox as f32, oy as f32, oz as f32)
+                })
+                .collect();
+            Cloud {
+                family: if collinear {
+                    "collinear"
+                } else {
+                    "exactly flat"
+                },
+                points,
+            }
+        })
+}
+
+/// Any family, with some points repeated.
+fn any_cloud() -> impl Strategy<Value = Cloud> {
+    (
+        prop_oneof![
+            3 => squashed_sphere(),
+            2 => thin_box_cloud(),
+            2 => dome(),
+            1 => flat_or_collinear(),
+        ],
+        0usize..20,
+    )
+        .prop_map(|(mut cloud, repeats)| {
+            let n = cloud.points.len();
+            for k in 0..repeats.min(n) {
+                let p = cloud.points[(k * 7919) % n];
+                cloud.points.push(p);
+            }
+            cloud
+        })
+}
+
+/// Directions to compare support values along: the axes, the 20 other cube lattice directions, and 100
+/// spread over the sphere.
+fn directions() -> Vec<DVec3> {
+    let mut dirs = Vec::new();
+    for x in -1..=1 {
+        for y in -1..=1 {
+            for z in -1..=1 {
+                if (x, y, z) != (0, 0, 0) {
+                    dirs.push(DVec3::new(x as f64, y as f64, z as f64).normalize());
+                }
+            }
+        }
+    }
+    dirs.extend(sphere_points(100).map(|d| (d + DVec3::new(0.0123, -0.0071, 0.0029)).normalize()));
+    dirs
+}
+
+fn bits(p: Vec3) -> [u32; 3] {
+    (p + Vec3::ZERO).to_array().map(f32::to_bits)
+}
+
+fn support_value(points: impl IntoIterator<Item = DVec3>, d: DVec3) -> f64 {
+    points
+        .into_iter()
+        .map(|p| p.dot(d))
+        .fold(f64::MIN, f64::max)
+}
+
+fn check(cloud: &Cloud) -> Result<(), String> {
+    let points = &cloud.points;
+    let kept = reduce_to_hull_vertices(points);
+    let members: HashSet<[u32; 3]> = points.iter().map(|p| bits(*p)).collect();
+    if let Some(p) = kept.iter().find(|p| !members.contains(&bits(**p))) {
+        return Err(format!("kept {p}, which is not a point of the cloud"));
+    }
+    let largest = points
+        .iter()
+        .map(|p| p.abs().max_element() as f64)
+        .fold(0.0, f64::max);
+    let shape = ConvexShape::hull(points, 0.0).map_err(|e| format!("hull refused: {e}"))?;
+    let centre = shape.centre().as_dvec3();
+    let shape_room = 4.0
+        * f32::EPSILON as f64
+        * (centre.abs().element_sum() + 3.0 * shape.bounding_radius() as f64);
+    for d in directions() {
+        let truth = support_value(points.iter().map(|p| p.as_dvec3()), d);
+        let reduced = support_value(kept.iter().map(|p| p.as_dvec3()), d);
+        if truth - reduced > 1e-13 * largest {
+            return Err(format!(
+                "the reduced hull ({} of {} points) reaches {reduced} along {d}, the cloud {truth}: {:e} short",
+                kept.len(),
+                points.len(),
+                truth - reduced
+            ));
+        }
+        let found = shape.support(d.as_vec3()).as_dvec3().dot(d);
+        if (truth - found).abs() > shape_room {
+            return Err(format!(
+                "the shape's support ({}) reaches {found} along {d}, the cloud {truth}: {:e} off, {:e} allowed",
+                if shape.adjacency().is_some() { "climbing" } else { "scan" },
+                truth - found,
+                shape_room
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn hulls_of_thin_flat_and_far_clouds_keep_the_clouds_support_in_every_direction() {
+    let families = Mutex::new(BTreeMap::<&'static str, u64>::new());
+    let budget = Budget {
+        ci_cases: CI_CASES,
+        round_cases: ROUND_CASES,
+        ci_seed: 20261128,
+    };
+    fuzz("hulls", any_cloud(), budget, |cloud| {
+        *families
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(cloud.family)
+            .or_default() += 1;
+        check(cloud)
+    });
+    eprintln!(
+        "clouds drawn by family (shrink runs included): {:?}",
+        families.lock().unwrap_or_else(|e| e.into_inner())
+    );
+}
