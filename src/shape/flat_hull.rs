@@ -71,7 +71,13 @@ pub fn line_ends(points: &[Vec3]) -> Vec<Vec3> {
 /// projection: Andrew's monotone chain, a point kept only where the chain turns strictly (exactly).
 pub fn polygon_corners(points: &[Vec3], u: usize, v: usize) -> Vec<Vec3> {
     let mut sorted: Vec<Vec3> = points.to_vec();
-    sorted.sort_by(|a, b| a[u].total_cmp(&b[u]).then(a[v].total_cmp(&b[v])));
+    // `+ 0.0` makes -0.0 and 0.0 one coordinate: `total_cmp` alone orders them, which would put (-0.0, 5)
+    // before (0.0, 3) and break the chain's order.
+    sorted.sort_by(|a, b| {
+        (a[u] + 0.0)
+            .total_cmp(&(b[u] + 0.0))
+            .then((a[v] + 0.0).total_cmp(&(b[v] + 0.0)))
+    });
     let turns_left =
         |a: Vec3, b: Vec3, c: Vec3| orient2d(flat(a, u, v), flat(b, u, v), flat(c, u, v)) > 0.0;
     let chain = |points: &mut dyn Iterator<Item = Vec3>| {
@@ -92,6 +98,7 @@ pub fn polygon_corners(points: &[Vec3], u: usize, v: usize) -> Vec<Vec3> {
 }
 
 fn lexicographic(a: Vec3, b: Vec3) -> Ordering {
+    let (a, b) = (a + Vec3::ZERO, b + Vec3::ZERO);
     a.x.total_cmp(&b.x)
         .then(a.y.total_cmp(&b.y))
         .then(a.z.total_cmp(&b.z))
@@ -181,5 +188,16 @@ mod tests {
         let corners = polygon_corners(&square, 0, 1);
         assert_eq!(corners.len(), 4, "{corners:?}");
         assert!(square[..4].iter().all(|c| corners.contains(c)));
+        // A left edge written with -0.0 above and 0.0 below: one coordinate, sorted by the other.
+        let signed = [
+            Vec3::new(-0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(-0.0, 0.5, 0.0),
+        ];
+        let corners = polygon_corners(&signed, 0, 1);
+        assert_eq!(corners.len(), 4, "{corners:?}");
+        assert!(signed[..4].iter().all(|c| corners.contains(c)));
     }
 }
