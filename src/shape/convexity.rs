@@ -60,11 +60,6 @@ impl Plane {
             Ordering::Less
         } else {
             // Shewchuk's orient3d is positive when `p` is below the plane of a, b, c counterclockwise.
-            let coord = |v: DVec3| Coord3D {
-                x: v.x,
-                y: v.y,
-                z: v.z,
-            };
             0.0.partial_cmp(&orient3d(
                 coord(self.a),
                 coord(self.b),
@@ -73,6 +68,17 @@ impl Plane {
             ))
             .unwrap_or(Ordering::Greater)
         }
+    }
+
+    /// A lower bound on the distance from `p`, strictly inside the plane, to the plane: the height less the
+    /// fast test's room, over the normal's length plus the room of its rounding (the same bound as
+    /// [`Plane::side`]'s, so a sliver triangle, whose normal lost its digits, gets a distance of 0 rather than a
+    /// wrong one).
+    fn least_distance(&self, p: DVec3) -> f64 {
+        let q = p - self.a;
+        let height = -self.normal.dot(q) - self.room * l1(q);
+        let length = self.normal.length() + self.room * 3.0;
+        (height / length).max(0.0)
     }
 }
 
@@ -97,16 +103,12 @@ fn distinct(points: &[Vec3]) -> bool {
         .all(|p| seen.insert((*p + Vec3::ZERO).to_array().map(f32::to_bits)))
 }
 
-impl Plane {
-    /// A lower bound on the distance from `p`, strictly inside the plane, to the plane: the height less the
-    /// fast test's room, over the normal's length plus the room of its rounding (the same bound as
-    /// [`Plane::side`]'s, so a sliver triangle, whose normal lost its digits, gets a distance of 0 rather than a
-    /// wrong one).
-    fn least_distance(&self, p: DVec3) -> f64 {
-        let q = p - self.a;
-        let height = -self.normal.dot(q) - self.room * l1(q);
-        let length = self.normal.length() + self.room * 3.0;
-        (height / length).max(0.0)
+/// `v` as Shewchuk's predicates take it.
+fn coord(v: DVec3) -> Coord3D<f64> {
+    Coord3D {
+        x: v.x,
+        y: v.y,
+        z: v.z,
     }
 }
 
@@ -219,11 +221,6 @@ impl ConvexSurface {
     /// `from` turns the way `through` does, and one it crosses behind `from` the other way (exactly, by
     /// Shewchuk's orient3d).
     fn ray_crossings(&self, from: DVec3, through: &Plane) -> Option<usize> {
-        let coord = |v: DVec3| Coord3D {
-            x: v.x,
-            y: v.y,
-            z: v.z,
-        };
         let (o, r) = (
             coord(from),
             coord((through.a + through.b + through.c) / 3.0),

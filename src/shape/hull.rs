@@ -78,9 +78,9 @@ fn thin(points: &[Vec3]) -> Vec<Vec3> {
 }
 
 /// The vertices of the convex hull of distinct `points`: for collinear or coplanar points their exact ends or
-/// corners ([`super::flat_hull`]); otherwise quickhull's (parry3d's, in float64 and if that fails the check
-/// below in float32), plus every point it dropped that lies outside the hull it found, or the points themselves
-/// when neither gives a closed convex surface (a needle's, for instance).
+/// corners ([`super::flat_hull`]); otherwise quickhull's (parry3d's: in float64, then in float32, then in
+/// float64 on the cloud stretched round, the first whose triangles pass the check below), plus every point it
+/// dropped that lies outside the hull it found, or the points themselves when none passes.
 ///
 /// Quickhull calls points within its tolerance of a face "on" it and drops them; on a disk 2e-4 thick the
 /// float32 one dropped the points that gave it its thickness, and the shape became flat. Its answer is only
