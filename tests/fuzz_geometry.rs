@@ -1228,10 +1228,8 @@ fn fuzz_cases<S: Strategy<Value = Case>>(name: &str, strategy: S, ci_cases: u32)
 mod blocks {
     use super::*;
 
-    /// `10^U(lo, hi)`.
-    pub fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> + Clone {
-        (lo..hi).prop_map(|e| 10f64.powf(e))
-    }
+    pub use crate::common::fuzz::log_uniform;
+    use crate::common::fuzz::uniform_rotation;
 
     /// Exactly axis-aligned rotations and half-turns (identity, half-turns about the axes and about a
     /// diagonal, quarter-turns, the 120-degree axis permutation) or a uniformly random one.
@@ -1250,17 +1248,7 @@ mod blocks {
         ];
         prop_oneof![
             1 => proptest::sample::select(special).prop_map(|q| DQuat::from_array(q).normalize()),
-            2 => (0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64).prop_map(|(u1, u2, u3)| {
-                let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-                let tau = std::f64::consts::TAU;
-                DQuat::from_xyzw(
-                    a * (tau * u2).sin(),
-                    a * (tau * u2).cos(),
-                    b * (tau * u3).sin(),
-                    b * (tau * u3).cos(),
-                )
-                .normalize()
-            }),
+            2 => uniform_rotation(),
         ]
         .boxed()
     }

@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::fuzz::{fuzz, Budget};
+use common::fuzz::{fuzz, log_uniform, uniform_rotation, Budget};
 use glam::{DQuat, DVec3, Vec3};
 use gpu_gjk::shape::reduce_to_hull_vertices;
 use gpu_gjk::{ConvexShape, DPose};
@@ -55,25 +55,8 @@ impl std::fmt::Debug for Cloud {
     }
 }
 
-fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> + Clone {
-    (lo..hi).prop_map(|e| 10f64.powf(e))
-}
-
 fn rotation() -> impl Strategy<Value = DQuat> + Clone {
-    prop_oneof![
-        1 => Just(DQuat::IDENTITY),
-        3 => (0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64).prop_map(|(u1, u2, u3)| {
-            let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-            let tau = std::f64::consts::TAU;
-            DQuat::from_xyzw(
-                a * (tau * u2).sin(),
-                a * (tau * u2).cos(),
-                b * (tau * u3).sin(),
-                b * (tau * u3).cos(),
-            )
-            .normalize()
-        }),
-    ]
+    prop_oneof![1 => Just(DQuat::IDENTITY), 3 => uniform_rotation()]
 }
 
 /// Where the cloud is put: turned, scaled by `size`, moved by `offset` (each coordinate within [`LIMIT`]), then

@@ -113,6 +113,18 @@ fn random_rotation(rng: &mut Pcg64Mcg) -> DQuat {
 }
 
 /// Reproducer 1: points inside thin slabs and needles, and distances near needles.
+/// A pose within the unit cube, turned at random.
+fn random_pose(rng: &mut Pcg64Mcg) -> DPose {
+    pose(
+        DVec3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ),
+        random_rotation(rng),
+    )
+}
+
 fn thin_shapes(rng: &mut Pcg64Mcg) -> Vec<Case> {
     let mut cases = Vec::new();
     let slab = |half: DVec3, slab_pose: DPose, p: DVec3, name: String| {
@@ -175,14 +187,7 @@ fn thin_shapes(rng: &mut Pcg64Mcg) -> Vec<Case> {
     for k in 0..160 {
         let t = 10f64.powf(rng.random_range(-4.0..-3.0));
         let half = DVec3::new(1.0, t, t * rng.random_range(0.5..2.0));
-        let needle_pose = pose(
-            DVec3::new(
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-            ),
-            random_rotation(rng),
-        );
+        let needle_pose = random_pose(rng);
         let local = if k % 2 == 0 {
             // Inside.
             DVec3::new(
@@ -390,14 +395,7 @@ fn hulls_of_thin_clouds(rng: &mut Pcg64Mcg) -> Vec<Case> {
             .collect();
         let disk = ConvexShape::hull(&cloud, 0.0).unwrap();
         for (height, inside) in [(0.5, true), (-0.5, true), (2.0, false), (-2.0, false)] {
-            let disk_pose = pose(
-                DVec3::new(
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-1.0..1.0),
-                ),
-                random_rotation(rng),
-            );
+            let disk_pose = random_pose(rng);
             let p = disk_pose.transform_point(DVec3::new(0.0, height * f, 0.0));
             cases.push(Case {
                 name: format!(

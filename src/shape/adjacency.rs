@@ -18,9 +18,10 @@
 //! direction (a cube map of 1,536 cells, [`start_cell`]), whichever is higher, the previous one on ties.
 
 use super::convexity::ConvexSurface;
+use super::hull::quickhull_f64_indices;
 use crate::real::Real;
 use glam::Vec3;
-use std::collections::HashMap;
+use parry3d_f64::math::Vector;
 
 /// A convex hull's vertex graph (CSR) and the start table of its walks.
 #[derive(Clone, Debug, PartialEq)]
@@ -204,38 +205,18 @@ fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
     if points.len() < 4 {
         return None;
     }
-    let wide: Vec<parry3d_f64::math::Vector> = points
+    let wide: Vec<Vector> = points
         .iter()
-        .map(|p| parry3d_f64::math::Vector::new(p.x as f64, p.y as f64, p.z as f64))
+        .map(|p| Vector::new(p.x as f64, p.y as f64, p.z as f64))
         .collect();
-    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&wide).ok()?;
-    if vertices.len() != points.len() {
+    let (picked, triangles) = quickhull_f64_indices(&wide)?;
+    if picked.len() != points.len() {
         return None;
     }
-    // quickhull reorders the vertices it keeps; float32 points are exact in float64, so their bits find them.
-    let key = |x: f64, y: f64, z: f64| [x.to_bits(), y.to_bits(), z.to_bits()];
-    let index: HashMap<[u64; 3], u32> = wide
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (key(p.x, p.y, p.z), i as u32))
-        .collect();
-    if index.len() != points.len() {
-        return None;
-    }
-    let remap: Vec<u32> = vertices
-        .iter()
-        .map(|v| index.get(&key(v.x, v.y, v.z)).copied())
-        .collect::<Option<_>>()?;
     Some(
         triangles
             .iter()
-            .map(|t| {
-                [
-                    remap[t[0] as usize],
-                    remap[t[1] as usize],
-                    remap[t[2] as usize],
-                ]
-            })
+            .map(|t| t.map(|k| picked[k as usize] as u32))
             .collect(),
     )
 }

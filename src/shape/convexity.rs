@@ -194,7 +194,7 @@ impl ConvexSurface {
     /// Whether the surface wraps once around the mean of `points`: that point is strictly inside every
     /// triangle's plane, and a ray from it through one triangle crosses no other. Convex at every edge is not
     /// enough: parry3d's float64 quickhull answered a squashed sphere of 522 points with a closed surface convex
-    /// at every edge whose triangles went three times around one vertex, and a climb over it ended 1.8 short of
+    /// at every edge whose triangles went three times around one vertex, and a climb over it ended 1.77 short of
     /// the highest point. Every triangle seen from inside turns the same way, so the ray's one crossing makes
     /// the surface's projection from that point onto a sphere one to one (it covers the sphere exactly once):
     /// the surface is the boundary of a star-shaped body, which convex edges make convex (Mehlhorn et al.,
@@ -234,8 +234,9 @@ impl ConvexSurface {
             ]
             .map(|x| x.partial_cmp(&0.0).unwrap_or(Ordering::Equal))
         };
-        let ahead = turn(through)[0];
-        if ahead == Ordering::Equal || turn(through).iter().any(|&s| s != ahead) {
+        let aimed = turn(through);
+        let ahead = aimed[0];
+        if ahead == Ordering::Equal || aimed.iter().any(|&s| s != ahead) {
             return None;
         }
         let mut crossings = 0;

@@ -1,7 +1,7 @@
 //! Exact hulls of point sets without volume: the ends of collinear points, the corners of coplanar ones.
 //!
 //! Quickhull in 3D cannot build these (there is no solid to bound), and the float32 one answered a flat set with
-//! an outline found within its tolerance, which may skip a corner. Here the set's dimension is decided exactly
+//! an outline decided within its tolerance. Here the set's dimension is decided exactly
 //! (Shewchuk's predicates on the float32 coordinates), and the hull of a flat set is Andrew's monotone chain in
 //! a coordinate plane the set's plane projects onto one to one, with exact turns: every corner kept, every
 //! point on an edge or inside dropped.
@@ -20,9 +20,11 @@ pub enum Span {
     Solid,
 }
 
-/// The span of `points` (distinct, at least one).
+/// The span of distinct `points` (no points at all span a line, with no ends).
 pub fn span(points: &[Vec3]) -> Span {
-    let first = points[0];
+    let Some(&first) = points.first() else {
+        return Span::Line;
+    };
     let Some(second) = points.iter().copied().find(|&p| p != first) else {
         return Span::Line;
     };
@@ -132,6 +134,8 @@ mod tests {
         ];
         assert!(matches!(span(&line), Span::Line));
         assert!(matches!(span(&[Vec3::ONE]), Span::Line));
+        assert!(matches!(span(&[]), Span::Line));
+        assert!(line_ends(&[]).is_empty());
         // A plane through the origin tilted on every axis, then one point an ulp off it.
         let mut plane = vec![
             Vec3::ZERO,

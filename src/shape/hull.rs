@@ -18,6 +18,7 @@
 use super::convexity::ConvexSurface;
 use super::flat_hull::{line_ends, polygon_corners, span, Span};
 use glam::{DVec3, Vec3};
+use parry3d_f64::math::Vector;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -132,17 +133,33 @@ struct CheckedHull {
 
 /// parry3d's float64 quickhull, when its triangles pass [`ConvexSurface::of`].
 fn quickhull_f64(points: &[Vec3]) -> Option<CheckedHull> {
-    let converted: Vec<parry3d_f64::math::Vector> = points
+    let wide: Vec<Vector> = points
         .iter()
-        .map(|p| parry3d_f64::math::Vector::new(p.x as f64, p.y as f64, p.z as f64))
+        .map(|p| Vector::new(p.x as f64, p.y as f64, p.z as f64))
         .collect();
-    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&converted).ok()?;
-    // Exact: quickhull returns copies of its float32 inputs.
-    let vertices: Vec<Vec3> = vertices
+    let (picked, triangles) = quickhull_f64_indices(&wide)?;
+    checked(picked.iter().map(|&i| points[i]).collect(), triangles)
+}
+
+/// parry3d's float64 quickhull of `placed`: each hull vertex as its index into `placed`, and the triangles over
+/// that list of vertices. Quickhull returns copies of the points it keeps, in its own order; their bits find
+/// them. `None` when quickhull fails or two entries of `placed` are the same point.
+pub(super) fn quickhull_f64_indices(placed: &[Vector]) -> Option<(Vec<usize>, Vec<[u32; 3]>)> {
+    let key = |v: &Vector| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    let index: HashMap<[u64; 3], usize> = placed
         .iter()
-        .map(|v| Vec3::new(v.x as f32, v.y as f32, v.z as f32))
+        .enumerate()
+        .map(|(i, v)| (key(v), i))
         .collect();
-    checked(vertices, triangles)
+    if index.len() != placed.len() {
+        return None;
+    }
+    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(placed).ok()?;
+    let picked = vertices
+        .iter()
+        .map(|v| index.get(&key(v)).copied())
+        .collect::<Option<Vec<usize>>>()?;
+    Some((picked, triangles))
 }
 
 /// parry3d's float64 quickhull of `points` stretched to the same extent along three orthogonal axes (the
@@ -169,28 +186,13 @@ fn quickhull_stretched(points: &[Vec3]) -> Option<CheckedHull> {
         }
         *row = axis / e;
     }
-    let stretched: Vec<parry3d_f64::math::Vector> = wide
+    let stretched: Vec<Vector> = wide
         .iter()
-        .map(|p| {
-            parry3d_f64::math::Vector::new(p.dot(stretch[0]), p.dot(stretch[1]), p.dot(stretch[2]))
-        })
+        .map(|p| Vector::new(p.dot(stretch[0]), p.dot(stretch[1]), p.dot(stretch[2])))
         .collect();
-    let key = |v: &parry3d_f64::math::Vector| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
-    let index: HashMap<[u64; 3], usize> = stretched
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (key(v), i))
-        .collect();
-    if index.len() != stretched.len() {
-        // Two points stretched onto one: no way back from quickhull's copies.
-        return None;
-    }
-    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(&stretched).ok()?;
-    let vertices = vertices
-        .iter()
-        .map(|v| index.get(&key(v)).map(|&i| points[i]))
-        .collect::<Option<Vec<Vec3>>>()?;
-    checked(vertices, triangles)
+    // Two points stretched onto one leave no way back from quickhull's copies: `None`.
+    let (picked, triangles) = quickhull_f64_indices(&stretched)?;
+    checked(picked.iter().map(|&i| points[i]).collect(), triangles)
 }
 
 /// Three orthonormal axes, right-handed, along which a cloud spreads: from the lowest to the highest point of

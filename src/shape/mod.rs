@@ -123,8 +123,8 @@ impl ConvexShape {
 
     /// Like [`ConvexShape::new`], but keeps only the vertices of the convex hull (fewer support-function
     /// evaluations for meshes with interior or redundant points). A hull of at least
-    /// [`HILL_CLIMB_MIN_VERTICES`] vertices also gets its vertex adjacency (float64 quickhull, built once here),
-    /// and its support function climbs it instead of scanning every vertex.
+    /// [`HILL_CLIMB_MIN_VERTICES`] vertices also gets its vertex adjacency (from the hull's triangles, checked
+    /// exactly convex, built once here), and its support function climbs it instead of scanning every vertex.
     pub fn hull(points: &[Vec3], radius: f32) -> Result<Self, GjkError> {
         validate_points(points)?;
         let reduced = reduce_to_hull(points);

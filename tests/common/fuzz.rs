@@ -3,6 +3,7 @@
 //! or `FUZZ_SEED=n`, round k using n + k). A failure, a panic included, is shrunk and reported with its seed and
 //! the minimal input.
 
+use glam::DQuat;
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -84,4 +85,24 @@ where
         start.elapsed().as_secs_f64()
     );
     total
+}
+
+/// `10^U(lo, hi)`.
+pub fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> + Clone {
+    (lo..hi).prop_map(|e| 10f64.powf(e))
+}
+
+/// A uniformly distributed random rotation (Shoemake's method, as `gpu_gjk::scenario::random_rotation`).
+pub fn uniform_rotation() -> impl Strategy<Value = DQuat> + Clone {
+    (0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64).prop_map(|(u1, u2, u3)| {
+        let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+        let tau = std::f64::consts::TAU;
+        DQuat::from_xyzw(
+            a * (tau * u2).sin(),
+            a * (tau * u2).cos(),
+            b * (tau * u3).sin(),
+            b * (tau * u3).cos(),
+        )
+        .normalize()
+    })
 }
