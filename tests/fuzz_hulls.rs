@@ -9,7 +9,8 @@
 //! What is required of every cloud:
 //! - `reduce_to_hull_vertices` keeps only points of the cloud, and its support value along every direction
 //!   tried is the cloud's own, within the float64 rounding of the dot products (1e-13 of the largest
-//!   coordinate): no point the cloud reaches farther with is lost;
+//!   coordinate): no point the cloud reaches farther with is lost; a cloud that spans a solid (exactly) gets
+//!   the triangles of its hull too (which only the older, parry3d path may fail to give);
 //! - the shape's support function (hill climbing over its adjacency when it has one, else the scan, on the
 //!   centred float32 points) reaches the cloud's support value within the float32 rounding of the centring and
 //!   of the dot products (4 float32 ulps of the sizes involved);
@@ -24,7 +25,7 @@ mod common;
 
 use common::fuzz::{fuzz, log_uniform, uniform_rotation, Budget};
 use glam::{DQuat, DVec3, Vec3};
-use gpu_gjk::shape::reduce_to_hull_vertices;
+use gpu_gjk::shape::reduce_to_hull;
 use gpu_gjk::{ConvexShape, DPose};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, HashSet};
@@ -312,9 +313,51 @@ fn check_queries(points: &[Vec3], reduced: &ConvexShape) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `points` span a solid, exactly: four of them are not in one plane (Shewchuk's `orient3d`).
+fn spans_a_solid(points: &[Vec3]) -> bool {
+    let c = |p: Vec3| robust::Coord3D {
+        x: p.x as f64,
+        y: p.y as f64,
+        z: p.z as f64,
+    };
+    let Some(&a) = points.first() else {
+        return false;
+    };
+    let Some(&b) = points.iter().find(|&&p| p != a) else {
+        return false;
+    };
+    // Any point off the line ab makes a plane with it, and a solid has a point off that plane.
+    let Some(&p) = points.iter().find(|&&p| !collinear(a, b, p)) else {
+        return false;
+    };
+    points
+        .iter()
+        .any(|&q| robust::orient3d(c(a), c(b), c(p), c(q)) != 0.0)
+}
+
+/// Whether three points lie on one line, exactly (their projections on the coordinate planes have no area).
+fn collinear(a: Vec3, b: Vec3, p: Vec3) -> bool {
+    let area = |i: usize, j: usize| {
+        let c = |v: Vec3| robust::Coord {
+            x: v[i] as f64,
+            y: v[j] as f64,
+        };
+        robust::orient2d(c(a), c(b), c(p))
+    };
+    area(0, 1) == 0.0 && area(1, 2) == 0.0 && area(2, 0) == 0.0
+}
+
 fn check(cloud: &Cloud) -> Result<(), String> {
     let points = &cloud.points;
-    let kept = reduce_to_hull_vertices(points);
+    let reduced = reduce_to_hull(points);
+    if reduced.triangles.is_none() && spans_a_solid(points) {
+        return Err(format!(
+            "a solid cloud kept {} of {} points without triangles (the exact quickhull did not answer)",
+            reduced.vertices.len(),
+            points.len()
+        ));
+    }
+    let kept = reduced.vertices;
     let members: HashSet<[u32; 3]> = points.iter().map(|p| bits(*p)).collect();
     if let Some(p) = kept.iter().find(|p| !members.contains(&bits(**p))) {
         return Err(format!("kept {p}, which is not a point of the cloud"));

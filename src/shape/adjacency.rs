@@ -18,6 +18,7 @@
 //! direction (a cube map of 1,536 cells, [`start_cell`]), whichever is higher, the previous one on ties.
 
 use super::convexity::ConvexSurface;
+use super::exact_quickhull::exact_quickhull;
 use super::hull::quickhull_f64_indices;
 use crate::real::Real;
 use glam::Vec3;
@@ -91,9 +92,10 @@ fn cell_centre(cell: usize) -> Vec3 {
 pub const NO_START: u32 = u32::MAX;
 
 impl HullAdjacency {
-    /// The adjacency of `points` over their float64 quickhull, when they are exactly the vertices of a convex
-    /// polytope with volume; `None` otherwise (flat or collinear sets, interior or repeated points, a hull that
-    /// quickhull cannot build or that fails [`Self::of_surface`]'s exact check). The walk is only correct on
+    /// The adjacency of `points` over their convex hull's triangles (quickhull with exact predicates, else
+    /// parry3d's float64 quickhull), when they are exactly the vertices of a convex polytope with volume; `None`
+    /// otherwise (flat or collinear sets, interior or repeated points, a hull that neither quickhull builds or
+    /// that fails [`Self::of_surface`]'s exact check). The walk is only correct on
     /// such sets.
     pub fn of_hull_vertices(points: &[Vec3]) -> Option<Self> {
         Self::of_surface(points, &hull_triangles(points)?)
@@ -199,11 +201,15 @@ impl HullAdjacency {
     }
 }
 
-/// The triangles of the float64 convex hull of `points`, as indices into `points`, when every point is one of
-/// its vertices.
+/// The triangles of the convex hull of `points`, as indices into `points`, when every point is one of its
+/// vertices: quickhull with exact predicates, else parry3d's float64 quickhull.
 fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
     if points.len() < 4 {
         return None;
+    }
+    if let Some((picked, triangles)) = exact_quickhull(points) {
+        // Its vertices are increasing indices: all of them means the identity.
+        return (picked.len() == points.len()).then_some(triangles);
     }
     let wide: Vec<Vector> = points
         .iter()

@@ -8,9 +8,10 @@
 //! with no rounding room at all, and a climb over its edges cannot stop on a vertex that only looks highest.
 
 use glam::{DVec3, Vec3};
+use rayon::prelude::*;
 use robust::{orient2d, orient3d, Coord, Coord3D};
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Room for the float64 arithmetic of [`Plane::side`]'s fast test, per unit of `|b - a|_1 |c - a|_1 |p - a|_1`.
 /// Its rounding is below 8 float64 ulps of that product (each difference, product and sum rounds once); this is
@@ -116,6 +117,66 @@ fn l1(v: DVec3) -> f64 {
     v.x.abs() + v.y.abs() + v.z.abs()
 }
 
+/// The directed edges of a triangle list, grouped by tail (CSR) and sorted by head: for each edge, the third
+/// corner of its triangle. A hash map of two million triangles' six million edges took seconds; here a lookup
+/// is a binary search among the edges leaving one vertex (a cone's apex may have a million of them).
+struct DirectedEdges {
+    /// `offsets[v]..offsets[v + 1]` indexes the edges leaving vertex `v` in `edges`.
+    offsets: Vec<u32>,
+    /// (head, third corner), sorted by head within each tail's run.
+    edges: Vec<(u32, u32)>,
+}
+
+impl DirectedEdges {
+    /// The edges of `triangles` over `points` points; `None` when a corner is out of range or a directed edge
+    /// is used twice.
+    fn of(points: usize, triangles: &[[u32; 3]]) -> Option<Self> {
+        let mut offsets = vec![0u32; points + 1];
+        for t in triangles {
+            for &i in t {
+                *offsets.get_mut(i as usize + 1)? += 1;
+            }
+        }
+        for v in 0..points {
+            offsets[v + 1] += offsets[v];
+        }
+        let mut fill = offsets.clone();
+        let mut edges = vec![(0, 0); triangles.len() * 3];
+        for t in triangles {
+            for k in 0..3 {
+                let slot = &mut fill[t[k] as usize];
+                edges[*slot as usize] = (t[(k + 1) % 3], t[(k + 2) % 3]);
+                *slot += 1;
+            }
+        }
+        let mut runs = Vec::with_capacity(points);
+        let mut rest = edges.as_mut_slice();
+        for w in offsets.windows(2) {
+            let (run, after) = rest.split_at_mut((w[1] - w[0]) as usize);
+            runs.push(run);
+            rest = after;
+        }
+        let repeated = runs.into_par_iter().any(|run| {
+            run.sort_unstable();
+            run.windows(2).any(|pair| pair[0].0 == pair[1].0)
+        });
+        (!repeated).then_some(Self { offsets, edges })
+    }
+
+    /// The third corner of the triangle with directed edge (tail, head).
+    fn opposite(&self, tail: u32, head: u32) -> Option<u32> {
+        let run = &self.edges
+            [self.offsets[tail as usize] as usize..self.offsets[tail as usize + 1] as usize];
+        let at = run.binary_search_by_key(&head, |&(h, _)| h).ok()?;
+        Some(run[at].1)
+    }
+
+    /// Whether every point is a corner of some triangle.
+    fn every_point_used(&self) -> bool {
+        self.offsets.windows(2).all(|w| w[1] > w[0])
+    }
+}
+
 /// A closed convex surface of triangles over float32 points, checked exactly.
 pub struct ConvexSurface {
     planes: Vec<Plane>,
@@ -138,39 +199,28 @@ impl ConvexSurface {
         if triangles.is_empty() || !distinct(points) {
             return None;
         }
-        let mut opposite: HashMap<(u32, u32), u32> = HashMap::with_capacity(triangles.len() * 3);
-        for t in triangles {
-            if t.iter().any(|&i| i as usize >= points.len()) {
-                return None;
-            }
-            for k in 0..3 {
-                if opposite
-                    .insert((t[k], t[(k + 1) % 3]), t[(k + 2) % 3])
-                    .is_some()
-                {
-                    return None;
-                }
-            }
-        }
+        let edges = DirectedEdges::of(points.len(), triangles)?;
         let p = |i: u32| points[i as usize];
-        let mut used = vec![false; points.len()];
-        let mut planes = Vec::with_capacity(triangles.len());
-        for t in triangles {
-            t.iter().for_each(|&i| used[i as usize] = true);
-            if collinear(p(t[0]), p(t[1]), p(t[2])) {
-                // No plane: the fold tests across its edges would be empty.
-                return None;
-            }
-            let plane = Plane::new(p(t[0]), p(t[1]), p(t[2]));
-            for k in 0..3 {
-                let far = *opposite.get(&(t[(k + 1) % 3], t[k]))?;
-                if plane.side(p(far).as_dvec3()) == Ordering::Greater {
+        // Each triangle's checks read only the points and the edges: in parallel (a million-vertex hull has
+        // two million triangles).
+        let planes = triangles
+            .par_iter()
+            .map(|t| {
+                if collinear(p(t[0]), p(t[1]), p(t[2])) {
+                    // No plane: the fold tests across its edges would be empty.
                     return None;
                 }
-            }
-            planes.push(plane);
-        }
-        if !used.iter().all(|&u| u) {
+                let plane = Plane::new(p(t[0]), p(t[1]), p(t[2]));
+                for k in 0..3 {
+                    let far = edges.opposite(t[(k + 1) % 3], t[k])?;
+                    if plane.side(p(far).as_dvec3()) == Ordering::Greater {
+                        return None;
+                    }
+                }
+                Some(plane)
+            })
+            .collect::<Option<Vec<Plane>>>()?;
+        if !edges.every_point_used() {
             return None;
         }
         let centre = points.iter().map(|p| p.as_dvec3()).sum::<DVec3>() / points.len() as f64;
@@ -184,9 +234,9 @@ impl ConvexSurface {
         }
         surface.inner_radius = surface
             .planes
-            .iter()
+            .par_iter()
             .map(|plane| plane.least_distance(centre))
-            .fold(f64::INFINITY, f64::min)
+            .reduce(|| f64::INFINITY, f64::min)
             * INNER_RADIUS_SHARE;
         Some(surface)
     }
@@ -203,7 +253,7 @@ impl ConvexSurface {
         let inside = self.centre;
         if self
             .planes
-            .iter()
+            .par_iter()
             .any(|plane| plane.side(inside) != Ordering::Less)
         {
             return false;
@@ -239,19 +289,21 @@ impl ConvexSurface {
         if ahead == Ordering::Equal || aimed.iter().any(|&s| s != ahead) {
             return None;
         }
-        let mut crossings = 0;
-        for plane in &self.planes {
-            let signs = turn(plane);
-            if signs.iter().any(|&s| s != ahead && s != Ordering::Equal) {
-                // Missed, or crossed behind `from`.
-                continue;
-            }
-            if signs.contains(&Ordering::Equal) {
-                return None;
-            }
-            crossings += 1;
-        }
-        Some(crossings)
+        // Per triangle: crossed (1), missed (0), or grazed at an edge or corner (`None`, for the whole ray).
+        self.planes
+            .par_iter()
+            .map(|plane| {
+                let signs = turn(plane);
+                if signs.iter().any(|&s| s != ahead && s != Ordering::Equal) {
+                    // Missed, or crossed behind `from`.
+                    Some(0)
+                } else if signs.contains(&Ordering::Equal) {
+                    None
+                } else {
+                    Some(1)
+                }
+            })
+            .sum::<Option<usize>>()
     }
 
     /// Whether `p` lies outside the surface (strictly outside some triangle's plane), exactly. A point within

@@ -1,35 +1,40 @@
 //! Reducing a point cloud to the vertices of its convex hull.
 //!
-//! parry3d's quickhull allocates a workspace as long as the input for every vertex it adds, so its time
-//! grows with points times hull vertices: 0.5 s for 65,536 points on a sphere, 53 s for a million (a UV
-//! sphere OBJ). Larger inputs are first thinned in rounds: the points are dealt into interleaved samples of
-//! [`SAMPLE_POINTS`], each sample is reduced to its own hull's vertices (in parallel), and the survivors are
-//! dealt again. Every vertex of the whole set's hull is a vertex of the hull of any sample that holds it,
-//! so no round drops one. When a round removes little (the points are nearly all on the surface, as on a
-//! finely tessellated sphere), the exact hull would be almost as large and cost minutes: the survivors,
-//! a superset of the hull's vertices with the same convex hull, are kept as they are.
+//! A solid set goes to quickhull decided by exact predicates (`super::exact_quickhull`): no tolerance, its time
+//! growing with the points rather than with points times vertices (a million points on a UV sphere in about
+//! 3 s). Its answer is checked as any proposal is (below), and only when it fails does the older path run.
 //!
-//! Quickhull only proposes: it calls points within its tolerance of a face "on" it, and on thin or nearly flat
-//! sets the dropped points were what gave the shape its thickness (a disk 2e-4 thick came back flat, 9.4e-5 of
-//! its size short). Its triangles must pass an exact convexity check, and every point it dropped is tested
-//! exactly against them and kept when outside (`super::convexity`); flat and collinear sets get their exact
-//! corners or ends instead (`super::flat_hull`). So the kept points have the very hull of the input points.
+//! That older path, kept for such a set (none has reached it in any test or fuzz run): parry3d's quickhull,
+//! which allocates a workspace as long as the input for every vertex it adds, so its time grows with points
+//! times hull vertices (0.5 s for 65,536 points on a sphere, 53 s for a million). Larger inputs are first
+//! thinned in rounds: the points are dealt into interleaved samples of [`SAMPLE_POINTS`], each sample is
+//! reduced to its own hull's vertices (in parallel), and the survivors are dealt again. Every vertex of the
+//! whole set's hull is a vertex of the hull of any sample that holds it, so no round drops one. When a round
+//! removes little (the points nearly all on the surface), the survivors, a superset of the hull's vertices with
+//! the same convex hull, are kept as they are.
+//!
+//! Any quickhull only proposes: parry3d's calls points within its tolerance of a face "on" it, and on thin or
+//! nearly flat sets the dropped points were what gave the shape its thickness (a disk 2e-4 thick came back
+//! flat, 9.4e-5 of its size short). The triangles must pass an exact convexity check, and every point dropped
+//! is tested exactly against them and kept when outside (`super::convexity`); flat and collinear sets get their
+//! exact corners or ends instead (`super::flat_hull`). So the kept points have the very hull of the input points.
 
 use super::convexity::ConvexSurface;
+use super::exact_quickhull::exact_quickhull;
 use super::flat_hull::{line_ends, polygon_corners, span, Span};
 use glam::{DVec3, Vec3};
 use parry3d_f64::math::Vector;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
-/// Inputs up to this many points get parry3d's exact hull directly (at most about 0.5 s).
+/// On the older path, inputs up to this many points get parry3d's quickhull directly (at most about 0.5 s).
 pub const EXACT_HULL_MAX_POINTS: usize = 65_536;
 /// Points per sample in a thinning round (about 1 ms each for points all on the surface).
 const SAMPLE_POINTS: usize = 1024;
 
-/// The vertices of the convex hull of `points`, computed with parry3d's quickhull and checked exactly (see
-/// [`exact_hull_vertices`]); above [`EXACT_HULL_MAX_POINTS`] points, possibly a superset of them with the same
-/// hull (see the module notes). Flat and collinear inputs, which have no 3D hull, come back as the corners of
+/// The vertices of the convex hull of `points`, found and checked exactly (see the module notes; a solid set's
+/// in the order the points were given); only on the older path, above [`EXACT_HULL_MAX_POINTS`] points, possibly a superset
+/// of them with the same hull. Flat and collinear inputs, which have no 3D hull, come back as the corners of
 /// their polygon or the two ends of their segment, found exactly.
 pub fn reduce_to_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
     reduce_to_hull(points).vertices
@@ -37,7 +42,8 @@ pub fn reduce_to_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
 
 /// What [`reduce_to_hull`] keeps.
 pub struct ReducedHull {
-    /// The hull's vertices (or a superset with the same hull), in quickhull's order.
+    /// The hull's vertices (or a superset with the same hull): in the order given from the exact quickhull, in
+    /// parry3d's order from the older path.
     pub vertices: Vec<Vec3>,
     /// The hull's triangles over `vertices`, counterclockwise seen from outside, when `vertices` are exactly
     /// the vertices of a closed convex surface that quickhull built and [`ConvexSurface`] accepted.
@@ -47,10 +53,19 @@ pub struct ReducedHull {
 /// [`reduce_to_hull_vertices`], with the hull's triangles when it has them, so that a hull climbed over its
 /// edges needs no second quickhull.
 pub fn reduce_to_hull(points: &[Vec3]) -> ReducedHull {
-    let mut candidates = dedup(points);
+    let candidates = dedup(points);
     // Flat and collinear sets get their exact hull directly, at any size.
-    let solid = matches!(span(&candidates), Span::Solid);
-    while solid && candidates.len() > EXACT_HULL_MAX_POINTS {
+    if !matches!(span(&candidates), Span::Solid) {
+        return parry_hull_vertices(&candidates);
+    }
+    exact_quickhull_checked(&candidates).unwrap_or_else(|| parry_reduction(candidates))
+}
+
+/// The reduction for a solid set that [`exact_quickhull_checked`] does not answer (none in any test or fuzz
+/// run so far): thinning rounds above [`EXACT_HULL_MAX_POINTS`], then parry3d's quickhulls, checked
+/// ([`parry_hull_vertices`]).
+fn parry_reduction(mut candidates: Vec<Vec3>) -> ReducedHull {
+    while candidates.len() > EXACT_HULL_MAX_POINTS {
         let thinned = thin(&candidates);
         // Less than a quarter removed: the rest are (nearly all) hull vertices already.
         if thinned.len() * 4 > candidates.len() * 3 {
@@ -61,7 +76,7 @@ pub fn reduce_to_hull(points: &[Vec3]) -> ReducedHull {
         }
         candidates = thinned;
     }
-    exact_hull_vertices(&candidates)
+    parry_hull_vertices(&candidates)
 }
 
 /// One round: the hull vertices of interleaved samples (sample `s` holds points `s`, `s + k`, `s + 2k`, ...),
@@ -73,7 +88,7 @@ fn thin(points: &[Vec3]) -> Vec<Vec3> {
         .into_par_iter()
         .flat_map_iter(|s| {
             let sample: Vec<Vec3> = points.iter().skip(s).step_by(samples).copied().collect();
-            exact_hull_vertices(&sample).vertices
+            parry_hull_vertices(&sample).vertices
         })
         .collect()
 }
@@ -87,7 +102,7 @@ fn thin(points: &[Vec3]) -> Vec<Vec3> {
 /// float32 one dropped the points that gave it its thickness, and the shape became flat. Its answer is only
 /// a proposal here: [`ConvexSurface`] checks exactly that its triangles close a convex surface and that each
 /// dropped point is inside it or on it, so the kept points have exactly the convex hull of `points`.
-fn exact_hull_vertices(points: &[Vec3]) -> ReducedHull {
+fn parry_hull_vertices(points: &[Vec3]) -> ReducedHull {
     let flat = |vertices| ReducedHull {
         vertices,
         triangles: None,
@@ -106,6 +121,22 @@ fn exact_hull_vertices(points: &[Vec3]) -> ReducedHull {
             triangles: None,
         };
     };
+    with_missed_points(points, hull)
+}
+
+/// [`exact_quickhull`]'s hull of distinct `points` that span a solid, when it passes [`ConvexSurface::of`] and
+/// every point it dropped is inside (both exact; neither is expected to fail, but its answer is checked like
+/// parry3d's).
+fn exact_quickhull_checked(points: &[Vec3]) -> Option<ReducedHull> {
+    let (picked, triangles) = exact_quickhull(points)?;
+    let hull = checked(picked.iter().map(|&i| points[i]).collect(), triangles)?;
+    let reduced = with_missed_points(points, hull);
+    reduced.triangles.is_some().then_some(reduced)
+}
+
+/// The checked hull's vertices and triangles, or, when some of `points` lie outside it (quickhull dropped
+/// them), its vertices and those points without triangles.
+fn with_missed_points(points: &[Vec3], hull: CheckedHull) -> ReducedHull {
     let kept: HashSet<[u32; 3]> = hull.vertices.iter().map(|p| bits(*p)).collect();
     let missed: Vec<Vec3> = points
         .par_iter()
@@ -264,13 +295,25 @@ mod tests {
 
     use crate::mesh_gen::fibonacci_sphere as sphere_points;
 
+    /// A solid set's reduction by both paths: the exact quickhull's, and the older path's that runs when that
+    /// one fails (so it stays tested although no input reaches it).
+    fn both_paths(points: &[Vec3]) -> [ReducedHull; 2] {
+        let candidates = dedup(points);
+        assert!(matches!(span(&candidates), Span::Solid));
+        [
+            exact_quickhull_checked(&candidates).expect("the exact quickhull answers"),
+            parry_reduction(candidates),
+        ]
+    }
+
     #[test]
     fn small_inputs_get_the_exact_hull() {
         let mut points = sphere_points(200);
         points.extend((0..100).map(|i| Vec3::splat(0.001 * i as f32)));
         points.extend_from_slice(&points.clone()[..50]);
-        let hull = reduce_to_hull_vertices(&points);
-        assert_eq!(hull.len(), 200);
+        for hull in both_paths(&points) {
+            assert_eq!(hull.vertices.len(), 200);
+        }
     }
 
     #[test]
@@ -291,21 +334,24 @@ mod tests {
                 ball.push(p);
             }
         }
-        let round = reduce_to_hull(&ball);
         let squashed: Vec<Vec3> = ball
             .iter()
             .map(|p| *p * Vec3::new(1.0, 1e-3, 1.0))
             .collect();
-        let thin = reduce_to_hull(&squashed);
-        assert_eq!(thin.vertices.len(), round.vertices.len());
-        assert!(thin.triangles.is_some());
         let disk: Vec<Vec3> = sphere_points(1500)
             .into_iter()
             .map(|p| p * Vec3::new(1.0, 1e-4, 1.0))
             .collect();
-        let hull = reduce_to_hull(&disk);
-        assert_eq!(hull.vertices.len(), 1500);
-        assert!(hull.triangles.is_some());
+        let round = both_paths(&ball);
+        assert_eq!(round[0].vertices.len(), round[1].vertices.len());
+        for (thin, round) in both_paths(&squashed).iter().zip(&round) {
+            assert_eq!(thin.vertices.len(), round.vertices.len());
+            assert!(thin.triangles.is_some());
+        }
+        for hull in both_paths(&disk) {
+            assert_eq!(hull.vertices.len(), 1500);
+            assert!(hull.triangles.is_some());
+        }
     }
 
     #[test]
@@ -329,32 +375,32 @@ mod tests {
             }
         }
         assert!(points.len() > EXACT_HULL_MAX_POINTS);
-        let hull = reduce_to_hull_vertices(&points);
-        assert_eq!(hull.len(), 8, "{hull:?}");
-        assert!(hull.iter().all(|p| p.abs() == Vec3::ONE));
+        for hull in both_paths(&points) {
+            let hull = hull.vertices;
+            assert_eq!(hull.len(), 8, "{hull:?}");
+            assert!(hull.iter().all(|p| p.abs() == Vec3::ONE));
+        }
     }
 
     #[test]
     fn points_all_on_a_sphere_keep_every_hull_vertex() {
-        // Every point is a hull vertex: above the exact limit the thinning keeps them all, quickly.
+        // Every point is a hull vertex: the exact quickhull keeps them all with their triangles; above the
+        // older path's limit its thinning keeps them all, without.
         let points = sphere_points(3 * EXACT_HULL_MAX_POINTS);
-        let start = std::time::Instant::now();
-        let hull = reduce_to_hull_vertices(&points);
-        let kept: HashSet<[u32; 3]> = hull
-            .iter()
-            .map(|p| p.to_array().map(f32::to_bits))
-            .collect();
-        assert!(
-            points
+        for (path, hull) in both_paths(&points).into_iter().enumerate() {
+            let kept: HashSet<[u32; 3]> = hull
+                .vertices
                 .iter()
-                .all(|p| kept.contains(&p.to_array().map(f32::to_bits))),
-            "a hull vertex was dropped"
-        );
-        eprintln!(
-            "{} sphere points thinned in {:?}",
-            points.len(),
-            start.elapsed()
-        );
+                .map(|p| p.to_array().map(f32::to_bits))
+                .collect();
+            assert!(
+                points
+                    .iter()
+                    .all(|p| kept.contains(&p.to_array().map(f32::to_bits))),
+                "a hull vertex was dropped"
+            );
+            assert_eq!(hull.triangles.is_some(), path == 0);
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 mod adjacency;
 mod convexity;
+mod exact_quickhull;
 mod flat_hull;
 mod hull;
 mod obj;
