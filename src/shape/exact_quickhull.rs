@@ -34,6 +34,15 @@ struct Face {
     alive: bool,
 }
 
+/// An edge of the hole an expansion leaves, from `tail` to `head` as the removed face ran it, with the face that
+/// stays `across` it.
+#[derive(Clone, Copy)]
+struct HorizonEdge {
+    tail: u32,
+    head: u32,
+    across: u32,
+}
+
 /// The vertices of the convex hull of `points` (as indices into `points`, increasing) and its triangles over
 /// that list (counterclockwise seen from outside), when `points` span a solid and quickhull's steps stay as
 /// exact arithmetic says they must; `None` otherwise (flat or collinear sets, more than `u32::MAX` points). Of
@@ -165,7 +174,7 @@ impl<'p> Builder<'p> {
         let count = loop_order.len();
         let new_faces: Vec<u32> = (0..count).map(|_| self.take_slot()).collect();
         for (k, &e) in loop_order.iter().enumerate() {
-            let (tail, head, across) = horizon[e];
+            let HorizonEdge { tail, head, across } = horizon[e];
             let f = new_faces[k];
             self.faces[f as usize] = Face {
                 v: [tail, head, apex],
@@ -197,9 +206,8 @@ impl<'p> Builder<'p> {
     }
 
     /// The faces connected to `start` that `apex` sees or lies in the plane of (marked dead), and the horizon
-    /// around them: each edge (tail, head) of a removed face whose neighbour `across` stays.
-    #[allow(clippy::type_complexity)]
-    fn carve(&mut self, start: u32, apex: u32) -> Option<(Vec<u32>, Vec<(u32, u32, u32)>)> {
+    /// around them: each edge of a removed face whose neighbour across it stays.
+    fn carve(&mut self, start: u32, apex: u32) -> Option<(Vec<u32>, Vec<HorizonEdge>)> {
         let p = self.points[apex as usize];
         let round = self.new_round();
         let mut removed = vec![start];
@@ -223,7 +231,11 @@ impl<'p> Builder<'p> {
                     seen
                 };
                 if !seen {
-                    horizon.push((face.v[k], face.v[(k + 1) % 3], n));
+                    horizon.push(HorizonEdge {
+                        tail: face.v[k],
+                        head: face.v[(k + 1) % 3],
+                        across: n,
+                    });
                 }
             }
         }
@@ -235,10 +247,10 @@ impl<'p> Builder<'p> {
 
     /// The horizon's edges in loop order (each edge's head the next one's tail), as indices into `horizon`;
     /// `None` when they do not form one simple loop. Uses the stamp of the expansion that found them.
-    fn loop_order(&mut self, horizon: &[(u32, u32, u32)]) -> Option<Vec<usize>> {
+    fn loop_order(&mut self, horizon: &[HorizonEdge]) -> Option<Vec<usize>> {
         let round = self.round;
-        for (e, &(tail, _, _)) in horizon.iter().enumerate() {
-            let entry = &mut self.tail_of[tail as usize];
+        for (e, edge) in horizon.iter().enumerate() {
+            let entry = &mut self.tail_of[edge.tail as usize];
             if entry.0 == round {
                 return None;
             }
@@ -248,7 +260,7 @@ impl<'p> Builder<'p> {
         let mut e = 0;
         for _ in 0..horizon.len() {
             order.push(e);
-            let (stamp, next) = self.tail_of[horizon[e].1 as usize];
+            let (stamp, next) = self.tail_of[horizon[e].head as usize];
             if stamp != round {
                 return None;
             }
