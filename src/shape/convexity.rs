@@ -26,6 +26,20 @@ const RAY_TRIES: usize = 8;
 /// testing each plane: far more room than the float64 rounding of a distance (about 1e-16 of it).
 const INNER_RADIUS_SHARE: f64 = 1.0 - 1e-9;
 
+/// Below this many items a loop here runs on the calling thread: handing a small hull's triangles to rayon's
+/// pool cost more than checking them (building a hull of 8 random points took 4 times as long).
+pub(super) const PARALLEL_MIN_ITEMS: usize = 4096;
+
+/// Whether a loop over `items` items goes to rayon's pool.
+pub(super) fn parallel(items: usize) -> bool {
+    items >= PARALLEL_MIN_ITEMS
+}
+
+/// The directed edges of `triangles`.
+fn edges_len(triangles: &[[u32; 3]]) -> usize {
+    triangles.len() * 3
+}
+
 /// One triangle's plane, with what its fast test needs.
 struct Plane {
     a: DVec3,
@@ -156,10 +170,15 @@ impl DirectedEdges {
             runs.push(run);
             rest = after;
         }
-        let repeated = runs.into_par_iter().any(|run| {
+        let has_repeat = |run: &mut [(u32, u32)]| {
             run.sort_unstable();
             run.windows(2).any(|pair| pair[0].0 == pair[1].0)
-        });
+        };
+        let repeated = if parallel(edges_len(triangles)) {
+            runs.into_par_iter().any(has_repeat)
+        } else {
+            runs.into_iter().any(has_repeat)
+        };
         (!repeated).then_some(Self { offsets, edges })
     }
 
@@ -201,25 +220,27 @@ impl ConvexSurface {
         }
         let edges = DirectedEdges::of(points.len(), triangles)?;
         let p = |i: u32| points[i as usize];
-        // Each triangle's checks read only the points and the edges: in parallel (a million-vertex hull has
-        // two million triangles).
-        let planes = triangles
-            .par_iter()
-            .map(|t| {
-                if collinear(p(t[0]), p(t[1]), p(t[2])) {
-                    // No plane: the fold tests across its edges would be empty.
+        // Each triangle's checks read only the points and the edges: in parallel on a big hull (a million
+        // vertices make two million triangles).
+        let check = |t: &[u32; 3]| {
+            if collinear(p(t[0]), p(t[1]), p(t[2])) {
+                // No plane: the fold tests across its edges would be empty.
+                return None;
+            }
+            let plane = Plane::new(p(t[0]), p(t[1]), p(t[2]));
+            for k in 0..3 {
+                let far = edges.opposite(t[(k + 1) % 3], t[k])?;
+                if plane.side(p(far).as_dvec3()) == Ordering::Greater {
                     return None;
                 }
-                let plane = Plane::new(p(t[0]), p(t[1]), p(t[2]));
-                for k in 0..3 {
-                    let far = edges.opposite(t[(k + 1) % 3], t[k])?;
-                    if plane.side(p(far).as_dvec3()) == Ordering::Greater {
-                        return None;
-                    }
-                }
-                Some(plane)
-            })
-            .collect::<Option<Vec<Plane>>>()?;
+            }
+            Some(plane)
+        };
+        let planes: Vec<Plane> = if parallel(triangles.len()) {
+            triangles.par_iter().map(check).collect::<Option<_>>()?
+        } else {
+            triangles.iter().map(check).collect::<Option<_>>()?
+        };
         if !edges.every_point_used() {
             return None;
         }
@@ -232,12 +253,21 @@ impl ConvexSurface {
         if !surface.wraps_once() {
             return None;
         }
-        surface.inner_radius = surface
-            .planes
-            .par_iter()
-            .map(|plane| plane.least_distance(centre))
-            .reduce(|| f64::INFINITY, f64::min)
-            * INNER_RADIUS_SHARE;
+        let least = |plane: &Plane| plane.least_distance(centre);
+        let nearest = if parallel(surface.planes.len()) {
+            surface
+                .planes
+                .par_iter()
+                .map(least)
+                .reduce(|| f64::INFINITY, f64::min)
+        } else {
+            surface
+                .planes
+                .iter()
+                .map(least)
+                .fold(f64::INFINITY, f64::min)
+        };
+        surface.inner_radius = nearest * INNER_RADIUS_SHARE;
         Some(surface)
     }
 
@@ -251,11 +281,13 @@ impl ConvexSurface {
     /// "Checking geometric programs or verification of geometric structures", 1999).
     fn wraps_once(&self) -> bool {
         let inside = self.centre;
-        if self
-            .planes
-            .par_iter()
-            .any(|plane| plane.side(inside) != Ordering::Less)
-        {
+        let not_inside = |plane: &Plane| plane.side(inside) != Ordering::Less;
+        let outside_some = if parallel(self.planes.len()) {
+            self.planes.par_iter().any(not_inside)
+        } else {
+            self.planes.iter().any(not_inside)
+        };
+        if outside_some {
             return false;
         }
         // A ray through a triangle's centroid may graze another triangle's edge; a few others decide then.
@@ -290,20 +322,22 @@ impl ConvexSurface {
             return None;
         }
         // Per triangle: crossed (1), missed (0), or grazed at an edge or corner (`None`, for the whole ray).
-        self.planes
-            .par_iter()
-            .map(|plane| {
-                let signs = turn(plane);
-                if signs.iter().any(|&s| s != ahead && s != Ordering::Equal) {
-                    // Missed, or crossed behind `from`.
-                    Some(0)
-                } else if signs.contains(&Ordering::Equal) {
-                    None
-                } else {
-                    Some(1)
-                }
-            })
-            .sum::<Option<usize>>()
+        let crossing = |plane: &Plane| {
+            let signs = turn(plane);
+            if signs.iter().any(|&s| s != ahead && s != Ordering::Equal) {
+                // Missed, or crossed behind `from`.
+                Some(0)
+            } else if signs.contains(&Ordering::Equal) {
+                None
+            } else {
+                Some(1)
+            }
+        };
+        if parallel(self.planes.len()) {
+            self.planes.par_iter().map(crossing).sum()
+        } else {
+            self.planes.iter().map(crossing).sum()
+        }
     }
 
     /// Whether `p` lies outside the surface (strictly outside some triangle's plane), exactly. A point within

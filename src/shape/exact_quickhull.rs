@@ -401,9 +401,11 @@ fn orient(points: &[Vec3], v: [u32; 3], p: Vec3) -> f64 {
     orient3d(corner(0), corner(1), corner(2), c(p))
 }
 
-/// Whether triangles `a` and `b` lie in one plane, exactly.
+/// Whether triangles `a` and `b` lie in one plane, exactly. A corner they share is in the plane without a test
+/// (a zero is the predicate's slowest answer: it must rule out every rounding).
 fn coplanar(points: &[Vec3], a: [u32; 3], b: [u32; 3]) -> bool {
     b.iter()
+        .filter(|k| !a.contains(k))
         .all(|&k| orient(points, a, points[k as usize]) == 0.0)
 }
 

@@ -19,7 +19,7 @@
 //! is tested exactly against them and kept when outside (`super::convexity`); flat and collinear sets get their
 //! exact corners or ends instead (`super::flat_hull`). So the kept points have the very hull of the input points.
 
-use super::convexity::ConvexSurface;
+use super::convexity::{parallel, ConvexSurface};
 use super::exact_quickhull::exact_quickhull;
 use super::flat_hull::{line_ends, polygon_corners, span, Span};
 use glam::{DVec3, Vec3};
@@ -138,11 +138,12 @@ fn exact_quickhull_checked(points: &[Vec3]) -> Option<ReducedHull> {
 /// them), its vertices and those points without triangles.
 fn with_missed_points(points: &[Vec3], hull: CheckedHull) -> ReducedHull {
     let kept: HashSet<[u32; 3]> = hull.vertices.iter().map(|p| bits(*p)).collect();
-    let missed: Vec<Vec3> = points
-        .par_iter()
-        .filter(|p| !kept.contains(&bits(**p)) && hull.surface.outside(**p))
-        .copied()
-        .collect();
+    let dropped_outside = |p: &&Vec3| !kept.contains(&bits(**p)) && hull.surface.outside(**p);
+    let missed: Vec<Vec3> = if parallel(points.len()) {
+        points.par_iter().filter(dropped_outside).copied().collect()
+    } else {
+        points.iter().filter(dropped_outside).copied().collect()
+    };
     if missed.is_empty() {
         return ReducedHull {
             vertices: hull.vertices,
