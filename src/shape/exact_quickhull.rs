@@ -646,6 +646,25 @@ mod tests {
         }
     }
 
+    /// The predicates are exact at every size float32 holds: a sphere of points scaled by powers of two from
+    /// 2^-120 to 2^28, some moved away from the origin, keeps every point and a convex surface.
+    #[test]
+    fn tiny_huge_and_far_spheres_keep_every_point() {
+        let sphere = fibonacci_sphere(500);
+        for (scale, offset) in [(-120, None), (-60, Some(-58)), (0, Some(3)), (28, Some(29))] {
+            let (scale, offset) = (
+                2f32.powi(scale),
+                offset.map_or(Vec3::ZERO, |e| Vec3::new(1.0, -1.0, 0.5) * 2f32.powi(e)),
+            );
+            let points: Vec<Vec3> = sphere.iter().map(|&p| p * scale + offset).collect();
+            let (kept, triangles) = exact_quickhull(&points).expect("a solid");
+            assert_eq!(kept.len(), points.len(), "scale {scale:e}");
+            let vertices: Vec<Vec3> = kept.iter().map(|&i| points[i]).collect();
+            assert!(super::super::convexity::ConvexSurface::of(&vertices, &triangles).is_some());
+            same_support(&points, &kept, 20);
+        }
+    }
+
     #[test]
     fn flat_collinear_and_repeated_sets_are_refused() {
         let flat: Vec<Vec3> = (0..20)
