@@ -48,20 +48,23 @@ struct HorizonEdge {
 /// exact arithmetic says they must; `None` otherwise (flat or collinear sets, more than `u32::MAX` points). Of
 /// a point given twice, one is kept.
 pub fn exact_quickhull(points: &[Vec3]) -> Option<(Vec<usize>, Vec<[u32; 3]>)> {
+    Some(build(points)?.0.indexed())
+}
+
+/// [`exact_quickhull`]'s hull, and whether it had to be built again from the extreme points.
+fn build(points: &[Vec3]) -> Option<(Builder<'_>, bool)> {
     let all: Vec<u32> = (0..u32::try_from(points.len()).ok()?).collect();
     let first = Builder::run(points, &all)?;
     let extreme = first.extreme_vertices(points)?;
-    let hull = if extreme.len() == first.used_vertices().len() {
-        first
-    } else {
-        // Every input now is a vertex of the final hull, so none can end up inside a facet.
-        let again = Builder::run(points, &extreme)?;
-        if again.extreme_vertices(points)?.len() != again.used_vertices().len() {
-            return None;
-        }
-        again
-    };
-    Some(hull.indexed())
+    if extreme.len() == first.used_vertices().len() {
+        return Some((first, false));
+    }
+    // Every input now is a vertex of the final hull, so none can end up inside a facet.
+    let again = Builder::run(points, &extreme)?;
+    if again.extreme_vertices(points)?.len() != again.used_vertices().len() {
+        return None;
+    }
+    Some((again, true))
 }
 
 /// Quickhull's state over the points of `points` listed in `input`.
@@ -509,6 +512,10 @@ mod tests {
                     points.push(p);
                 }
             }
+            // Removing the faces a new point lies in the plane of (next to ones it sees) leaves no corner inside
+            // a facet or an edge on these sets: the first build is the hull (seeing only strictly, it is not).
+            let rebuilt = build(&points).map(|(_, rebuilt)| rebuilt);
+            assert_ne!(rebuilt, Some(true), "case {case}: rebuilt {points:?}");
             let Some((kept, triangles)) = exact_quickhull(&points) else {
                 // Only a flat or collinear set is refused.
                 let flat = (0..n).all(|i| {
