@@ -1,22 +1,23 @@
-//! Quickhull decided by exact predicates, for large point sets: every "is this point outside that face" is
-//! Shewchuk's `orient3d` on the float32 coordinates (the `robust` crate), with no tolerance anywhere.
+//! Quickhull decided by exact predicates: every "is this point outside that face" is Shewchuk's `orient3d` on the
+//! float32 coordinates (the `robust` crate), with no tolerance anywhere.
 //!
 //! Why its own: parry3d's quickhull allocates a workspace as long as the input for every vertex it adds, so its
-//! time grows with points times hull vertices (58 s for the adjacency of a million-vertex UV sphere), and its
-//! tolerance drops points that are extreme by less than about 1e-5 of the size (which `super::convexity` then
-//! has to catch). Here each point waits in the conflict list of one face it sees; when that face goes, the point
-//! is tested against the new faces only (a point outside the grown hull sees one of them: it sees a face
-//! removed and a face kept, and across the horizon edge between two such faces the new face's outward normal is
-//! a positive mix of theirs), so the work grows with the points times the times each is moved, not times the
-//! vertices.
+//! time grows with points times hull vertices (a million-vertex UV sphere's shape took 51 s to build, nearly all
+//! of it there), and its tolerance drops points that are extreme by less than about 1e-5 of the size (which
+//! `super::convexity` then had to catch). Here each point waits in the conflict list of one face it sees; when
+//! that face goes, the point is tested against the new faces only, so the work grows with the points times the
+//! times each is moved, not times the vertices. That is enough: a point outside the grown hull that sees no new
+//! face would see only kept faces, yet the faces it sees are connected and include a removed one, so some horizon
+//! edge lies between a removed face and a kept face it sees, and the new face across that edge has an outward
+//! normal that is a positive mix of theirs: it sees that one too.
 //!
 //! Degenerate sets need no tolerance either: a new point removes every face it sees or lies in the plane of
 //! (connected to one it sees strictly), so a horizon edge always has a face on its far side that the point is
-//! strictly behind, and no new triangle can be flat. A point that entered the hull early may end up inside a
-//! flat facet or on a straight edge of the final hull; such vertices (their triangles span fewer than three
-//! planes) are found exactly at the end, and the hull is built again from the extreme points alone. The caller
-//! still checks the answer with [`super::convexity::ConvexSurface`]; anything unexpected here is `None`, never a
-//! guess.
+//! strictly behind, and no new triangle can be flat. Should a point that entered the hull early end up inside a
+//! flat facet or on a straight edge of the final hull (no test or search here has made one), such vertices
+//! (their triangles span fewer than three planes) are found exactly at the end, and the hull is built again from
+//! the extreme points alone. The caller still checks the answer with [`super::convexity::ConvexSurface`];
+//! anything unexpected here is `None`, never a guess.
 
 use glam::Vec3;
 use robust::{orient3d, Coord3D};

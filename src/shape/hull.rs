@@ -33,9 +33,9 @@ pub const EXACT_HULL_MAX_POINTS: usize = 65_536;
 const SAMPLE_POINTS: usize = 1024;
 
 /// The vertices of the convex hull of `points`, found and checked exactly (see the module notes; a solid set's
-/// in the order the points were given); only on the older path, above [`EXACT_HULL_MAX_POINTS`] points, possibly a superset
-/// of them with the same hull. Flat and collinear inputs, which have no 3D hull, come back as the corners of
-/// their polygon or the two ends of their segment, found exactly.
+/// in the order the points were given); only on the older path, above [`EXACT_HULL_MAX_POINTS`] points,
+/// possibly a superset of them with the same hull. Flat and collinear inputs, which have no 3D hull, come back
+/// as the corners of their polygon or the two ends of their segment, found exactly.
 pub fn reduce_to_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
     reduce_to_hull(points).vertices
 }
