@@ -35,11 +35,6 @@ pub(super) fn parallel(items: usize) -> bool {
     items >= PARALLEL_MIN_ITEMS
 }
 
-/// The directed edges of `triangles`.
-fn edges_len(triangles: &[[u32; 3]]) -> usize {
-    triangles.len() * 3
-}
-
 /// One triangle's plane, with what its fast test needs.
 struct Plane {
     a: DVec3,
@@ -163,6 +158,7 @@ impl DirectedEdges {
                 *slot += 1;
             }
         }
+        let in_parallel = parallel(edges.len());
         let mut runs = Vec::with_capacity(points);
         let mut rest = edges.as_mut_slice();
         for w in offsets.windows(2) {
@@ -174,7 +170,7 @@ impl DirectedEdges {
             run.sort_unstable();
             run.windows(2).any(|pair| pair[0].0 == pair[1].0)
         };
-        let repeated = if parallel(edges_len(triangles)) {
+        let repeated = if in_parallel {
             runs.into_par_iter().any(has_repeat)
         } else {
             runs.into_iter().any(has_repeat)

@@ -55,10 +55,21 @@ pub struct ReducedHull {
 pub fn reduce_to_hull(points: &[Vec3]) -> ReducedHull {
     let candidates = dedup(points);
     // Flat and collinear sets get their exact hull directly, at any size.
-    if !matches!(span(&candidates), Span::Solid) {
-        return parry_hull_vertices(&candidates);
+    match span(&candidates) {
+        Span::Line => flat(line_ends(&candidates)),
+        Span::Plane { u, v } => flat(polygon_corners(&candidates, u, v)),
+        Span::Solid => {
+            exact_quickhull_checked(&candidates).unwrap_or_else(|| parry_reduction(candidates))
+        }
     }
-    exact_quickhull_checked(&candidates).unwrap_or_else(|| parry_reduction(candidates))
+}
+
+/// The exact hull of a flat or collinear set: its vertices, without triangles (it has no 3D hull).
+fn flat(vertices: Vec<Vec3>) -> ReducedHull {
+    ReducedHull {
+        vertices,
+        triangles: None,
+    }
 }
 
 /// The reduction for a solid set that [`exact_quickhull_checked`] does not answer (none in any test or fuzz
@@ -103,10 +114,6 @@ fn thin(points: &[Vec3]) -> Vec<Vec3> {
 /// a proposal here: [`ConvexSurface`] checks exactly that its triangles close a convex surface and that each
 /// dropped point is inside it or on it, so the kept points have exactly the convex hull of `points`.
 fn parry_hull_vertices(points: &[Vec3]) -> ReducedHull {
-    let flat = |vertices| ReducedHull {
-        vertices,
-        triangles: None,
-    };
     match span(points) {
         Span::Line => return flat(line_ends(points)),
         Span::Plane { u, v } => return flat(polygon_corners(points, u, v)),
