@@ -114,7 +114,7 @@ fn distinct(points: &[Vec3]) -> bool {
 }
 
 /// `v` as Shewchuk's predicates take it.
-fn coord(v: DVec3) -> Coord3D<f64> {
+pub(super) fn coord(v: DVec3) -> Coord3D<f64> {
     Coord3D {
         x: v.x,
         y: v.y,
