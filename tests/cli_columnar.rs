@@ -133,6 +133,27 @@ fn convert_refuses_a_line_that_gives_a_key_twice() {
     );
 }
 
+#[test]
+fn convert_refuses_a_coordinate_that_float64_reads_as_zero() {
+    let dir = scratch("vanishing");
+    let input = dir.join("vanishing.jsonl");
+    // A quaternion component that small is 0, as in `query`; a coordinate is refused there, so here too.
+    let good = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3,0,0], "rotation": [1e-400,0,0,1]}}"#;
+    let vanishing = r#"{"a": {"points": [[0,0,0],[1e-400,0,0]]}, "b": {"points": [[0,0,0]]}}"#;
+    let (shapes, pairs) = (dir.join("shapes.arrow"), dir.join("pairs.arrow"));
+    std::fs::write(&input, format!("{good}\n")).unwrap();
+    let out = run_convert(&input, &shapes, &pairs, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&input, format!("{good}\n{vanishing}\n")).unwrap();
+    let out = run_convert(&input, &shapes, &pairs, &[]);
+    assert!(!out.status.success());
+    let message = stderr(&out);
+    assert!(
+        message.contains("line 2: a.points[1][0]: 1e-400 is too small for float32"),
+        "{message}"
+    );
+}
+
 fn read_all(file: &Path, format: BatchFormat) -> (Arc<Schema>, Vec<RecordBatch>) {
     let (schema, batches) = read_table(file, format).unwrap();
     (schema, batches.map(Result::unwrap).collect())

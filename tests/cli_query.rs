@@ -403,6 +403,11 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
             with_a(r#"{"points": [[0,0,0],[1e-300,0,0]]}"#),
             "a.points[1][0]: 1e-300 is too small for float32",
         ),
+        // Read as 0 by float64 (and let through as 0 before): refused as 1e-46 is.
+        (
+            with_b(r#"{"points": [[0,0,0]], "position": [0,1e-400,0]}"#),
+            "b.position[1]: 1e-400 is too small for float32",
+        ),
         // The first of two values was never checked, the second answered.
         (
             with_a(r#"{"points": [[0,0,0]], "radius": -1, "radius": 2}"#),

@@ -475,16 +475,20 @@ fn judge(text: &str) -> Option<&'static str> {
         Some("overflows float64")
     } else if value.abs() > LIMIT {
         Some("beyond the coordinate limit")
-    } else if too_small(value) {
+    } else if too_small(text) {
         Some("too small for float32")
     } else {
         None
     }
 }
 
-/// Other than 0 and below float32's smallest normal number (1e-400 reads as 0 in float64, and is 0).
-fn too_small(value: f64) -> bool {
-    value != 0.0 && value.abs() < f32::MIN_POSITIVE as f64
+/// Other than 0 as written and below float32's smallest normal number (1e-400, which float64 reads as 0,
+/// included).
+fn too_small(text: &str) -> bool {
+    let value: f64 = text.parse().expect("generated numbers parse");
+    let mantissa = text.split(['e', 'E']).next().unwrap_or(text);
+    let written_zero = !mantissa.bytes().any(|b| matches!(b, b'1'..=b'9'));
+    !written_zero && value.abs() < f32::MIN_POSITIVE as f64
 }
 
 #[test]
@@ -509,7 +513,7 @@ fn numbers_of_every_size_are_judged_by_their_value_as_written() {
                 Some("is negative")
             } else if r > LIMIT {
                 Some("beyond the radius limit")
-            } else if too_small(r) {
+            } else if too_small(radius) {
                 Some("too small for float32")
             } else {
                 None

@@ -1,5 +1,5 @@
 //! A byte-level view of one JSON line for the cases serde_json's error cannot explain on its own: which
-//! number tokens overflow float64, which token a syntax error sits in, and the object keys on the way to a
+//! number tokens overflow float64 or vanish in it, which token a syntax error sits in, and the object keys on the way to a
 //! byte (to name the field a too-deep nesting is in). Each walk is one linear pass over the line.
 
 /// `text` for a message: at most `max` characters, with `...` when cut (a malformed number can be a
@@ -59,6 +59,46 @@ pub fn is_json_number(token: &[u8]) -> bool {
         i = end;
     }
     i == token.len()
+}
+
+/// Whether `token`, a JSON number, is not zero as written (a digit 1 to 9 before its exponent) but reads as 0
+/// in float64 (`1e-400`, below float64's smallest subnormal): serde_json gives it as 0 without a word, where
+/// `1e-46`, also too small for float32, is named and refused.
+pub fn vanishes_in_f64(token: &[u8]) -> bool {
+    let mantissa = token
+        .iter()
+        .position(|b| matches!(b, b'e' | b'E'))
+        .map_or(token, |e| &token[..e]);
+    is_json_number(token)
+        && mantissa.iter().any(|b| matches!(b, b'1'..=b'9'))
+        && std::str::from_utf8(token)
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            == Some(0.0)
+}
+
+/// The text of the first number token outside strings in `line` that [`vanishes_in_f64`], if any. Only a
+/// token with a negative exponent can, so a line without `e-` or `E-` (nearly every line) costs one search
+/// at memory speed (`memchr`'s vectorised one) and no walk.
+pub fn first_vanishing_number(line: &[u8]) -> Option<&[u8]> {
+    use memchr::memmem::find;
+    find(line, b"e-").or_else(|| find(line, b"E-"))?;
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if b == b'"' {
+            i = string_end(line, i);
+        } else if b == b'-' || b.is_ascii_digit() {
+            let end = i + line[i..].iter().take_while(|&&b| is_number_byte(b)).count();
+            if vanishes_in_f64(&line[i..end]) {
+                return Some(&line[i..end]);
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 /// The number-like token (a run of [`is_number_byte`] outside strings) that holds byte `at` or ends just
@@ -142,6 +182,30 @@ mod tests {
         ] {
             assert!(!is_json_number(bad.as_bytes()), "{bad}");
         }
+    }
+
+    #[test]
+    fn numbers_that_float64_reads_as_zero_are_found() {
+        for vanishing in ["1e-400", "-2.5E-999", "0.0001e-330", "2e-324"] {
+            assert!(vanishes_in_f64(vanishing.as_bytes()), "{vanishing}");
+        }
+        // Zero as written, representable (a subnormal, 5e-324 rounds up to one), too large, or not a number.
+        for kept in [
+            "0",
+            "-0.0e-999",
+            "0e-5",
+            "5e-324",
+            "1e-46",
+            "1e999",
+            "1e-",
+            "x",
+        ] {
+            assert!(!vanishes_in_f64(kept.as_bytes()), "{kept}");
+        }
+        let line = br#"{"a": "1e-400", "b": [0e-999, 1e-5, -3e-400, 1e-401]}"#;
+        assert_eq!(first_vanishing_number(line), Some(&b"-3e-400"[..]));
+        assert_eq!(first_vanishing_number(br#"{"e-": [1, 2.5]}"#), None);
+        assert_eq!(first_vanishing_number(b"[1E-999]"), Some(&b"1E-999"[..]));
     }
 
     #[test]

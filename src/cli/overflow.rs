@@ -7,15 +7,25 @@
 //! then reports the marker as an overflowing number at its field path. Syntax errors inside a number
 //! (`1e999e5`, `1e5e5`) are named as malformed numbers, and a nesting too deep for serde_json's recursion
 //! limit is reported with the object keys that lead to it.
+//!
+//! Numbers too small for f64 (`1e-400`, not zero as written): serde_json reads them as 0 without a word,
+//! which would let through, as 0, a coordinate that `1e-46` (also below float32's range) is refused for.
+//! A line that holds one ([`first_vanishing_number`], a vectorised search for `e-` first) is rewritten the
+//! same way, with a second kind of marker ([`vanished`]), so the line parser can name the field.
 
 use super::lexical::{
-    is_json_number, is_number_byte, keys_at, number_token_at, shorten, string_end,
+    first_vanishing_number, is_json_number, is_number_byte, keys_at, number_token_at, shorten,
+    string_end, vanishes_in_f64,
 };
 use serde_json::Value;
 
-/// Prefix of a marker string. It starts with NUL so that it cannot be mistaken for ordinary text; a user
-/// who writes such a string in a number's place gets an error on that field either way.
+/// Prefix of a marker string for a number beyond f64. It starts with NUL so that it cannot be mistaken for
+/// ordinary text; a user who writes such a string in a number's place gets an error on that field either
+/// way.
 const MARKER: &str = "\u{0}overflow:";
+
+/// Prefix of a marker string for a number other than 0 that f64 reads as 0 (see [`MARKER`]).
+const VANISHED_MARKER: &str = "\u{0}vanished:";
 
 /// The most characters of a number a message repeats.
 pub const MAX_TOKEN_CHARS: usize = 40;
@@ -46,14 +56,13 @@ impl std::fmt::Display for SyntaxError {
 
 /// Parses one line, turning each out-of-range number into a marker string (see [`overflowed`]).
 pub fn parse_value(line: &[u8]) -> Result<Value, SyntaxError> {
-    let err = match serde_json::from_slice::<Value>(line) {
-        Ok(value) => return Ok(value),
-        Err(err) => err,
-    };
-    if !is_out_of_range(&err) {
-        return Err(explain(&err, line, |column| column));
+    match serde_json::from_slice::<Value>(line) {
+        Ok(value) if first_vanishing_number(line).is_none() => return Ok(value),
+        Ok(_) => {}
+        Err(err) if is_out_of_range(&err) => {}
+        Err(err) => return Err(explain(&err, line, |column| column)),
     }
-    let rewritten = Rewritten::replacing_overflows(line);
+    let rewritten = Rewritten::replacing_out_of_range(line);
     serde_json::from_slice::<Value>(&rewritten.text)
         .map_err(|err| explain(&err, line, |column| rewritten.original_column(column)))
 }
@@ -62,6 +71,15 @@ pub fn parse_value(line: &[u8]) -> Result<Value, SyntaxError> {
 pub fn overflowed(value: &Value) -> Option<&str> {
     match value {
         Value::String(s) => s.strip_prefix(MARKER),
+        _ => None,
+    }
+}
+
+/// The original text of a number other than 0 that f64 reads as 0, if `value` is a marker left by
+/// [`parse_value`].
+pub fn vanished(value: &Value) -> Option<&str> {
+    match value {
+        Value::String(s) => s.strip_prefix(VANISHED_MARKER),
         _ => None,
     }
 }
@@ -102,7 +120,8 @@ fn explain(
     SyntaxError::Invalid { message, column }
 }
 
-/// A line with every overflowing number replaced by a marker string, and where the replacements are.
+/// A line with every number that overflows or vanishes in f64 replaced by a marker string, and where the
+/// replacements are.
 struct Rewritten {
     text: Vec<u8>,
     /// For each replacement: its end in `text` and the bytes added up to and including it.
@@ -110,7 +129,7 @@ struct Rewritten {
 }
 
 impl Rewritten {
-    fn replacing_overflows(line: &[u8]) -> Self {
+    fn replacing_out_of_range(line: &[u8]) -> Self {
         let mut text = Vec::with_capacity(line.len() + 64);
         let mut shifts = Vec::new();
         let mut shift: isize = 0;
@@ -124,12 +143,17 @@ impl Rewritten {
             } else if b == b'-' || b.is_ascii_digit() {
                 let end = i + line[i..].iter().take_while(|&&b| is_number_byte(b)).count();
                 let token = &line[i..end];
-                if overflows_f64(token) {
-                    let marker = serde_json::to_string(&format!(
-                        "{MARKER}{}",
-                        String::from_utf8_lossy(token)
-                    ))
-                    .expect("serialising a string cannot fail");
+                let kind = if overflows_f64(token) {
+                    Some(MARKER)
+                } else if vanishes_in_f64(token) {
+                    Some(VANISHED_MARKER)
+                } else {
+                    None
+                };
+                if let Some(kind) = kind {
+                    let marker =
+                        serde_json::to_string(&format!("{kind}{}", String::from_utf8_lossy(token)))
+                            .expect("serialising a string cannot fail");
                     text.extend_from_slice(marker.as_bytes());
                     shift += marker.len() as isize - token.len() as isize;
                     shifts.push((text.len(), shift));
@@ -183,9 +207,18 @@ mod tests {
     }
 
     #[test]
-    fn tiny_numbers_underflow_to_zero_without_error() {
-        let v = parse_value(b"[1e-999]").unwrap();
-        assert_eq!(v[0].as_f64(), Some(0.0));
+    fn numbers_that_vanish_in_f64_become_markers_with_their_text() {
+        let v = parse_value(br#"{"x": [1e-999, 0e-999, 1e-300, 2e999], "y": [-4E-400, x]}"#)
+            .unwrap_err();
+        // The syntax error after them is still placed in the line as written.
+        assert_eq!(v.to_string(), "expected value at column 55");
+        let v = parse_value(br#"{"x": [1e-999, 0e-999, 1e-300, 2e999], "y": -4E-400}"#).unwrap();
+        assert_eq!(vanished(&v["x"][0]), Some("1e-999"));
+        assert_eq!(v["x"][1].as_f64(), Some(0.0));
+        assert_eq!(v["x"][2].as_f64(), Some(1e-300));
+        assert_eq!(overflowed(&v["x"][3]), Some("2e999"));
+        assert_eq!(vanished(&v["y"]), Some("-4E-400"));
+        assert_eq!(overflowed(&v["y"]), None);
     }
 
     #[test]

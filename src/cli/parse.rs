@@ -5,7 +5,7 @@
 //! made here first with the field path; the library's own checks stay behind them as a backstop.
 
 use super::lexical::shorten;
-use super::overflow::{self, overflowed, SyntaxError, MAX_TOKEN_CHARS};
+use super::overflow::{self, overflowed, vanished, SyntaxError, MAX_TOKEN_CHARS};
 use super::repeated_keys::first_repeated_key;
 use crate::error::GjkError;
 use crate::pose::{DPose, COORDINATE_LIMIT};
@@ -236,7 +236,9 @@ fn points(value: Option<&Value>, path: Path) -> Result<Vec<DVec3>, String> {
 /// One limit for every coordinate, points and positions alike, applied to the number as written (before
 /// points are rounded to float32): `|x| <= COORDINATE_LIMIT`, the range the GJK determinants can afford.
 fn coordinates(value: &Value, path: Path) -> Result<DVec3, String> {
-    let p = numbers::<3>(value, path, |x, at| check_coordinate(x, &at))?;
+    let p = numbers::<3>(value, path, Vanished::TooSmall, |x, at| {
+        check_coordinate(x, &at)
+    })?;
     Ok(DVec3::from_array(p))
 }
 
@@ -267,14 +269,18 @@ pub fn within_coordinate_range(x: f64) -> bool {
 /// A number other than 0 below [`SMALLEST_MAGNITUDE`] is refused, named `at`.
 fn check_not_tiny(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
     if x != 0.0 && x.abs() < SMALLEST_MAGNITUDE {
-        return Err(format!(
-            "{at}: {} is too small for float32, which the answers are computed in (below {:e} \
-             other than 0): write 0, or scale the scene up",
-            show(x),
-            f32::MIN_POSITIVE
-        ));
+        return Err(too_small(at, &show(x)));
     }
     Ok(())
+}
+
+/// The refusal of a number other than 0 below [`SMALLEST_MAGNITUDE`], `shown` as the message gives it.
+fn too_small(at: &dyn fmt::Display, shown: &str) -> String {
+    format!(
+        "{at}: {shown} is too small for float32, which the answers are computed in (below {:e} other \
+         than 0): write 0, or scale the scene up",
+        f32::MIN_POSITIVE
+    )
 }
 
 /// `NaN` and infinities never come out of JSON (serde_json refuses them), but they do out of a float64
@@ -288,7 +294,7 @@ pub fn check_finite(x: f64, at: &dyn fmt::Display) -> Result<(), String> {
 
 /// The radius has the coordinates' limit (a larger one would overflow the pair's scale).
 fn radius(value: &Value, path: Path) -> Result<f32, String> {
-    check_radius(number(value, path)?, &path)
+    check_radius(number(value, path, Vanished::TooSmall)?, &path)
 }
 
 /// A radius as read (finite, not negative, within the limit), rounded to float32.
@@ -311,7 +317,10 @@ pub fn check_radius(r: f64, path: &dyn fmt::Display) -> Result<f32, String> {
 /// from overflowing (`[1e154, 1e154, 0, 0]`) or underflowing (`[1e-170, 0, 0, 0]`): only all zeros has no
 /// direction.
 fn rotation(value: &Value, path: Path) -> Result<DQuat, String> {
-    check_rotation(numbers::<4>(value, path, |_, _| Ok(()))?, &path)
+    check_rotation(
+        numbers::<4>(value, path, Vanished::Zero, |_, _| Ok(()))?,
+        &path,
+    )
 }
 
 /// A quaternion `[x, y, z, w]` as read, normalised (finite components, not all zero).
@@ -333,6 +342,7 @@ pub(super) fn normalised(q: DQuat) -> Option<DQuat> {
 fn numbers<const N: usize>(
     value: &Value,
     path: Path,
+    vanishing: Vanished,
     check: impl Fn(f64, Path) -> Result<(), String>,
 ) -> Result<[f64; N], String> {
     let what = if N == 4 { " [x, y, z, w]" } else { "" };
@@ -353,18 +363,33 @@ fn numbers<const N: usize>(
     };
     let mut out = [0.0; N];
     for (i, (v, x)) in list.iter().zip(&mut out).enumerate() {
-        *x = number(v, path.at(i))?;
+        *x = number(v, path.at(i), vanishing)?;
         check(*x, path.at(i))?;
     }
     Ok(out)
 }
 
-fn number(value: &Value, path: Path) -> Result<f64, String> {
+/// What a number other than 0 that float64 reads as 0 (`1e-400`) stands for in a field.
+#[derive(Clone, Copy)]
+enum Vanished {
+    /// Refused as too small, as `1e-46` is: a coordinate or a radius, which the answers take in float32.
+    TooSmall,
+    /// 0: a quaternion component, normalised in float64 with the others, where it changes nothing.
+    Zero,
+}
+
+fn number(value: &Value, path: Path, vanishing: Vanished) -> Result<f64, String> {
     if let Some(text) = overflowed(value) {
         return Err(format!(
             "{path}: {} overflows float64",
             shorten(text, MAX_TOKEN_CHARS)
         ));
+    }
+    if let Some(text) = vanished(value) {
+        return match vanishing {
+            Vanished::TooSmall => Err(too_small(&path, &shorten(text, MAX_TOKEN_CHARS))),
+            Vanished::Zero => Ok(0.0),
+        };
     }
     match value {
         // Without serde_json's arbitrary-precision feature every number converts to f64, and an
@@ -670,6 +695,19 @@ mod tests {
             a(r#"{"points": [[0,0,0],[0,-1e-300,0]]}"#),
             tiny("a.points[1][1]", "-1e-300")
         );
+        // Too small for float64 too (read as 0 by serde_json): named as written, not let through as 0.
+        assert_eq!(
+            a(r#"{"points": [[0,0,0],[1e-400,0,0]]}"#),
+            tiny("a.points[1][0]", "1e-400")
+        );
+        assert_eq!(
+            b(r#"{"points": [[0,0,0]], "radius": 0, "position": [0, -2.5E-999, 0]}"#),
+            tiny("b.position[1]", "-2.5E-999")
+        );
+        assert_eq!(
+            a(r#"{"points": [[0,0,0]], "radius": 1e-324}"#),
+            tiny("a.radius", "1e-324")
+        );
         // A float32 subnormal: held, but with fewer digits.
         assert_eq!(
             a(r#"{"points": [[0,0,0]], "radius": 1e-44}"#),
@@ -680,6 +718,7 @@ mod tests {
         for shape in [
             r#"{"points": [[0,-0,0],[1.1754944e-38,0,0]], "radius": 1.1754944e-38}"#,
             r#"{"points": [[0,0,0]], "position": [-0.0,0,-1.2e-38], "rotation": [0,0,1e-300,1e-300]}"#,
+            r#"{"points": [[0,0e-999,0]], "position": [0,0,0], "rotation": [1e-400,0,0,1]}"#,
         ] {
             let line = format!(r#"{{"a": {shape}, "b": {OK}}}"#);
             assert!(parse_line(line.as_bytes()).is_ok(), "{shape}");

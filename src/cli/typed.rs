@@ -13,6 +13,7 @@
 //! the shape building are the same functions; `tests/parser_fuzz.rs` compares the two readers line by
 //! line on generated and mutated lines).
 
+use super::lexical::vanishes_in_f64;
 use super::parse::{
     centred_shape, normalised, place, within_coordinate_range, PairInput, PlacedShape,
 };
@@ -92,7 +93,9 @@ impl<'a> Cursor<'a> {
     }
 
     /// One number token, converted as serde_json converts it in a document (so the same float): a plain
-    /// decimal in one pass here (see [`plain_decimal`]), any other token by serde_json.
+    /// decimal in one pass here (see [`plain_decimal`]), any other token by serde_json. A token other than
+    /// 0 that float64 reads as 0 (`1e-400`) is left to the field reader, which names it where it is too
+    /// small (see `Vanished` in [`super::parse`]).
     fn number(&mut self) -> Option<f64> {
         self.skip_space();
         let start = self.i;
@@ -103,7 +106,9 @@ impl<'a> Cursor<'a> {
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.text.get(self.i) {
             self.i += 1;
         }
-        serde_json::from_slice(&self.text[start..self.i]).ok()
+        let token = &self.text[start..self.i];
+        let x: f64 = serde_json::from_slice(token).ok()?;
+        (x != 0.0 || !vanishes_in_f64(token)).then_some(x)
     }
 
     fn numbers<const N: usize>(&mut self) -> Option<[f64; N]> {
@@ -545,6 +550,11 @@ mod tests {
         let line = r#"{"\u0061": {"points": [[0,0,0]]}, "b": {"points": [[1, 2, 3]]}}"#;
         let (fast, reader) = both(line);
         assert!(fast.is_none() && reader.is_ok(), "{line}");
+        // A quaternion component too small for float64: 0 to the field reader, as to serde_json.
+        let line = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,2,3]], "rotation": [1e-400,0,0,1]}}"#;
+        let (fast, reader) = both(line);
+        let plain = both(&line.replace("1e-400", "0")).1.unwrap();
+        assert_eq!((fast, reader), (None, Ok(plain)), "{line}");
     }
 
     #[test]
@@ -562,6 +572,9 @@ mod tests {
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": 1e-46}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3e-46,0,0]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0],[1e-300,0,0]]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0],[1e-400,0,0]]}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": 2E-999}}"#,
+            r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [0,-1e-400,0]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "rotation": [0,0,0,0]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "pos": [0,0,0]}}"#,
             r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]]}, "c": 1}"#,

@@ -4,11 +4,14 @@
 //! Values are copied as written, checked only for their structure: a line whose pose or shape breaks a
 //! rule (a zero quaternion, a coordinate beyond the limit, a negative radius) becomes a row that `query`
 //! answers with the same error on the table as on the line. A line that is not a pair at all (not JSON, a
-//! missing or unknown field, a blank line) cannot be a row, and stops the conversion with its line number.
+//! missing or unknown field, a blank line) cannot be a row, and stops the conversion with its line number;
+//! so does a coordinate or radius that a float64 column cannot hold (`1e999`, or `1e-400`, which float64
+//! reads as 0 and `query` refuses as too small), with `query`'s error for the line.
 
 use super::files::{write_table, BatchFormat};
 use super::schema::{pairs_schema, shapes_schema};
 use crate::cli::input::{read_input, split_lines};
+use crate::cli::lexical::first_vanishing_number;
 use crate::cli::parse::parse_line;
 use crate::cli::repeated_keys::read_value;
 use crate::cli::same_file::refuse_same_file;
@@ -180,8 +183,15 @@ pub fn convert_jsonl(
     Ok(converted)
 }
 
-/// A line's two sides, or `None` when it is not a pair object with those fields.
+/// A line's two sides, or `None` when it is not a pair object with those fields, or when a coordinate or
+/// radius is a number that a float64 column cannot hold: beyond float64 (serde_json refuses the line), or
+/// not 0 as written but 0 in float64 (`1e-400`, which `query` refuses as too small and the column would
+/// hold as 0).
 fn line_sides(line: &[u8], tables: &mut Tables) -> Option<[RawSide; 2]> {
+    // Rare (a search for `e-` rules most lines out); a quaternion component may vanish, as 0.
+    if first_vanishing_number(line).is_some() && parse_line(line).is_err() {
+        return None;
+    }
     // A key given twice: `parse_line` names it (serde_json alone would keep the last value).
     let (value, None) = read_value(line).ok()? else {
         return None;
