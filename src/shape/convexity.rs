@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use robust::{orient2d, orient3d, Coord, Coord3D};
 use std::cmp::Ordering;
 use std::collections::HashSet;
+use wide::f64x4;
 
 /// Room for the float64 arithmetic of [`Plane::side`]'s fast test, per unit of `|b - a|_1 |c - a|_1 |p - a|_1`.
 /// Its rounding is below 8 float64 ulps of that product (each difference, product and sum rounds once); this is
@@ -22,9 +23,13 @@ const FAST_TEST_ROOM: f64 = 1e-12;
 /// in case one grazes an edge).
 const RAY_TRIES: usize = 8;
 
-/// The share of the least distance from the centre to a plane that [`ConvexSurface::outside`] trusts without
+/// The share of the least distance from the centre to a plane that [`ConvexSurface::outside_each`] trusts without
 /// testing each plane: far more room than the float64 rounding of a distance (about 1e-16 of it).
 const INNER_RADIUS_SHARE: f64 = 1.0 - 1e-9;
+
+/// Points per block of [`ConvexSurface::outside_each`] (one bit each in a `u64`): their coordinates (1.5 KiB)
+/// stay in the first-level cache while every plane is tested against them.
+const BLOCK: usize = 64;
 
 /// Below this many items a loop here runs on the calling thread: handing a small hull's triangles to rayon's
 /// pool cost more than checking them (building a hull of 8 random points took 4 times as long).
@@ -338,6 +343,8 @@ impl ConvexSurface {
 
     /// Whether `p` lies outside the surface (strictly outside some triangle's plane), exactly. A point within
     /// the inner radius of the centre is inside without a test per plane (most of a dense cloud's interior).
+    /// The point-by-point reference that [`Self::outside_each`] is tested against.
+    #[cfg(test)]
     pub fn outside(&self, p: Vec3) -> bool {
         let p = p.as_dvec3();
         if p.distance(self.centre) < self.inner_radius {
@@ -347,6 +354,85 @@ impl ConvexSurface {
             .iter()
             .any(|plane| plane.side(p) == Ordering::Greater)
     }
+
+    /// [`Self::outside`] for each of `points`, with the same answers, plane after plane over blocks of points
+    /// (in parallel for many). Point after point, every point read all the planes (over 100 bytes each) from
+    /// memory: a cloud of 65,536 points 1e-3 thick, whose inner radius spares few, spent 87% of its hull's
+    /// build there.
+    pub fn outside_each(&self, points: &[Vec3]) -> Vec<bool> {
+        let block = |block: &[Vec3]| self.outside_block(block);
+        if parallel(points.len()) {
+            points.par_chunks(BLOCK).flat_map_iter(block).collect()
+        } else {
+            points.chunks(BLOCK).flat_map(block).collect()
+        }
+    }
+
+    /// [`Self::outside_each`] on at most [`BLOCK`] points: the fast test of [`Plane::side`] on every point
+    /// not yet inside the inner radius, in columns, then the exact test on the few it cannot decide.
+    fn outside_block(&self, block: &[Vec3]) -> Vec<bool> {
+        // Columns of a whole block, four rows a lane group; the unused rows at the centre, which is inside every
+        // plane.
+        let c = self.centre;
+        let (mut at, mut x, mut y, mut z) = ([0; BLOCK], [c.x; BLOCK], [c.y; BLOCK], [c.z; BLOCK]);
+        let mut n = 0;
+        for (i, p) in block.iter().enumerate() {
+            let p = p.as_dvec3();
+            // Not `>=`: a point that is not a number is tested, as in `outside`.
+            let spared = p.distance(c) < self.inner_radius;
+            if !spared {
+                (at[n], x[n], y[n], z[n]) = (i, p.x, p.y, p.z);
+                n += 1;
+            }
+        }
+        let groups = n.div_ceil(4);
+        let lanes = |a: &[f64; BLOCK]| -> [f64x4; BLOCK / 4] {
+            std::array::from_fn(|g| f64x4::from(&a[g * 4..g * 4 + 4]))
+        };
+        let (x4, y4, z4) = (lanes(&x), lanes(&y), lanes(&z));
+        // Bit k: row k is outside some plane so far.
+        let mut outside = 0u64;
+        for plane in &self.planes {
+            let (a, normal) = (plane.a, plane.normal);
+            let (ax, ay, az) = (f64x4::splat(a.x), f64x4::splat(a.y), f64x4::splat(a.z));
+            let (nx, ny, nz) = (
+                f64x4::splat(normal.x),
+                f64x4::splat(normal.y),
+                f64x4::splat(normal.z),
+            );
+            let room_per = f64x4::splat(plane.room);
+            let mut unsure = 0u64;
+            // The same operations in the same order as `Plane::side`'s fast test, so the same decisions.
+            for g in 0..groups {
+                let (qx, qy, qz) = (x4[g] - ax, y4[g] - ay, z4[g] - az);
+                let height = nx * qx + ny * qy + nz * qz;
+                let room = room_per * (qx.abs() + qy.abs() + qz.abs());
+                let beyond = height.simd_gt(room).to_bitmask() as u64;
+                let below = height.simd_lt(-room).to_bitmask() as u64;
+                outside |= beyond << (g * 4);
+                unsure |= (!(beyond | below) & 0xF) << (g * 4);
+            }
+            // Rows past `n` are the centre's copies: never asked exactly.
+            let mut ask = unsure & !outside & low_bits(n);
+            while ask != 0 {
+                let k = ask.trailing_zeros() as usize;
+                ask &= ask - 1;
+                if plane.side(DVec3::new(x[k], y[k], z[k])) == Ordering::Greater {
+                    outside |= 1 << k;
+                }
+            }
+        }
+        let mut answers = vec![false; block.len()];
+        for k in 0..n {
+            answers[at[k]] = outside >> k & 1 == 1;
+        }
+        answers
+    }
+}
+
+/// The lowest `n` bits set (`n` up to 64).
+fn low_bits(n: usize) -> u64 {
+    u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -435,6 +521,69 @@ mod tests {
         assert!(ConvexSurface::of(&points, &triangles).is_some());
         let (points, triangles) = bipyramid(2);
         assert!(ConvexSurface::of(&points, &triangles).is_none());
+    }
+
+    /// Points around a surface: anywhere near it, on its faces and edges and a float32 ulp either side, and at
+    /// its centre (inside the inner radius).
+    fn points_around(surface_points: &[Vec3], count: usize) -> Vec<Vec3> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f32 / (1u64 << 53) as f32
+        };
+        let nudge = |x: f32, step: i32| match step {
+            -1 => x.next_down(),
+            1 => x.next_up(),
+            _ => x,
+        };
+        (0..count)
+            .map(|i| {
+                let corner = surface_points[i % surface_points.len()];
+                let other = surface_points[(i * 7 + 3) % surface_points.len()];
+                let t = next();
+                match i % 4 {
+                    0 => Vec3::new(next(), next(), next()) * 3.0 - 1.5,
+                    // On an edge or a chord between two corners, exactly or nearly.
+                    1 => corner + (other - corner) * t,
+                    2 => (corner + (other - corner) * t).map(|x| nudge(x, (i % 3) as i32 - 1)),
+                    _ => corner.map(|x| nudge(x, (i % 3) as i32 - 1)) * (0.2 + 0.8 * t.round()),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_blocked_test_answers_as_the_point_by_point_one() {
+        // A cube, a pentagonal bipyramid, and a cube squashed to 1e-6 of its height (few points inside its
+        // inner radius); 5,000 points take the parallel path, 70 one and a bit blocks.
+        let (cube_points, cube_triangles) = cube();
+        let squashed: Vec<Vec3> = cube_points
+            .iter()
+            .map(|p| *p * Vec3::new(1.0, 1.0, 1e-6))
+            .collect();
+        let (pyramid_points, pyramid_triangles) = bipyramid(1);
+        for (points, triangles) in [
+            (&cube_points, &cube_triangles),
+            (&squashed, &cube_triangles),
+            (&pyramid_points, &pyramid_triangles),
+        ] {
+            let surface = ConvexSurface::of(points, triangles).expect("a convex surface");
+            for count in [70, 5000] {
+                let mut around = points_around(points, count);
+                // Not a number: outside, as no plane holds it (hull points are finite; the two tests agree).
+                around[count / 2] = Vec3::new(f32::NAN, 0.0, 0.0);
+                let each = surface.outside_each(&around);
+                let reference: Vec<bool> = around.iter().map(|p| surface.outside(*p)).collect();
+                assert_eq!(each, reference);
+                let outside = each.iter().filter(|&&o| o).count();
+                assert!(
+                    outside > count / 10 && outside < count * 9 / 10,
+                    "{outside} of {count}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -145,12 +145,18 @@ fn exact_quickhull_checked(points: &[Vec3]) -> Option<ReducedHull> {
 /// them), its vertices and those points without triangles.
 fn with_missed_points(points: &[Vec3], hull: CheckedHull) -> ReducedHull {
     let kept: HashSet<[u32; 3]> = hull.vertices.iter().map(|p| bits(*p)).collect();
-    let dropped_outside = |p: &&Vec3| !kept.contains(&bits(**p)) && hull.surface.outside(**p);
-    let missed: Vec<Vec3> = if parallel(points.len()) {
-        points.par_iter().filter(dropped_outside).copied().collect()
+    let dropped = |p: &&Vec3| !kept.contains(&bits(**p));
+    let dropped: Vec<Vec3> = if parallel(points.len()) {
+        points.par_iter().filter(dropped).copied().collect()
     } else {
-        points.iter().filter(dropped_outside).copied().collect()
+        points.iter().filter(dropped).copied().collect()
     };
+    let outside = hull.surface.outside_each(&dropped);
+    let missed: Vec<Vec3> = dropped
+        .into_iter()
+        .zip(outside)
+        .filter_map(|(p, outside)| outside.then_some(p))
+        .collect();
     if missed.is_empty() {
         return ReducedHull {
             vertices: hull.vertices,
