@@ -16,7 +16,7 @@
 //! strictly behind, and no new triangle can be flat. Should a point that entered the hull early end up inside a
 //! flat facet or on a straight edge of the final hull (no test or search here has made one), such vertices
 //! (their triangles span fewer than three planes) are found exactly at the end, and the hull is built again from
-//! the extreme points alone. The caller still checks the answer with [`super::convexity::ConvexSurface`];
+//! the extreme points alone (tested from a hand-made surface with such vertices). The caller still checks the answer with [`super::convexity::ConvexSurface`];
 //! anything unexpected here is `None`, never a guess.
 
 use super::convexity::coord;
@@ -56,7 +56,12 @@ pub fn exact_quickhull(points: &[Vec3]) -> Option<(Vec<usize>, Vec<[u32; 3]>)> {
 /// [`exact_quickhull`]'s hull, and whether it had to be built again from the extreme points.
 fn build(points: &[Vec3]) -> Option<(Builder<'_>, bool)> {
     let all: Vec<u32> = (0..u32::try_from(points.len()).ok()?).collect();
-    let first = Builder::run(points, &all)?;
+    finish(points, Builder::run(points, &all)?)
+}
+
+/// `first`, a hull of `points`, when every vertex it uses is extreme; otherwise the hull built again from its
+/// extreme vertices (`true` with it).
+fn finish<'p>(points: &'p [Vec3], first: Builder<'p>) -> Option<(Builder<'p>, bool)> {
     let extreme = first.extreme_vertices(points)?;
     if extreme.len() == first.used_vertices().len() {
         return Some((first, false));
@@ -594,6 +599,14 @@ mod tests {
             .collect();
         assert!(super::super::convexity::ConvexSurface::of(&points, &triangles).is_some());
         assert_eq!(builder.extreme_vertices(&points), Some((0..8).collect()));
+        // Given that surface, the build starts again from the 8 corners: the cube's 12 triangles, checked.
+        let (rebuilt, again) = finish(&points, builder).expect("a hull of the corners");
+        assert!(again);
+        let (vertices, triangles) = rebuilt.indexed();
+        assert_eq!(vertices, (0..8).collect::<Vec<_>>());
+        assert_eq!(triangles.len(), 12);
+        let corners: Vec<Vec3> = vertices.iter().map(|&i| points[i]).collect();
+        assert!(super::super::convexity::ConvexSurface::of(&corners, &triangles).is_some());
     }
 
     #[test]
