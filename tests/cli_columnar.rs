@@ -115,42 +115,49 @@ fn run_convert(input: &Path, shapes: &Path, pairs: &Path, more: &[&str]) -> Outp
     gpu_gjk(&[&args[..], more].concat())
 }
 
-#[test]
-fn convert_refuses_a_line_that_gives_a_key_twice() {
-    let dir = scratch("repeated-key");
-    let input = dir.join("repeated.jsonl");
-    let good = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3,0,0]}}"#;
-    let repeated =
-        r#"{"a": {"points": [[0,0,0]], "radius": -1, "radius": 2}, "b": {"points": [[0,0,0]]}}"#;
-    std::fs::write(&input, format!("{good}\n{repeated}\n")).unwrap();
+/// `convert` of `lines` (in a scratch folder named `name`) fails, with `want` in its message.
+fn assert_convert_refuses(name: &str, lines: &[&str], want: &str) {
+    let dir = scratch(name);
+    let input = dir.join("input.jsonl");
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
     let (shapes, pairs) = (dir.join("shapes.arrow"), dir.join("pairs.arrow"));
     let out = run_convert(&input, &shapes, &pairs, &[]);
     assert!(!out.status.success());
     let message = stderr(&out);
-    assert!(
-        message.contains("line 2: a.radius: given twice"),
-        "{message}"
+    assert!(message.contains(want), "{message}");
+}
+
+#[test]
+fn convert_refuses_a_line_that_gives_a_key_twice() {
+    let good = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3,0,0]}}"#;
+    let repeated =
+        r#"{"a": {"points": [[0,0,0]], "radius": -1, "radius": 2}, "b": {"points": [[0,0,0]]}}"#;
+    assert_convert_refuses(
+        "repeated-key",
+        &[good, repeated],
+        "line 2: a.radius: given twice",
     );
 }
 
 #[test]
 fn convert_refuses_a_coordinate_that_float64_reads_as_zero() {
-    let dir = scratch("vanishing");
-    let input = dir.join("vanishing.jsonl");
     // A quaternion component that small is 0, as in `query`; a coordinate is refused there, so here too.
     let good = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "position": [3,0,0], "rotation": [1e-400,0,0,1]}}"#;
     let vanishing = r#"{"a": {"points": [[0,0,0],[1e-400,0,0]]}, "b": {"points": [[0,0,0]]}}"#;
-    let (shapes, pairs) = (dir.join("shapes.arrow"), dir.join("pairs.arrow"));
+    let dir = scratch("vanishing-rotation");
+    let input = dir.join("good.jsonl");
     std::fs::write(&input, format!("{good}\n")).unwrap();
-    let out = run_convert(&input, &shapes, &pairs, &[]);
+    let out = run_convert(
+        &input,
+        &dir.join("shapes.arrow"),
+        &dir.join("pairs.arrow"),
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    std::fs::write(&input, format!("{good}\n{vanishing}\n")).unwrap();
-    let out = run_convert(&input, &shapes, &pairs, &[]);
-    assert!(!out.status.success());
-    let message = stderr(&out);
-    assert!(
-        message.contains("line 2: a.points[1][0]: 1e-400 is too small for float32"),
-        "{message}"
+    assert_convert_refuses(
+        "vanishing",
+        &[good, vanishing],
+        "line 2: a.points[1][0]: 1e-400 is too small for float32",
     );
 }
 
