@@ -1,6 +1,6 @@
 //! A byte-level view of one JSON line for the cases serde_json's error cannot explain on its own: which
-//! number tokens overflow float64 or vanish in it, which token a syntax error sits in, and the object keys on the way to a
-//! byte (to name the field a too-deep nesting is in). Each walk is one linear pass over the line.
+//! number tokens overflow float64 or vanish in it, which token a syntax error sits in, and the object keys on
+//! the way to a byte (to name the field a too-deep nesting is in). Each walk is one linear pass over the line.
 
 /// `text` for a message: at most `max` characters, with `...` when cut (a malformed number can be a
 /// megabyte of digits).
@@ -69,12 +69,21 @@ pub fn vanishes_in_f64(token: &[u8]) -> bool {
         .iter()
         .position(|b| matches!(b, b'e' | b'E'))
         .map_or(token, |e| &token[..e]);
-    is_json_number(token)
-        && mantissa.iter().any(|b| matches!(b, b'1'..=b'9'))
-        && std::str::from_utf8(token)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            == Some(0.0)
+    mantissa.iter().any(|b| matches!(b, b'1'..=b'9')) && f64_value(token) == Some(0.0)
+}
+
+/// Whether `token`, a JSON number, is beyond float64 (`1e999`, 400 nines).
+pub fn overflows_f64(token: &[u8]) -> bool {
+    f64_value(token).is_some_and(f64::is_infinite)
+}
+
+/// The float64 value of `token` when it is a JSON number (correctly rounded: infinite beyond float64's
+/// range, 0 below it).
+fn f64_value(token: &[u8]) -> Option<f64> {
+    if !is_json_number(token) {
+        return None;
+    }
+    std::str::from_utf8(token).ok()?.parse().ok()
 }
 
 /// The text of the first number token outside strings in `line` that [`vanishes_in_f64`], if any. Only a

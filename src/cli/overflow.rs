@@ -14,8 +14,8 @@
 //! same way, with a second kind of marker ([`vanished`]), so the line parser can name the field.
 
 use super::lexical::{
-    first_vanishing_number, is_json_number, is_number_byte, keys_at, number_token_at, shorten,
-    string_end, vanishes_in_f64,
+    first_vanishing_number, is_json_number, is_number_byte, keys_at, number_token_at,
+    overflows_f64, shorten, string_end, vanishes_in_f64,
 };
 use serde_json::Value;
 
@@ -175,15 +175,6 @@ impl Rewritten {
         let shift = before.checked_sub(1).map_or(0, |k| self.shifts[k].1);
         (column as isize - shift).max(1) as usize
     }
-}
-
-/// A number JSON allows whose value is beyond f64 (`1e999`, 400 nines).
-fn overflows_f64(token: &[u8]) -> bool {
-    is_json_number(token)
-        && std::str::from_utf8(token)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .is_some_and(f64::is_infinite)
 }
 
 #[cfg(test)]
