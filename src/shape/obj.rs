@@ -17,7 +17,7 @@ use std::path::Path;
 ///
 /// Errors are [`GjkError::Obj`], with the 1-based line number where one can be named: a missing or
 /// unreadable file, a malformed `v`, `vt`, `vn` or `f` line, a face index out of range, a NaN, infinite or
-/// out-of-range coordinate, or a file with no faces.
+/// out-of-range coordinate, one other than 0 too small for float32, or a file with no faces.
 pub fn load_obj_points(path: &Path) -> Result<Vec<Vec3>, GjkError> {
     let options = tobj::LoadOptions {
         single_index: false,
@@ -34,8 +34,9 @@ pub fn load_obj_points(path: &Path) -> Result<Vec<Vec3>, GjkError> {
 }
 
 /// Reads an OBJ file with tobj (materials are not read) and checks what tobj lets through: faces of fewer
-/// than three corners, and vertices that are not finite or beyond the coordinate limit. Errors name the
-/// file and, where one can be named, the line; a file whose faces use no vertex is an error too.
+/// than three corners, and vertices that are not finite, beyond the coordinate limit or too small for float32
+/// other than 0 (tobj reads them as 0 or loses their digits). Errors name the file and, where one can be
+/// named, the line; a file whose faces use no vertex is an error too.
 pub fn load_obj_models(
     path: &Path,
     options: &tobj::LoadOptions,
@@ -51,18 +52,23 @@ pub fn load_obj_models(
     let text = String::from_utf8_lossy(bytes);
     let parsed = tobj::load_obj_buf(&mut text.as_bytes(), options, |_| Ok(Default::default()));
     let in_range = |c: &f32| c.is_finite() && c.abs() as f64 <= COORDINATE_LIMIT;
-    if let Ok((models, _materials)) = &parsed {
-        let usable = models.iter().any(|m| !m.mesh.positions.is_empty())
+    let usable = parsed.as_ref().is_ok_and(|(models, _materials)| {
+        models.iter().any(|m| !m.mesh.positions.is_empty())
             && models.iter().all(|m| m.mesh.positions.iter().all(in_range))
-            && !has_short_face(bytes);
-        if usable {
-            return Ok(parsed.map(|(models, _)| models).unwrap_or_default());
-        }
+            && !has_short_face(bytes)
+    });
+    // A number too small for float32 is 0 in tobj's answer, like a 0 as written: only the text tells them
+    // apart, so a file that may hold one is scanned too.
+    if usable && !may_hold_tiny_number(bytes) {
+        return Ok(parsed.map(|(models, _)| models).unwrap_or_default());
     }
-    // Something is wrong: the scan names the line where it can.
+    // Something is or may be wrong: the scan names the line where it can.
     let scan = scan(bytes);
     if let Some((line, message)) = scan.problem {
         return Err(obj_error(path, Some(line), message));
+    }
+    if usable {
+        return Ok(parsed.map(|(models, _)| models).unwrap_or_default());
     }
     let message = match parsed {
         Err(e) => e.to_string(),
@@ -79,6 +85,19 @@ pub fn load_obj_models(
 /// line numbers stay as they are.
 fn without_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
+}
+
+/// Whether the file may hold a number other than 0 below float32's smallest normal one, without the cost of
+/// the full scan: such a number has a negative exponent (`e-`, `E-`), or at least 37 zeros in a row after its
+/// point.
+fn may_hold_tiny_number(bytes: &[u8]) -> bool {
+    let negative_exponent = bytes.windows(2).any(|w| matches!(w, [b'e' | b'E', b'-']));
+    let mut zeros = 0;
+    negative_exponent
+        || bytes.iter().any(|&b| {
+            zeros = if b == b'0' { zeros + 1 } else { 0 };
+            zeros >= 37
+        })
 }
 
 /// Whether an `f` line has fewer than three corners (tobj takes it for a point or a line), without the
@@ -222,6 +241,23 @@ fn check_vertex(words: Vec<&str>) -> Result<(), String> {
             found()
         ));
     }
+    // tobj reads in float32, where `1e-46` is 0 and `1e-40` loses its digits: a mesh written that small
+    // would collapse without a word. The JSON Lines reader refuses the same numbers in the same words.
+    for (word, coordinate) in words.iter().zip(written.to_array()) {
+        let written_nonzero = coordinate != 0.0 || has_nonzero_digit(word);
+        if written_nonzero && coordinate.abs() < f32::MIN_POSITIVE as f64 {
+            let shown = match weight {
+                1.0 => word.to_string(),
+                _ => format!("{word} / w = {coordinate:e}"),
+            };
+            return Err(format!(
+                "vertex coordinate {shown} is too small for float32, which tobj reads and the answers \
+                 are computed in (below {:e} other than 0): write 0, or scale the mesh up: {}",
+                f32::MIN_POSITIVE,
+                found()
+            ));
+        }
+    }
     // Within the limit as written, but tobj divides in float32, where x and w can overflow first (x = 1e39,
     // w = 1e31).
     if !(xyz.as_vec3() / weight as f32).is_finite() {
@@ -231,6 +267,14 @@ fn check_vertex(words: Vec<&str>) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Whether a number as written has a digit 1-9 before its exponent: other than 0, even where float64 reads
+/// it as 0 (`1e-400`).
+fn has_nonzero_digit(word: &str) -> bool {
+    word.bytes()
+        .take_while(|b| !matches!(b, b'e' | b'E'))
+        .any(|b| matches!(b, b'1'..=b'9'))
 }
 
 /// `f` and `l` elements: `v`, `v/vt`, `v//vn` or `v/vt/vn`, 1-based, negative counting back from the last
@@ -420,6 +464,48 @@ mod tests {
         let (line, message, _) = error_of("huge", text);
         assert_eq!(line, Some(4));
         assert!(message.contains("beyond"), "{message}");
+    }
+
+    #[test]
+    fn coordinates_float32_cannot_hold_other_than_zero_report_their_line() {
+        let tiny = |v: &str| format!("v 0 0 0\nv 1 0 0\nv 0 1 0\n{v}\nf 1 2 3\nf 1 3 4\n");
+        // 0 in float32 (below its smallest subnormal), a subnormal that loses its digits, a number float64
+        // itself reads as 0, and one that is small only once divided by w: each would move the vertex to 0.
+        for (v, shown) in [
+            ("v 0 0 1e-46", "1e-46"),
+            ("v -1e-40 0 1", "-1e-40"),
+            ("v 0 1e-400 1", "1e-400"),
+            ("v 1e-20 0 0 1e19", "1e-20 / w = 1e-39"),
+            (
+                "v 0 0 0.00000000000000000000000000000000000000001",
+                "0.00000000000000000000000000000000000000001",
+            ),
+        ] {
+            let (line, message, _) = error_of("tiny", &tiny(v));
+            assert_eq!(line, Some(4), "{v}");
+            assert_eq!(
+                message,
+                format!(
+                    "vertex coordinate {shown} is too small for float32, which tobj reads and the answers \
+                     are computed in (below 1.1754944e-38 other than 0): write 0, or scale the mesh up: \
+                     \"{}\"",
+                    &v[2..]
+                ),
+                "{v}"
+            );
+        }
+        // Zeros of either sign and the smallest normal float32 load as written; so do ordinary numbers with a
+        // negative exponent (the file is scanned, and nothing is wrong).
+        let file = TempObj::new(
+            "small",
+            "v 0 0 0\nv 5E-1 2.5e-3 0\nv 0 1 0\nv -0.0 0e-999 1.1754944e-38\nf 1 2 3\nf 1 3 4\n",
+        );
+        let points = load_obj_points(&file.path).unwrap();
+        assert!(
+            points.contains(&Vec3::new(0.0, 0.0, f32::MIN_POSITIVE)),
+            "{points:?}"
+        );
+        assert!(points.contains(&Vec3::new(0.5, 0.0025, 0.0)), "{points:?}");
     }
 
     #[test]
