@@ -20,11 +20,16 @@ pub fn closed_form<R: Real>(q: &PairQuery<R>) -> Option<ClosedForm<R>> {
     if s.a.points.len() > 2 || s.b.points.len() > 2 {
         return None;
     }
-    let end = |points: &[R::V], k: usize| points[k.min(points.len() - 1)];
-    let a = [end(s.a.points, 0) * s.unit, end(s.a.points, 1) * s.unit];
     let place = |p: R::V| R::mat_mul(s.rotation_b, p) * s.unit + s.position_b;
-    let b = [place(end(s.b.points, 0)), place(end(s.b.points, 1))];
-    let (core_a, core_b) = closest_points_of_segments::<R>(a, b);
+    let (core_a, core_b) = match (s.a.points, s.b.points) {
+        ([a], [b]) => (*a * s.unit, place(*b)),
+        _ => {
+            let end = |points: &[R::V], k: usize| points[k.min(points.len() - 1)];
+            let a = [end(s.a.points, 0) * s.unit, end(s.a.points, 1) * s.unit];
+            let b = [place(end(s.b.points, 0)), place(end(s.b.points, 1))];
+            closest_points_of_segments::<R>(a, b)
+        }
+    };
     let gap = core_b - core_a;
     let core_distance = R::length_squared(gap).sqrt();
     let touch = q.touch_tolerance();
