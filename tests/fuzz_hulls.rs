@@ -1,5 +1,5 @@
 //! Property-based fuzzer (proptest, with shrinking) for the shapes `ConvexShape::hull` makes from point clouds:
-//! squashed spheres and boxes of random points down to 1e-7 of their width thick, needles, nearly flat domes,
+//! squashed spheres, balls and boxes of random points down to 1e-7 of their width thick, needles, nearly flat domes,
 //! exactly flat grids and circles, points on a line, with repeats, turned at random and placed up to 9e8 from
 //! the origin. Quickhull once dropped the points that gave a thin cloud its thickness (a disk 2e-3 thick came
 //! back with 6% of it at its centre, so points inside were answered apart), and a surface it built for a
@@ -136,6 +136,39 @@ fn thin_box_cloud() -> impl Strategy<Value = Cloud> {
         })
 }
 
+/// Random points in a ball squashed along two axes by factors down to 1e-7: hulls of hundreds of triangles
+/// with most points inside, which are tested one plane each (walked to the triangle their ray from the centre
+/// leaves through) rather than against every plane.
+fn squashed_ball() -> impl Strategy<Value = Cloud> {
+    (
+        300usize..4000,
+        any::<u64>(),
+        log_uniform(-7.0, 0.0),
+        prop_oneof![Just(1.0), log_uniform(-7.0, 0.0)],
+        placement(),
+    )
+        .prop_map(|(n, seed, thin, second, place)| {
+            let mut state = seed | 1;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+            };
+            let mut ball = Vec::with_capacity(n);
+            while ball.len() < n {
+                let p = DVec3::new(next(), next(), next());
+                if p.length_squared() <= 1.0 {
+                    ball.push(p * DVec3::new(1.0, thin, second));
+                }
+            }
+            Cloud {
+                family: "points in a squashed ball",
+                points: place.place(ball),
+            }
+        })
+}
+
 /// A `g` x `g` grid on the paraboloid `z = -k (x^2 + y^2)` over [-1, 1]^2 (nearly flat for small `k`) and
 /// one point below it.
 fn dome() -> impl Strategy<Value = Cloud> {
@@ -229,6 +262,7 @@ fn any_cloud() -> impl Strategy<Value = Cloud> {
         prop_oneof![
             3 => squashed_sphere(),
             2 => thin_box_cloud(),
+            2 => squashed_ball(),
             2 => dome(),
             1 => flat_or_collinear(),
         ],

@@ -369,6 +369,73 @@ mod tests {
     }
 
     #[test]
+    fn the_walked_outside_test_answers_as_every_plane_does() {
+        // Hulls of over 256 triangles (where dropped points are walked to their plane): a sphere of points, a
+        // ball of random points squashed to 1e-3 and a needle 1e-4 wide, both turned off the axes (the
+        // starting table's whitening must follow them).
+        let mut state = 11u64;
+        let mut random = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let turn = glam::Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+        let mut ball = Vec::new();
+        while ball.len() < 3000 {
+            let p = Vec3::new(random(), random(), random());
+            if p.length() <= 1.0 {
+                ball.push(p);
+            }
+        }
+        let clouds = [
+            sphere_points(600),
+            ball.iter()
+                .map(|p| turn * (*p * Vec3::new(1.0, 1e-3, 1.0)))
+                .collect(),
+            sphere_points(600)
+                .iter()
+                .map(|p| turn * (*p * Vec3::new(1.0, 1e-4, 1e-4)) + Vec3::splat(100.0))
+                .collect::<Vec<Vec3>>(),
+        ];
+        for cloud in clouds {
+            let (picked, triangles) = exact_quickhull(&cloud).expect("a solid cloud");
+            let vertices: Vec<Vec3> = picked.iter().map(|&i| cloud[i]).collect();
+            let hull = checked(vertices.clone(), triangles.clone()).expect("a convex surface");
+            assert!(triangles.len() >= 256, "{}", triangles.len());
+            // The cloud itself (inside or on), its vertices a float32 ulp either way, the middles of edges
+            // nudged the same way, points around it, and a point that is not a number.
+            let nudge = |p: Vec3, k: usize| match k % 3 {
+                0 => p.map(f32::next_up),
+                1 => p.map(f32::next_down),
+                _ => p,
+            };
+            let mut probes = cloud.clone();
+            probes.extend(vertices.iter().enumerate().map(|(k, p)| nudge(*p, k)));
+            probes.extend(triangles.iter().enumerate().map(|(k, t)| {
+                let (a, b) = (vertices[t[0] as usize], vertices[t[1] as usize]);
+                nudge((a + b) * 0.5, k)
+            }));
+            let centre = vertices.iter().sum::<Vec3>() / vertices.len() as f32;
+            probes.extend(
+                vertices
+                    .iter()
+                    .map(|p| centre + (*p - centre) * (1.0 + 0.01 * random())),
+            );
+            probes.push(Vec3::NAN);
+            let reference: Vec<bool> = probes.iter().map(|p| hull.surface.outside(*p)).collect();
+            let outside = reference.iter().filter(|&&o| o).count();
+            assert!(
+                outside > probes.len() / 10 && outside < probes.len() / 2,
+                "{outside}"
+            );
+            assert_eq!(hull.surface.outside_each(&probes), reference);
+            // Walks cut short after one step: most points fall back to every plane, with the same answers.
+            assert_eq!(hull.surface.outside_each_walked(&probes, 1), reference);
+        }
+    }
+
+    #[test]
     fn a_finely_tessellated_cube_thins_to_its_corners() {
         // 257 x 257 points on each of the six faces: 396,294 points, all on the boundary, 8 vertices.
         let n = 257;

@@ -12,6 +12,7 @@ mod hull;
 mod obj;
 mod packed;
 mod primitives;
+mod ray_walk;
 mod support;
 
 pub use adjacency::{HullAdjacency, NO_START, START_TABLE_SIDE};
