@@ -320,6 +320,29 @@ mod tests {
         ]
     }
 
+    /// Numbers uniform in [-1, 1) from `seed` (a linear congruential generator's high bits).
+    fn uniform(seed: u64) -> impl FnMut() -> f32 {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        }
+    }
+
+    /// `n` points uniform in the unit ball.
+    fn random_ball(random: &mut impl FnMut() -> f32, n: usize) -> Vec<Vec3> {
+        let mut ball = Vec::with_capacity(n);
+        while ball.len() < n {
+            let p = Vec3::new(random(), random(), random());
+            if p.length() <= 1.0 {
+                ball.push(p);
+            }
+        }
+        ball
+    }
+
     #[test]
     fn small_inputs_get_the_exact_hull() {
         let mut points = sphere_points(200);
@@ -334,20 +357,7 @@ mod tests {
     fn a_thin_cloud_keeps_every_extreme_point_and_its_triangles() {
         // A ball of random points squashed to 1e-3 of its width, and a sphere of points squashed to 1e-4:
         // quickhull's tolerance swallows the thin direction unless the cloud is stretched round first.
-        let mut state = 7u64;
-        let mut random = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
-        let mut ball = Vec::new();
-        while ball.len() < 4000 {
-            let p = Vec3::new(random(), random(), random());
-            if p.length() <= 1.0 {
-                ball.push(p);
-            }
-        }
+        let ball = random_ball(&mut uniform(7), 4000);
         let squashed: Vec<Vec3> = ball
             .iter()
             .map(|p| *p * Vec3::new(1.0, 1e-3, 1.0))
@@ -373,21 +383,9 @@ mod tests {
         // Hulls of over 256 triangles (where dropped points are walked to their plane): a sphere of points, a
         // ball of random points squashed to 1e-3 and a needle 1e-4 wide, both turned off the axes (the
         // starting table's whitening must follow them).
-        let mut state = 11u64;
-        let mut random = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut random = uniform(11);
         let turn = glam::Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
-        let mut ball = Vec::new();
-        while ball.len() < 3000 {
-            let p = Vec3::new(random(), random(), random());
-            if p.length() <= 1.0 {
-                ball.push(p);
-            }
-        }
+        let ball = random_ball(&mut random, 3000);
         let clouds = [
             sphere_points(600),
             ball.iter()
