@@ -208,7 +208,8 @@ fn tetrahedron_obj(path: &Path, edge: &str) {
 fn tiny_meshes_and_huge_windows_are_one_line_errors_or_work() {
     let dir = std::env::temp_dir().join(format!("gpu-gjk-demo-tiny-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // Checked before any window opens: a factor of 1e40 has no float32.
+    // Refused when the mesh is read, before any window opens: 1e-40 is below float32's smallest normal number
+    // (the demo's own check, that a factor of 1e40 has no float32, is tested in `stress::scene`).
     let unscalable = dir.join("tiny40.obj");
     tetrahedron_obj(&unscalable, "1e-40");
     let output = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
@@ -219,7 +220,7 @@ fn tiny_meshes_and_huge_windows_are_one_line_errors_or_work() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("tiny40.obj") && stderr.contains("beyond float32"),
+        stderr.contains("tiny40.obj:2") && stderr.contains("1e-40 is too small for float32"),
         "{stderr}"
     );
     let Some(xvfb) = xvfb_run("the window tests") else {
