@@ -147,6 +147,27 @@ pub fn run_ours(case: &Case, kind: Kind, full: bool, config: &GjkConfig) -> f32 
 }
 
 /// [`run_ours`] on one pair of `case`.
+/// The sphere asset against itself, centres 0.025 to 0.15 apart (radius 1): deep overlaps of a finely
+/// tessellated round hull, where EPA makes hundreds of expansions over a polytope of hundreds of faces
+/// (measured: 221 a pair on average, at most 397). parry3d's EPA stops short there: its depth is below
+/// gpu-gjk's by more than 1e-3 on 174 of the 200 pairs (1.847 against 1.899 on average).
+pub fn deep_spheres() -> Case {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let sphere = ConvexShape::from_obj(assets.join("sphere.obj"), 0.0).expect("asset loads");
+    let pairs = random_pairs(SEED + 483)
+        .into_iter()
+        .map(|p| {
+            Pair::new(
+                0,
+                1,
+                p.pose_a,
+                Pose::new(p.pose_b.position * 0.0625, p.pose_b.rotation),
+            )
+        })
+        .collect();
+    Case::new("sphere482_deep".into(), vec![sphere.clone(), sphere], pairs)
+}
+
 #[inline]
 pub fn ours_on_pair(case: &Case, q: &Pair, kind: Kind, full: bool, config: &GjkConfig) -> f32 {
     let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
@@ -220,7 +241,7 @@ impl Kind {
 
 /// Every case: the mix, the cube against the sphere asset, then the big hulls.
 pub fn all_cases() -> Vec<Case> {
-    let mut cases = vec![mix(), cube_sphere()];
+    let mut cases = vec![mix(), cube_sphere(), deep_spheres()];
     cases.extend(big_hulls());
     cases
 }
