@@ -1,7 +1,7 @@
 //! The headline cases of the CPU reference against parry3d 0.31 (f32), shared by `benches/vs_parry.rs`
 //! (criterion) and `benches/vs_parry_paired.rs` (the two libraries timed in alternation): the random mix, big
 //! hulls (1,000, 5,000 and 20,000 vertices against a box and against each other), the cube against the
-//! 482-vertex sphere asset, and one pass of either library over a case's pairs.
+//! 482-vertex sphere asset, that sphere deep inside itself, and one pass of either library over a case's pairs.
 
 use crate::parry_pairs::{reduced_scene, to_parry, Pair};
 use glam::Vec3;
@@ -101,25 +101,46 @@ pub fn big_hulls() -> Vec<Case> {
     cases
 }
 
-/// The seed's case: `assets/cube.obj` (half-size 1) against `assets/sphere.obj` (482 vertices, radius 1).
-pub fn cube_sphere() -> Case {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let load = |name: &str| ConvexShape::from_obj(assets.join(name), 0.0).expect("asset loads");
-    let (cube, sphere) = (load("cube.obj"), load("sphere.obj"));
-    assert_eq!(sphere.len(), 482);
-    // Centres 0.8 to 4.8 apart: about half overlap.
-    let pairs = random_pairs(SEED + 482)
+/// A shape of `assets/`, with no radius.
+fn asset(name: &str) -> ConvexShape {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name);
+    ConvexShape::from_obj(path, 0.0).expect("asset loads")
+}
+
+/// [`random_pairs`] with B's centre moved `scale` times as far from A's.
+fn scaled_pairs(seed: u64, scale: f32) -> Vec<Pair> {
+    random_pairs(seed)
         .into_iter()
         .map(|p| {
             Pair::new(
                 0,
                 1,
                 p.pose_a,
-                Pose::new(p.pose_b.position * 2.0, p.pose_b.rotation),
+                Pose::new(p.pose_b.position * scale, p.pose_b.rotation),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The seed's case: `assets/cube.obj` (half-size 1) against `assets/sphere.obj` (482 vertices, radius 1).
+pub fn cube_sphere() -> Case {
+    let (cube, sphere) = (asset("cube.obj"), asset("sphere.obj"));
+    assert_eq!(sphere.len(), 482);
+    // Centres 0.8 to 4.8 apart: about half overlap.
+    let pairs = scaled_pairs(SEED + 482, 2.0);
     Case::new("cube_sphere482".into(), vec![cube, sphere], pairs)
+}
+
+/// The sphere asset against itself, centres 0.025 to 0.15 apart (radius 1): deep overlaps of a finely
+/// tessellated round hull, where EPA makes hundreds of expansions over a polytope of hundreds of faces
+/// (measured: 221 a pair on average, at most 397). parry3d's EPA stops short there: its depth is below
+/// gpu-gjk's by more than 1e-3 on 174 of the 200 pairs (1.847 against 1.899 on average).
+pub fn deep_spheres() -> Case {
+    let sphere = asset("sphere.obj");
+    let pairs = scaled_pairs(SEED + 483, 0.0625);
+    Case::new("sphere482_deep".into(), vec![sphere.clone(), sphere], pairs)
 }
 
 #[derive(Clone, Copy)]
@@ -147,27 +168,6 @@ pub fn run_ours(case: &Case, kind: Kind, full: bool, config: &GjkConfig) -> f32 
 }
 
 /// [`run_ours`] on one pair of `case`.
-/// The sphere asset against itself, centres 0.025 to 0.15 apart (radius 1): deep overlaps of a finely
-/// tessellated round hull, where EPA makes hundreds of expansions over a polytope of hundreds of faces
-/// (measured: 221 a pair on average, at most 397). parry3d's EPA stops short there: its depth is below
-/// gpu-gjk's by more than 1e-3 on 174 of the 200 pairs (1.847 against 1.899 on average).
-pub fn deep_spheres() -> Case {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let sphere = ConvexShape::from_obj(assets.join("sphere.obj"), 0.0).expect("asset loads");
-    let pairs = random_pairs(SEED + 483)
-        .into_iter()
-        .map(|p| {
-            Pair::new(
-                0,
-                1,
-                p.pose_a,
-                Pose::new(p.pose_b.position * 0.0625, p.pose_b.rotation),
-            )
-        })
-        .collect();
-    Case::new("sphere482_deep".into(), vec![sphere.clone(), sphere], pairs)
-}
-
 #[inline]
 pub fn ours_on_pair(case: &Case, q: &Pair, kind: Kind, full: bool, config: &GjkConfig) -> f32 {
     let (a, b) = (black_box(&case.shapes[q.a]), &case.shapes[q.b]);
@@ -239,7 +239,8 @@ impl Kind {
     ];
 }
 
-/// Every case: the mix, the cube against the sphere asset, then the big hulls.
+/// Every case: the mix, the cube against the sphere asset, the sphere asset deep inside itself, then the big
+/// hulls.
 pub fn all_cases() -> Vec<Case> {
     let mut cases = vec![mix(), cube_sphere(), deep_spheres()];
     cases.extend(big_hulls());
