@@ -29,7 +29,7 @@ pub fn contact<R: Real>(
     if status == PenetrationStatus::Penetrating {
         face = coplanar_neighbour(q, poly, face);
     }
-    let [i, j, k] = face.v;
+    let [i, j, k] = face.v.map(|v| v as usize);
     // The contact points come from the point of the face nearest the origin's projection on its plane (the
     // signed volumes of the face shifted by that projection), which is the projection itself when it falls
     // inside.
@@ -131,7 +131,7 @@ fn min3<R: Real>(l: [R; 3]) -> R {
 
 /// Barycentric weights of the origin's projection onto a face (negative outside the triangle).
 fn unclamped_barycentric<R: Real>(poly: &Polytope<R>, face: &Face<R>) -> [R; 3] {
-    let (a, b, c) = (poly.w[face.v[0]], poly.w[face.v[1]], poly.w[face.v[2]]);
+    let [a, b, c] = face.v.map(|v| poly.w[v as usize]);
     let p = face.normal * face.dist;
     let raw = R::cross(b - a, c - a);
     // Ratios of signed areas along the (balanced) normal, whose square cannot underflow.

@@ -139,7 +139,7 @@ fn expansion_loop<R: Real, T: EpaTracer<R>>(
         let k = poly.push_vertex(a, b);
         for e in 0..poly.edges {
             let [tail, head] = poly.horizon[e];
-            if let Err(status) = poly.push_face(tail, head, k) {
+            if let Err(status) = poly.push_face(tail as usize, head as usize, k) {
                 // The polytope is open now: answer from the best closed one.
                 return (status, face, iterations);
             }

@@ -26,7 +26,8 @@ thread_local! {
 /// distance from the origin) and whether its slot is in use.
 #[derive(Clone, Copy)]
 pub struct Face<R: Real> {
-    pub v: [usize; 3],
+    /// Corner vertices (32-bit: the bounds keep them far below; a 32-byte face instead of 48).
+    pub v: [u32; 3],
     pub normal: R::V,
     pub dist: R,
     pub alive: bool,
@@ -52,7 +53,7 @@ pub struct Polytope<R: Real> {
     /// The faces the current expansion's point sees, in slot order (storage reused across expansions).
     visible: Vec<usize>,
     /// Horizon edges (tail, head) of the current expansion, `edges` of them in use.
-    pub horizon: Vec<[usize; 2]>,
+    pub horizon: Vec<[u32; 2]>,
     pub edges: usize,
     pub limits: EpaLimits,
     /// At least the largest sum of absolute coordinates of any vertex pushed since the polytope was emptied:
@@ -180,7 +181,7 @@ impl<R: Real> Polytope<R> {
         }
         let normal = n * (R::ONE / len);
         let face = Face {
-            v: [i, j, k],
+            v: [i as u32, j as u32, k as u32],
             normal,
             dist: R::dot(normal, self.w[i]),
             alive: true,
@@ -277,7 +278,7 @@ impl<R: Real> Polytope<R> {
         let (faces, corners) = (&self.faces, &self.w);
         self.planes.not_below(self.face_slots, w, far, |s| {
             let f = &faces[s];
-            if f.alive && sees(f, w - corners[f.v[0]]) {
+            if f.alive && sees(f, w - corners[f.v[0] as usize]) {
                 visible.push(s);
             }
         });
@@ -330,7 +331,10 @@ impl<R: Real> Polytope<R> {
         let mut e = 0;
         while e < self.edges {
             let [tail, head] = self.horizon[e];
-            let n = R::cross(self.w[head] - self.w[tail], w - self.w[tail]);
+            let n = R::cross(
+                self.w[head as usize] - self.w[tail as usize],
+                w - self.w[tail as usize],
+            );
             // Exactly zero, as `length_squared(balanced(n)) == 0` asks without its three divisions (a tiny
             // cross product whose square underflows is not in line).
             if is_zero::<R>(n) {
@@ -351,7 +355,7 @@ impl<R: Real> Polytope<R> {
     }
 
     /// The live face on the other side of horizon edge (tail, head): the one that runs it head to tail.
-    fn face_across(&self, tail: usize, head: usize) -> Option<usize> {
+    fn face_across(&self, tail: u32, head: u32) -> Option<usize> {
         (0..self.face_slots).find(|&s| {
             let f = &self.faces[s];
             f.alive && (0..3).any(|k| f.v[k] == head && f.v[(k + 1) % 3] == tail)
@@ -359,13 +363,13 @@ impl<R: Real> Polytope<R> {
     }
 
     /// Where `edge` is in the horizon.
-    fn horizon_has(&self, edge: [usize; 2]) -> Option<usize> {
+    fn horizon_has(&self, edge: [u32; 2]) -> Option<usize> {
         self.horizon[..self.edges].iter().position(|h| *h == edge)
     }
 
     /// A removed face's edge: shared with a face removed before (its reverse is in the horizon) it is interior
     /// and leaves; otherwise it joins the horizon.
-    fn toggle_horizon_edge(&mut self, edge: [usize; 2]) -> Result<(), PenetrationStatus> {
+    fn toggle_horizon_edge(&mut self, edge: [u32; 2]) -> Result<(), PenetrationStatus> {
         match self.horizon_has([edge[1], edge[0]]) {
             Some(p) => {
                 self.horizon[p] = self.horizon[self.edges - 1];
@@ -505,7 +509,7 @@ mod tests {
             );
             let height = numbers.next() * 300.0 * eps * size * [1.0, 1e3, 1e6][case % 5 % 3];
             let w = to_r(corner + numbers.vector() * size + normal * height);
-            let exact = sees(&face, w - poly.w[face.v[0]]);
+            let exact = sees(&face, w - poly.w[face.v[0] as usize]);
             let quick = poly.planes.height(0, w) < clearly_behind::<R>(R::l1_norm(w) + poly.reach);
             assert!(
                 !(exact && quick),

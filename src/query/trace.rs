@@ -216,7 +216,7 @@ impl<R: Real> EpaTracer<R> for PairRecorder {
             face_count: live.clone().count(),
             normal: R::vec_to_f64(face.normal),
             depth: (face.dist.to_f64() + q.margin().to_f64()) * back,
-            face: face.v.map(w),
+            face: face.v.map(|i| w(i as usize)),
             support: self.point(unit, step.support_a, step.support_b),
             vertices: if keep {
                 (0..poly.vertices).map(w).collect()
@@ -224,7 +224,7 @@ impl<R: Real> EpaTracer<R> for PairRecorder {
                 Vec::new()
             },
             faces: if keep {
-                live.map(|f| f.v.map(|i| i as u32)).collect()
+                live.map(|f| f.v).collect()
             } else {
                 Vec::new()
             },
