@@ -99,6 +99,23 @@ pub trait Real:
             v
         }
     }
+    /// `v` or a multiple of it whose squared length neither underflows nor overflows, with that squared length:
+    /// `v` itself when its squared length is in range (every component whose square underflows is then below a
+    /// unit of roundoff of the sum), [`Real::balanced`] otherwise. For the plane of a triangle (EPA's new faces,
+    /// GJK's `s2d`), whose callers need only the direction: `balanced` always costs three divisions, which were
+    /// most of `push_face`'s time and 2% to 4% of a penetration query, and 1% to 7% of a distance query in
+    /// `s2d` (two runs of `benches/old_new.sh`, BENCHMARKS.md). The two differ in the last bits of what is
+    /// computed from the direction; the WGSL twin (`squarable` in `shaders/shared/signed_volumes.wgsl`) makes
+    /// the same choice.
+    fn squarable(v: Self::V) -> (Self::V, Self) {
+        let len2 = Self::length_squared(v);
+        if len2 >= Self::MIN_POSITIVE / Self::EPSILON && len2 <= Self::MAX {
+            (v, len2)
+        } else {
+            let b = Self::balanced(v);
+            (b, Self::length_squared(b))
+        }
+    }
     /// `v` scaled to unit length through [`Real::balanced`] (zero stays zero): `v / |v|` computed directly
     /// loses digits when `|v|²` is subnormal (a tiny shape against a huge one left a GJK normal of length
     /// 1.0001).
@@ -450,5 +467,38 @@ mod tests {
     fn eight_heights_at_once_are_the_scalar_heights() {
         check::<f32>(|x| x as f32);
         check::<f64>(|x| x);
+    }
+
+    /// A cross product is taken as it is while its square is in range, and balanced where the square would
+    /// underflow or overflow: the direction is kept either way and the squared length returned is that of the
+    /// vector returned.
+    #[test]
+    fn squarable_keeps_vectors_in_range_and_balances_the_rest() {
+        use glam::Vec3;
+        let in_range = Vec3::new(3.0, -4.0, 12.0);
+        assert_eq!(f32::squarable(in_range), (in_range, 169.0));
+        // A square below float32's smallest normal number over its unit of roundoff (1e-40 here), and one
+        // that overflows: both balanced, largest component +-1, same direction.
+        for (v, largest) in [
+            (Vec3::new(1e-20, -2e-20, 4e-21), -2e-20),
+            (Vec3::new(3e19, 1e19, -3e19), 3e19),
+            (Vec3::new(0.0, 0.0, f32::MAX), f32::MAX),
+        ] {
+            let (b, len2) = f32::squarable(v);
+            assert_eq!(b, v / largest.abs(), "{v}");
+            assert_eq!(len2, b.length_squared(), "{v}");
+            assert!(
+                len2.is_normal() && (1.0..=3.0).contains(&len2),
+                "{v}: {len2}"
+            );
+        }
+        // Zero stays zero; no number stays no number (`balanced` leaves both as they are).
+        assert_eq!(f32::squarable(Vec3::ZERO), (Vec3::ZERO, 0.0));
+        assert!(f32::squarable(Vec3::NAN).1.is_nan());
+        // Either side of the lower bound, 2^-103: squares 2^-102 (taken as it is) and 2^-104 (balanced).
+        let inside = Vec3::new(2f32.powi(-51), 0.0, 0.0);
+        assert_eq!(f32::squarable(inside).0, inside);
+        let outside = Vec3::new(0.0, 2f32.powi(-52), 0.0);
+        assert_eq!(f32::squarable(outside).0, Vec3::Y);
     }
 }

@@ -36,6 +36,20 @@ fn balanced(v: vec3<f32>) -> vec3<f32> {
     return v;
 }
 
+// `v` or a multiple of it whose squared length neither underflows nor overflows (Real::squarable): `v` itself
+// when its squared length is at least SQUARABLE_MIN_LEN2 (float32's smallest normal number over its unit of
+// roundoff: a component whose square underflows is then below a unit of roundoff of the sum) and finite,
+// `balanced(v)` otherwise, without balanced's three divisions. Returns the vector in xyz and its squared length
+// in w.
+fn squarable(v: vec3<f32>) -> vec4<f32> {
+    let len2 = dot(v, v);
+    if (len2 >= SQUARABLE_MIN_LEN2 && len2 <= F32_MAX) {
+        return vec4<f32>(v, len2);
+    }
+    let b = balanced(v);
+    return vec4<f32>(b, dot(b, b));
+}
+
 // `v` scaled to unit length through `balanced` (Real::unit_or_zero): `v / |v|` loses digits when |v|² is
 // subnormal.
 fn unit_or_zero(v: vec3<f32>) -> vec3<f32> {
@@ -79,8 +93,10 @@ fn s2d(s: array<vec3<f32>, 4>, i: u32, j: u32, k: u32, exhaustive: bool) -> Proj
     let a = s[i];
     let b = s[j];
     let c = s[k];
-    let n = balanced(cross(b - a, c - a));
-    let nn = dot(n, n);
+    // The normal's direction is all the projection needs (Real::squarable).
+    let direction = squarable(cross(b - a, c - a));
+    let n = direction.xyz;
+    let nn = direction.w;
     var p0 = vec3<f32>(0.0);
     if (nn > 0.0) {
         p0 = n * (dot(a, n) / nn);

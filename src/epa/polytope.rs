@@ -173,8 +173,7 @@ impl<R: Real> Polytope<R> {
     /// Adds face (i, j, k), counter-clockwise seen from outside: `Degenerate` when it has no area, `Overflow`
     /// when no slot is left.
     pub fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
-        let (n, len2) =
-            face_normal_direction::<R>(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
+        let (n, len2) = R::squarable(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
         let len = len2.sqrt();
         if !(len > R::ZERO) {
             return Err(PenetrationStatus::Degenerate);
@@ -391,23 +390,6 @@ fn sees<R: Real>(face: &Face<R>, offset: R::V) -> bool {
     let height = R::dot(face.normal, offset);
     let slack = R::from_f64(EPA_COPLANAR_ULPS) * R::EPSILON;
     height > R::ZERO || height * height <= slack * slack * R::length_squared(offset)
-}
-
-/// A face's cross product `n`, or a multiple of it, whose squared length neither underflows nor overflows:
-/// `n` itself when its squared length is in range (every component's square that underflows is then below
-/// a unit of roundoff of the sum), [`Real::balanced`] otherwise. Measured with both in one binary, timed in
-/// alternation on the overlapping pairs of `benches/parry_cases`: always balancing (three divisions, most of
-/// `push_face`'s time) cost 2% to 4% of a penetration query. The two differ in the last bits of the unit
-/// normal; `polytope_push_face` in `shaders/shared/epa/polytope.wgsl` makes the same choice. Returns the
-/// vector with its squared length, which the caller needs next.
-fn face_normal_direction<R: Real>(n: R::V) -> (R::V, R) {
-    let len2 = R::length_squared(n);
-    if len2 >= R::MIN_POSITIVE / R::EPSILON && len2 <= R::MAX {
-        (n, len2)
-    } else {
-        let b = R::balanced(n);
-        (b, R::length_squared(b))
-    }
 }
 
 /// Slots past which [`Polytope::closest_face`] takes its two-pass search: below, the walk is as fast (most

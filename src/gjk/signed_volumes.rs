@@ -97,8 +97,8 @@ pub fn s2d<R: Real>(
     exhaustive: bool,
 ) -> Projection<R> {
     let (a, b, c) = (s[i], s[j], s[k]);
-    let n = R::balanced(R::cross(b - a, c - a));
-    let nn = R::length_squared(n);
+    // The normal's direction is all the projection needs ([`Real::squarable`]).
+    let (n, nn) = R::squarable(R::cross(b - a, c - a));
     // Project the origin onto the triangle's plane; the closest point of the triangle to the origin is the
     // closest point to this projection (Pythagoras).
     let p0 = if nn > R::ZERO {

@@ -75,24 +75,10 @@ fn polytope_contains(w: vec3<f32>) -> bool {
     return known;
 }
 
-// A face's cross product `n`, or a multiple of it, whose squared length neither underflows nor overflows: `n`
-// itself when its squared length is at least FACE_NORMAL_MIN_LEN2 (float32's smallest normal number over its
-// unit of roundoff: a component whose square underflows is then below a unit of roundoff of the sum) and
-// finite, `balanced(n)` otherwise (face_normal_direction in src/epa/polytope.rs). Returns the vector in xyz and
-// its squared length in w.
-fn face_normal_direction(n: vec3<f32>) -> vec4<f32> {
-    let len2 = dot(n, n);
-    if (len2 >= FACE_NORMAL_MIN_LEN2 && len2 <= F32_MAX) {
-        return vec4<f32>(n, len2);
-    }
-    let b = balanced(n);
-    return vec4<f32>(b, dot(b, b));
-}
-
 // Adds face (i, j, k), counter-clockwise seen from outside; PUSH_OK, or the status that stops EPA.
 fn polytope_push_face(i: u32, j: u32, k: u32) -> u32 {
     let wi = poly_w(i);
-    let direction = face_normal_direction(cross(poly_w(j) - wi, poly_w(k) - wi));
+    let direction = squarable(cross(poly_w(j) - wi, poly_w(k) - wi));
     let n = direction.xyz;
     let len = sqrt(direction.w);
     if (!(len > 0.0)) {

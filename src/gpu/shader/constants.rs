@@ -97,9 +97,9 @@ pub fn shared_constants() -> Vec<WgslConstant> {
         f32_constant("EPA_COPLANAR_COSINE_SLACK", EPA_COPLANAR_COSINE_SLACK),
         f32_constant("EPA_COPLANAR_ULPS", EPA_COPLANAR_ULPS),
         f32_constant("EPA_UNIT_NORMAL_SLACK", EPA_UNIT_NORMAL_SLACK),
-        // `face_normal_direction` in src/epa/polytope.rs: the range of squared lengths taken as they are.
+        // `Real::squarable` in src/real.rs: the range of squared lengths taken as they are.
         f32_constant(
-            "FACE_NORMAL_MIN_LEN2",
+            "SQUARABLE_MIN_LEN2",
             (f32::MIN_POSITIVE / f32::EPSILON) as f64,
         ),
         f32_constant("F32_MAX", f32::MAX as f64),
