@@ -181,9 +181,15 @@ fn float32_reference_agrees_with_parry_f64_on_random_mixed_pairs() {
     );
 }
 
+/// The float32 run against the float64 run of the same code on the random mix: every distance within the band,
+/// and the accuracy README.md states for the pairs apart, as error over the pair scale: at most 5e-7 for 99.9%
+/// of them (measured 4.2e-7 to 5.0e-7 on four seeds) and at most 3e-6 for every one (measured 0.8e-6 to
+/// 2.1e-6, what GJK's convergence test lets through: 16 units of roundoff of the core distance plus the
+/// scale). Fixed figures, so that a looser convergence test fails here (256 units: 4.3e-6 on this seed).
 #[test]
 fn float32_and_float64_runs_of_the_same_code_agree() {
-    let scene = random_scene(seed() ^ 0x5eed, 2_000, &MixSpec::default());
+    const MIX_PAIRS: usize = 20_000;
+    let scene = random_scene(seed() ^ 0x5eed, MIX_PAIRS, &MixSpec::default());
     let config = GjkConfig::default();
     let single = query_batch(
         &scene.shapes,
@@ -194,33 +200,59 @@ fn float32_and_float64_runs_of_the_same_code_agree() {
         Threads::Single,
     )
     .unwrap();
-    for (i, pair) in scene.pairs.iter().enumerate() {
-        let (ia, ib) = (
-            &scene.instances[pair[0] as usize],
-            &scene.instances[pair[1] as usize],
-        );
-        let (a, b) = (
-            &scene.shapes[ia.shape as usize],
-            &scene.shapes[ib.shape as usize],
-        );
-        let wide = gpu_gjk::query::query_f64(
-            a,
-            &ia.pose.to_f64(),
-            b,
-            &ib.pose.to_f64(),
-            QueryKind::Distance,
-            &config,
-        );
-        let band = BAND * pair_scale(a.bounding_radius(), b.bounding_radius()) as f64;
-        assert_ne!(wide.status, GjkStatus::MaxIterations, "pair {i}");
-        assert!(
-            (wide.distance - single[i].distance as f64).abs() <= band,
-            "pair {i}: f64 {} vs f32 {}",
-            wide.distance,
-            single[i].distance
-        );
-        let _: DVec3 = wide.witness_a;
-    }
+    let errors: Vec<f64> = (0..MIX_PAIRS)
+        .into_par_iter()
+        .filter_map(|i| {
+            let pair = scene.pairs[i];
+            let (ia, ib) = (
+                &scene.instances[pair[0] as usize],
+                &scene.instances[pair[1] as usize],
+            );
+            let (a, b) = (
+                &scene.shapes[ia.shape as usize],
+                &scene.shapes[ib.shape as usize],
+            );
+            let wide = gpu_gjk::query::query_f64(
+                a,
+                &ia.pose.to_f64(),
+                b,
+                &ib.pose.to_f64(),
+                QueryKind::Distance,
+                &config,
+            );
+            let scale = pair_scale(a.bounding_radius(), b.bounding_radius()) as f64;
+            let error = (wide.distance - single[i].distance as f64).abs();
+            assert_ne!(wide.status, GjkStatus::MaxIterations, "pair {i}");
+            assert!(
+                error <= BAND * scale,
+                "pair {i}: f64 {} vs f32 {}",
+                wide.distance,
+                single[i].distance
+            );
+            let _: DVec3 = wide.witness_a;
+            if wide.intersecting || single[i].intersecting {
+                return None;
+            }
+            assert!(
+                error <= 3e-6 * scale,
+                "pair {i}: f64 {} vs f32 {}: {:e} of the scale",
+                wide.distance,
+                single[i].distance,
+                error / scale
+            );
+            Some(error / scale)
+        })
+        .collect();
+    let mut errors = errors;
+    errors.sort_by(f64::total_cmp);
+    let percentile = errors[errors.len() * 999 / 1000];
+    println!(
+        "{} pairs apart: error over the scale at the 99.9th percentile {percentile:e}, largest {:e}",
+        errors.len(),
+        errors[errors.len() - 1]
+    );
+    assert!(errors.len() > MIX_PAIRS / 5, "{} pairs apart", errors.len());
+    assert!(percentile <= 5e-7, "99.9th percentile {percentile:e}");
 }
 
 /// Random pairs slid along the referee's separating normal until their gap is a chosen fraction of their
