@@ -477,8 +477,8 @@ mod tests {
         use glam::Vec3;
         let in_range = Vec3::new(3.0, -4.0, 12.0);
         assert_eq!(f32::squarable(in_range), (in_range, 169.0));
-        // A square below float32's smallest normal number over its unit of roundoff (1e-40 here), and one
-        // that overflows: both balanced, largest component +-1, same direction.
+        // A square below float32's smallest normal number over its unit of roundoff (about 5e-40 here), and
+        // one that overflows: both balanced, largest component +-1, same direction.
         for (v, largest) in [
             (Vec3::new(1e-20, -2e-20, 4e-21), -2e-20),
             (Vec3::new(3e19, 1e19, -3e19), 3e19),

@@ -200,7 +200,7 @@ fn float32_and_float64_runs_of_the_same_code_agree() {
         Threads::Single,
     )
     .unwrap();
-    let errors: Vec<f64> = (0..MIX_PAIRS)
+    let mut errors: Vec<f64> = (0..MIX_PAIRS)
         .into_par_iter()
         .filter_map(|i| {
             let pair = scene.pairs[i];
@@ -243,7 +243,6 @@ fn float32_and_float64_runs_of_the_same_code_agree() {
             Some(error / scale)
         })
         .collect();
-    let mut errors = errors;
     errors.sort_by(f64::total_cmp);
     let percentile = errors[errors.len() * 999 / 1000];
     println!(

@@ -26,7 +26,8 @@ thread_local! {
 /// distance from the origin) and whether its slot is in use.
 #[derive(Clone, Copy)]
 pub struct Face<R: Real> {
-    /// Corner vertices (32-bit: the bounds keep them far below; a 32-byte face instead of 48).
+    /// Corner vertices, 32-bit: the bounds keep vertex indices below 16,384 ([`EpaLimits::grown`]), and a
+    /// face is 32 bytes instead of 48.
     pub v: [u32; 3],
     pub normal: R::V,
     pub dist: R,
