@@ -7,7 +7,7 @@
 //! do within a query, and the walk starts where the previous call ended.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 use gpu_gjk::mesh_gen::fibonacci_sphere as sphere_points;
 use gpu_gjk::shape::{support_index, HullAdjacency, HullView, PackedPoints};
 use std::hint::black_box;
@@ -17,7 +17,7 @@ const SIZES: [usize; 9] = [8, 16, 24, 32, 48, 64, 128, 512, 4096];
 const CALLS: usize = 256;
 
 /// Directions turning a few degrees per call, with a jump to a new region every 8 calls (a new query).
-fn directions() -> Vec<Vec3> {
+fn directions() -> Vec<Vec3A> {
     (0..CALLS)
         .map(|i| {
             let query = (i / 8) as f32 * 2.399;
@@ -28,6 +28,7 @@ fn directions() -> Vec<Vec3> {
                 (query + step).sin(),
             )
             .normalize()
+            .into()
         })
         .collect()
 }
@@ -38,8 +39,10 @@ fn support(c: &mut Criterion) {
     group.throughput(Throughput::Elements(CALLS as u64));
     for n in SIZES {
         let points = sphere_points(n);
-        let packed = PackedPoints::<f32>::new(&points);
         let adjacency = HullAdjacency::of_hull_vertices(&points).expect("points on a sphere");
+        // The float32 searches take glam's 16-byte vectors (`Real::V`).
+        let points: Vec<Vec3A> = points.into_iter().map(Vec3A::from).collect();
+        let packed = PackedPoints::<f32>::new(&points);
         group.bench_with_input(BenchmarkId::new("scalar", n), &n, |b, _| {
             b.iter(|| {
                 dirs.iter()

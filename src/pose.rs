@@ -97,7 +97,7 @@ impl DPose {
 #[derive(Clone, Copy, Debug)]
 pub struct RelativePose<R: Real> {
     pub rotation: R::Q,
-    pub position: R::V,
+    pub position: R::Plain,
 }
 
 impl<R: Real> RelativePose<R> {
@@ -106,7 +106,7 @@ impl<R: Real> RelativePose<R> {
         let inv_a = a.rotation.conjugate();
         Self {
             rotation: R::quat_from_f64(inv_a * b.rotation),
-            position: R::vec_from_f64(inv_a * (b.position - a.position)),
+            position: R::plain(R::vec_from_f64(inv_a * (b.position - a.position))),
         }
     }
 }

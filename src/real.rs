@@ -1,7 +1,7 @@
 //! The scalar abstraction that lets one GJK implementation run in `f32` (the production path, mirrored by the
 //! WGSL shader) and in `f64` (a referee in tests).
 
-use glam::{DMat3, DQuat, DVec3, Mat3, Quat, Vec3};
+use glam::{DMat3, DQuat, DVec3, Mat3A, Quat, Vec3, Vec3A};
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A floating-point scalar with its matching 3-vector and quaternion types from glam.
@@ -19,7 +19,11 @@ pub trait Real:
     + Sync
     + 'static
 {
-    /// The 3-vector type (`Vec3` or `DVec3`).
+    /// The 3-vector type the algorithms compute in: glam's 16-byte `Vec3A` for float32, `DVec3` for float64.
+    /// `Vec3A` is one SIMD register (SSE2 on x86-64, NEON on ARM): a sum, product, matrix product or copy is one
+    /// vector instruction or a few instead of three scalar ones. Each operation rounds as `Vec3`'s does, in the
+    /// same order (the answers of `benches/parry_cases` are bit for bit the same), and the float32 queries took
+    /// 5% to 13% less time (BENCHMARKS.md, "Twentieth session").
     type V: Copy
         + std::fmt::Debug
         + PartialEq
@@ -29,9 +33,21 @@ pub trait Real:
         + Mul<Self, Output = Self::V>
         + Send
         + Sync;
+    /// The plain 3-vector type (`Vec3` or `DVec3`) of what goes in and comes out: poses and answers
+    /// ([`crate::gjk::GjkResult`], [`crate::epa::Penetration`], [`crate::pose::RelativePose`]), so callers never
+    /// see `Vec3A`. [`Real::plain`] and [`Real::unplain`] convert, exactly.
+    type Plain: Copy
+        + std::fmt::Debug
+        + PartialEq
+        + Add<Output = Self::Plain>
+        + Sub<Output = Self::Plain>
+        + Neg<Output = Self::Plain>
+        + Mul<Self, Output = Self::Plain>
+        + Send
+        + Sync;
     /// The rotation type (`Quat` or `DQuat`).
     type Q: Copy + std::fmt::Debug + Send + Sync;
-    /// The 3x3 matrix type (`Mat3` or `DMat3`): rotations applied in the GJK loop, cheaper than quaternions.
+    /// The 3x3 matrix type (`Mat3A` or `DMat3`): rotations applied in the GJK loop, cheaper than quaternions.
     type M: Copy + std::fmt::Debug + Send + Sync;
     /// A SIMD vector of this scalar (`wide::f32x8` or `wide::f64x4`): the lanes of the structure-of-arrays
     /// support scan.
@@ -128,6 +144,10 @@ pub trait Real:
             b
         }
     }
+    /// A computed vector as the plain type (the same three numbers).
+    fn plain(v: Self::V) -> Self::Plain;
+    /// A plain vector as the computed type (the same three numbers).
+    fn unplain(v: Self::Plain) -> Self::V;
     fn vec_from_f64(v: DVec3) -> Self::V;
     /// A float32 vector in this precision (exact).
     fn vec_from_f32(v: Vec3) -> Self::V;
@@ -272,9 +292,10 @@ macro_rules! largest_then_first {
 }
 
 macro_rules! impl_real {
-    ($t:ty, $widest:expr, $v:ty, $q:ty, $m:ty, $lanes:ty, $n:expr, $from_f32:expr, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
+    ($t:ty, $widest:expr, $v:ty, $plain:ty, $q:ty, $m:ty, $lanes:ty, $n:expr, $from_f32:expr, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
         impl Real for $t {
             type V = $v;
+            type Plain = $plain;
             type Q = $q;
             type M = $m;
             type Lanes = $lanes;
@@ -321,6 +342,14 @@ macro_rules! impl_real {
             #[inline(always)]
             fn comp(v: Self::V, axis: usize) -> Self {
                 v[axis]
+            }
+            #[inline(always)]
+            fn plain(v: Self::V) -> Self::Plain {
+                v.into()
+            }
+            #[inline(always)]
+            fn unplain(v: Self::Plain) -> Self::V {
+                v.into()
             }
             #[inline(always)]
             fn vec_from_f64(v: DVec3) -> Self::V {
@@ -395,19 +424,21 @@ macro_rules! impl_real {
 impl_real!(
     f32,
     false,
+    Vec3A,
     Vec3,
     Quat,
-    Mat3,
+    Mat3A,
     wide::f32x8,
     8,
-    |v: Vec3| v,
-    |v: DVec3| v.as_vec3(),
-    |v: Vec3| v.as_dvec3(),
+    |v: Vec3| Vec3A::from(v),
+    |v: DVec3| Vec3A::from(v.as_vec3()),
+    |v: Vec3A| v.as_dvec3(),
     |q: DQuat| q.as_quat()
 );
 impl_real!(
     f64,
     true,
+    DVec3,
     DVec3,
     DQuat,
     DMat3,
@@ -474,15 +505,15 @@ mod tests {
     /// vector returned.
     #[test]
     fn squarable_keeps_vectors_in_range_and_balances_the_rest() {
-        use glam::Vec3;
-        let in_range = Vec3::new(3.0, -4.0, 12.0);
+        use glam::Vec3A;
+        let in_range = Vec3A::new(3.0, -4.0, 12.0);
         assert_eq!(f32::squarable(in_range), (in_range, 169.0));
         // A square below float32's smallest normal number over its unit of roundoff (about 5e-40 here), and
         // one that overflows: both balanced, largest component +-1, same direction.
         for (v, largest) in [
-            (Vec3::new(1e-20, -2e-20, 4e-21), -2e-20),
-            (Vec3::new(3e19, 1e19, -3e19), 3e19),
-            (Vec3::new(0.0, 0.0, f32::MAX), f32::MAX),
+            (Vec3A::new(1e-20, -2e-20, 4e-21), -2e-20),
+            (Vec3A::new(3e19, 1e19, -3e19), 3e19),
+            (Vec3A::new(0.0, 0.0, f32::MAX), f32::MAX),
         ] {
             let (b, len2) = f32::squarable(v);
             assert_eq!(b, v / largest.abs(), "{v}");
@@ -493,12 +524,12 @@ mod tests {
             );
         }
         // Zero stays zero; no number stays no number (`balanced` leaves both as they are).
-        assert_eq!(f32::squarable(Vec3::ZERO), (Vec3::ZERO, 0.0));
-        assert!(f32::squarable(Vec3::NAN).1.is_nan());
+        assert_eq!(f32::squarable(Vec3A::ZERO), (Vec3A::ZERO, 0.0));
+        assert!(f32::squarable(Vec3A::NAN).1.is_nan());
         // Either side of the lower bound, 2^-103: squares 2^-102 (taken as it is) and 2^-104 (balanced).
-        let inside = Vec3::new(2f32.powi(-51), 0.0, 0.0);
+        let inside = Vec3A::new(2f32.powi(-51), 0.0, 0.0);
         assert_eq!(f32::squarable(inside).0, inside);
-        let outside = Vec3::new(0.0, 2f32.powi(-52), 0.0);
-        assert_eq!(f32::squarable(outside).0, Vec3::Y);
+        let outside = Vec3A::new(0.0, 2f32.powi(-52), 0.0);
+        assert_eq!(f32::squarable(outside).0, Vec3A::Y);
     }
 }

@@ -149,11 +149,11 @@ pub struct Penetration<R: Real> {
     /// Overlap depth, radii included; 0 when separated or exactly touching.
     pub depth: R,
     /// Unit direction from A towards B: moving B by `normal * depth` leaves the shapes touching.
-    pub normal: R::V,
+    pub normal: R::Plain,
     /// The point of A deepest inside B.
-    pub contact_a: R::V,
+    pub contact_a: R::Plain,
     /// The point of B deepest inside A; `contact_a - contact_b = normal * depth`.
-    pub contact_b: R::V,
+    pub contact_b: R::Plain,
     /// EPA expansions (0 when GJK alone answered).
     pub iterations: u32,
 }
@@ -183,9 +183,9 @@ impl<R: Real> Penetration<R> {
         Self {
             status,
             depth: R::ZERO,
-            normal: R::vzero(),
-            contact_a: R::vzero(),
-            contact_b: R::vzero(),
+            normal: R::plain(R::vzero()),
+            contact_a: R::plain(R::vzero()),
+            contact_b: R::plain(R::vzero()),
             iterations: 0,
         }
     }

@@ -113,9 +113,9 @@ pub fn finish<R: Real>(
     Penetration {
         status,
         depth: if depth > R::ZERO { depth } else { R::ZERO },
-        normal,
-        contact_a: core_a + normal * q.radius_a,
-        contact_b: core_b - normal * q.radius_b,
+        normal: R::plain(normal),
+        contact_a: R::plain(core_a + normal * q.radius_a),
+        contact_b: R::plain(core_b - normal * q.radius_b),
         iterations,
     }
 }

@@ -123,7 +123,7 @@ fn group<R>(a: &[R]) -> &[R; GROUP] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
+    use glam::Vec3A;
 
     #[test]
     fn the_scan_finds_exactly_the_live_planes_at_or_above_the_floor() {
@@ -131,10 +131,10 @@ mod tests {
         // 19 slots: three groups, the last one partly used.
         for s in 0..19 {
             planes.reach_slot(s);
-            planes.set(s, Vec3::Z, s as f32);
+            planes.set(s, Vec3A::Z, s as f32);
         }
         planes.kill(4);
-        let w = Vec3::new(3.0, -2.0, 10.0);
+        let w = Vec3A::new(3.0, -2.0, 10.0);
         let mut found = Vec::new();
         planes.not_below(19, w, -0.5, |s| found.push(s));
         // Heights 10 - s: at or above -0.5 for s <= 10, less the dead slot.
@@ -144,7 +144,7 @@ mod tests {
         }
         // A point that is not a number: every slot in use (the exact test then decides), none past them.
         let mut found = Vec::new();
-        planes.not_below(19, Vec3::NAN, -0.5, |s| found.push(s));
+        planes.not_below(19, Vec3A::NAN, -0.5, |s| found.push(s));
         assert_eq!(found, (0..19).collect::<Vec<_>>());
         assert_eq!(planes.distances(19)[4], f32::INFINITY);
     }

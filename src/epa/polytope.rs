@@ -440,7 +440,7 @@ const _: () = assert!(EPA_COPLANAR_ULPS + 8.0 <= QUICK_REJECT_ULPS);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::{DVec3, Vec3};
+    use glam::{DVec3, Vec3A};
 
     /// A small deterministic generator (xorshift), so the test needs no optional crate.
     struct Numbers(u64);
@@ -507,7 +507,7 @@ mod tests {
 
     #[test]
     fn the_quick_rejection_never_drops_a_face_the_exact_test_keeps() {
-        let rejected32 = check::<f32>(|v| v.as_vec3(), f32::EPSILON as f64);
+        let rejected32 = check::<f32>(|v| v.as_vec3().into(), f32::EPSILON as f64);
         let rejected64 = check::<f64>(|v| v, f64::EPSILON);
         assert!(
             rejected32 > 1000 && rejected64 > 1000,
@@ -598,7 +598,7 @@ mod tests {
         for round in 0..400 {
             poly.clear();
             for _ in 0..3 {
-                poly.push_vertex(numbers.vector().as_vec3(), Vec3::ZERO);
+                poly.push_vertex(numbers.vector().as_vec3().into(), Vec3A::ZERO);
             }
             let size = 1 + (numbers.next().abs() * 300.0) as usize;
             for _ in 0..size {
@@ -641,8 +641,8 @@ mod tests {
     #[test]
     fn dead_slots_are_neither_nearest_nor_seen() {
         let mut poly = Polytope::<f32>::new(EpaLimits::FIRST);
-        for p in [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z] {
-            poly.push_vertex(p, Vec3::ZERO);
+        for p in [Vec3A::ZERO, Vec3A::X, Vec3A::Y, Vec3A::Z] {
+            poly.push_vertex(p, Vec3A::ZERO);
         }
         poly.push_face(0, 2, 1).unwrap();
         poly.push_face(0, 1, 3).unwrap();
@@ -651,7 +651,7 @@ mod tests {
         poly.remove_face(1);
         assert_eq!(poly.closest_face(), None);
         // A point in front of both dead faces' planes sees neither.
-        poly.carve_horizon(1, Vec3::new(0.2, -1.0, -1.0)).unwrap();
+        poly.carve_horizon(1, Vec3A::new(0.2, -1.0, -1.0)).unwrap();
         assert_eq!(poly.edges, 0);
     }
 }

@@ -45,9 +45,9 @@ impl<'a, R: Real> PairSupport<'a, R> {
             a,
             b,
             rotation_b: R::mat_from_quat(relative.rotation),
-            position_b: relative.position * unit,
+            position_b: R::unplain(relative.position) * unit,
             unit,
-            start: relative.position * unit,
+            start: R::unplain(relative.position) * unit,
         }
     }
 

@@ -185,21 +185,21 @@ impl<R: Real> Simplex<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
+    use glam::Vec3A;
 
-    fn simplex_of(points: &[Vec3]) -> Simplex<f32> {
-        let mut s = Simplex::single(points[0], Vec3::ZERO);
+    fn simplex_of(points: &[Vec3A]) -> Simplex<f32> {
+        let mut s = Simplex::single(points[0], Vec3A::ZERO);
         for &p in &points[1..] {
-            s.push(p, Vec3::ZERO);
+            s.push(p, Vec3A::ZERO);
         }
         s
     }
 
     #[test]
     fn a_direction_loses_its_rounding_along_a_long_edge() {
-        let edge = simplex_of(&[Vec3::new(-2.0, 1e-4, 0.0), Vec3::new(3.0, 1e-4, 0.0)]);
+        let edge = simplex_of(&[Vec3A::new(-2.0, 1e-4, 0.0), Vec3A::new(3.0, 1e-4, 0.0)]);
         // The closest point (0, 1e-4, 0) with a rounding of 1e-7 along the edge: 1e-3 rad off.
-        let n = edge.perpendicular(Vec3::new(1e-7, 1e-4, 0.0));
+        let n = edge.perpendicular(Vec3A::new(1e-7, 1e-4, 0.0));
         assert!(n.x.abs() <= 1e-12, "{n}");
         assert!((n.y - 1e-4).abs() <= 1e-10, "{n}");
     }
@@ -207,11 +207,11 @@ mod tests {
     #[test]
     fn a_face_taller_than_the_distance_removes_both_of_its_directions() {
         let face = simplex_of(&[
-            Vec3::new(-2.0, -1.0, 1e-3),
-            Vec3::new(2.0, -1.0, 1e-3),
-            Vec3::new(0.0, 2.0, 1e-3),
+            Vec3A::new(-2.0, -1.0, 1e-3),
+            Vec3A::new(2.0, -1.0, 1e-3),
+            Vec3A::new(0.0, 2.0, 1e-3),
         ]);
-        let n = face.perpendicular(Vec3::new(2e-7, -3e-7, 1e-3));
+        let n = face.perpendicular(Vec3A::new(2e-7, -3e-7, 1e-3));
         assert!(n.x.abs() <= 1e-10 && n.y.abs() <= 1e-10, "{n}");
         assert!((n.z - 1e-3).abs() <= 1e-9, "{n}");
     }
@@ -219,17 +219,17 @@ mod tests {
     #[test]
     fn directions_the_simplex_knows_worse_than_the_distance_are_kept() {
         // An edge shorter than the distance, and a face lower than it: v is the better estimate.
-        let v = Vec3::new(0.3, 0.1, 1.0);
-        let short = simplex_of(&[Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.5, 0.0, 1.0)]);
+        let v = Vec3A::new(0.3, 0.1, 1.0);
+        let short = simplex_of(&[Vec3A::new(0.0, 0.0, 1.0), Vec3A::new(0.5, 0.0, 1.0)]);
         assert_eq!(short.perpendicular(v), v);
         let low = simplex_of(&[
-            Vec3::new(-3.0, 0.0, 1.0),
-            Vec3::new(3.0, 0.0, 1.0),
-            Vec3::new(0.0, 0.5, 1.0),
+            Vec3A::new(-3.0, 0.0, 1.0),
+            Vec3A::new(3.0, 0.0, 1.0),
+            Vec3A::new(0.0, 0.5, 1.0),
         ]);
         let n = low.perpendicular(v);
         assert!(n.x.abs() <= 1e-6 && (n.y - 0.1).abs() <= 1e-6, "{n}");
-        let point = simplex_of(&[Vec3::new(0.3, 0.1, 1.0)]);
+        let point = simplex_of(&[Vec3A::new(0.3, 0.1, 1.0)]);
         assert_eq!(point.perpendicular(v), v);
     }
 }

@@ -30,12 +30,12 @@ pub struct GjkResult<R: Real> {
     pub distance: R,
     /// Closest point on A. When intersecting, a point in (or at the contact of) both shapes and equal to
     /// `witness_b`.
-    pub witness_a: R::V,
+    pub witness_a: R::Plain,
     /// Closest point on B.
-    pub witness_b: R::V,
+    pub witness_b: R::Plain,
     /// Unit direction from A towards B along which the shapes are separated (`(witness_b - witness_a) /
     /// distance` when separated). Zero when the cores overlap and no direction is defined.
-    pub normal: R::V,
+    pub normal: R::Plain,
     /// Support-point evaluations after the first one.
     pub iterations: u32,
 }
@@ -367,9 +367,9 @@ impl<R: Real> GjkSearch<R> {
                 status,
                 intersecting: false,
                 distance: core_distance - q.margin(),
-                witness_a: core_a + normal * radius_a,
-                witness_b: core_b - normal * radius_b,
-                normal,
+                witness_a: R::plain(core_a + normal * radius_a),
+                witness_b: R::plain(core_b - normal * radius_b),
+                normal: R::plain(normal),
                 iterations: self.iterations,
             };
         }
@@ -393,9 +393,9 @@ impl<R: Real> GjkSearch<R> {
             status,
             intersecting: true,
             distance: R::ZERO,
-            witness_a: contact,
-            witness_b: contact,
-            normal,
+            witness_a: R::plain(contact),
+            witness_b: R::plain(contact),
+            normal: R::plain(normal),
             iterations: self.iterations,
         }
     }

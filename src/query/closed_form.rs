@@ -43,9 +43,9 @@ pub fn closed_form<R: Real>(q: &PairQuery<R>) -> Option<ClosedForm<R>> {
             status: GjkStatus::Separated,
             intersecting: false,
             distance: core_distance - margin,
-            witness_a: core_a + normal * q.radius_a,
-            witness_b: core_b - normal * q.radius_b,
-            normal,
+            witness_a: R::plain(core_a + normal * q.radius_a),
+            witness_b: R::plain(core_b - normal * q.radius_b),
+            normal: R::plain(normal),
             iterations: 0,
         }
     } else {
@@ -63,9 +63,9 @@ pub fn closed_form<R: Real>(q: &PairQuery<R>) -> Option<ClosedForm<R>> {
             status: GjkStatus::Intersecting,
             intersecting: true,
             distance: R::ZERO,
-            witness_a: contact,
-            witness_b: contact,
-            normal,
+            witness_a: R::plain(contact),
+            witness_b: R::plain(contact),
+            normal: R::plain(normal),
             iterations: 0,
         }
     };

@@ -162,7 +162,7 @@ impl Wide {
     }
 }
 
-fn gjk_to_local<R: Real>(r: GjkResult<R>, unit: R, centre_a: R::V) -> GjkResult<R> {
+fn gjk_to_local<R: Real>(r: GjkResult<R>, unit: R, centre_a: R::Plain) -> GjkResult<R> {
     let back = R::ONE / unit;
     GjkResult {
         distance: r.distance * back,
@@ -172,7 +172,7 @@ fn gjk_to_local<R: Real>(r: GjkResult<R>, unit: R, centre_a: R::V) -> GjkResult<
     }
 }
 
-fn penetration_to_local<R: Real>(p: Penetration<R>, unit: R, centre_a: R::V) -> Penetration<R> {
+fn penetration_to_local<R: Real>(p: Penetration<R>, unit: R, centre_a: R::Plain) -> Penetration<R> {
     let back = R::ONE / unit;
     Penetration {
         depth: p.depth * back,

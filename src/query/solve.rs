@@ -96,9 +96,10 @@ fn penetration_after<R: Real, T: EpaTracer<R>>(
         GjkStatus::MaxIterations => Penetration::none(PenetrationStatus::GjkMaxIterations),
         GjkStatus::Unresolved => Penetration::none(PenetrationStatus::GjkUnresolved),
         GjkStatus::GpuLoopLimit => Penetration::none(PenetrationStatus::GpuLoopLimit),
-        GjkStatus::Intersecting => {
-            penetration_certified(q, penetrate_traced(q, simplex, result.normal, tracer))
-        }
+        GjkStatus::Intersecting => penetration_certified(
+            q,
+            penetrate_traced(q, simplex, R::unplain(result.normal), tracer),
+        ),
     }
 }
 
@@ -114,20 +115,21 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
     if answer.status != PenetrationStatus::Penetrating {
         return answer;
     }
-    let n = answer.normal;
+    let n = R::unplain(answer.normal);
+    let (contact_a, contact_b) = (R::unplain(answer.contact_a), R::unplain(answer.contact_b));
     let (a, b) = (q.support.support_a(n), q.support.support_b(-n));
     let along = R::dot(a - b, n) + q.margin();
     let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(EPA_UNIT_NORMAL_SLACK);
     // The slack less the rounding of these very checks, so that what passes is within the slack exactly.
     let sizes = R::l1_norm(a)
         + R::l1_norm(b)
-        + R::l1_norm(answer.contact_a)
-        + R::l1_norm(answer.contact_b)
+        + R::l1_norm(contact_a)
+        + R::l1_norm(contact_b)
         + answer.depth.abs()
         + q.margin();
     let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale
         - R::from_f64(EPA_CERTIFICATE_ROUNDING_ULPS) * R::EPSILON * sizes;
-    let contacts = answer.contact_a - answer.contact_b - n * answer.depth;
+    let contacts = contact_a - contact_b - n * answer.depth;
     if unit_length
         && (along - answer.depth).abs() <= slack
         && R::length_squared(contacts) <= slack * slack
@@ -161,7 +163,7 @@ mod tests {
     use crate::gjk::{GjkConfig, PairSupport};
     use crate::pose::RelativePose;
     use crate::shape::HullView;
-    use glam::{Quat, Vec3};
+    use glam::{Quat, Vec3, Vec3A};
 
     #[test]
     fn the_certificate_keeps_true_answers_and_names_wrong_ones() {
@@ -171,6 +173,7 @@ mod tests {
                 Vec3::new(s(1), s(2), s(4))
             })
             .collect();
+        let lanes: Vec<Vec3A> = cube.iter().map(|&p| p.into()).collect();
         // B's cube 0.75 along x: the overlap is 0.25 along x.
         let relative = RelativePose::<f32> {
             rotation: Quat::IDENTITY,
@@ -179,8 +182,8 @@ mod tests {
         let config = GjkConfig::default();
         let pair = |margin: f32| PairQuery {
             support: PairSupport::<f32>::new(
-                HullView::scan(&cube),
-                HullView::scan(&cube),
+                HullView::scan(&lanes),
+                HullView::scan(&lanes),
                 &relative,
                 1.0,
             ),

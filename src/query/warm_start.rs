@@ -35,7 +35,7 @@ impl WarmStart {
     /// Starts `q` where this pair's last query ended.
     pub fn prime(&self, q: &mut PairQuery<'_, f32>) {
         if self.direction.length_squared() > 0.0 {
-            q.support.start = self.direction;
+            q.support.start = self.direction.into();
         }
         q.support.a.start_at(self.vertex_a);
         q.support.b.start_at(self.vertex_b);
@@ -51,7 +51,7 @@ impl WarmStart {
         result: &GjkResult<R>,
         kind: QueryKind,
     ) {
-        let n = R::vec_to_f64(result.normal).as_vec3();
+        let n = R::vec_to_f64(R::unplain(result.normal)).as_vec3();
         let converged = kind == QueryKind::Distance && result.status == GjkStatus::Separated;
         self.direction = if converged && n.is_finite() && n.length_squared() > 0.0 {
             n

@@ -27,9 +27,9 @@ impl WorldResult {
             status: local.status,
             intersecting: local.intersecting,
             distance: local.distance.to_f64(),
-            witness_a: pose_a.transform_point(R::vec_to_f64(local.witness_a)),
-            witness_b: pose_a.transform_point(R::vec_to_f64(local.witness_b)),
-            normal: pose_a.rotation * R::vec_to_f64(local.normal),
+            witness_a: pose_a.transform_point(R::vec_to_f64(R::unplain(local.witness_a))),
+            witness_b: pose_a.transform_point(R::vec_to_f64(R::unplain(local.witness_b))),
+            normal: pose_a.rotation * R::vec_to_f64(R::unplain(local.normal)),
             iterations: local.iterations,
         }
     }
@@ -55,9 +55,9 @@ impl WorldPenetration {
         Self {
             status: local.status,
             depth: local.depth.to_f64(),
-            normal: pose_a.rotation * R::vec_to_f64(local.normal),
-            contact_a: pose_a.transform_point(R::vec_to_f64(local.contact_a)),
-            contact_b: pose_a.transform_point(R::vec_to_f64(local.contact_b)),
+            normal: pose_a.rotation * R::vec_to_f64(R::unplain(local.normal)),
+            contact_a: pose_a.transform_point(R::vec_to_f64(R::unplain(local.contact_a))),
+            contact_b: pose_a.transform_point(R::vec_to_f64(R::unplain(local.contact_b))),
         }
     }
 }

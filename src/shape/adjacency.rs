@@ -132,10 +132,11 @@ impl HullAdjacency {
         // Each cell's vertex by a walk from the previous cell's (the cells of a row are neighbours): the
         // walk's answer is the support value of the scan, at a few steps per cell instead of a scan each.
         let mut at = 0;
+        let points: Vec<glam::Vec3A> = points.iter().map(|&p| p.into()).collect();
         adjacency.starts = (0..6 * START_TABLE_SIDE * START_TABLE_SIDE)
             .map(|cell| {
-                let dir = cell_centre(cell);
-                at = adjacency.walk::<f32>(points, at, points[at].dot(dir), dir);
+                let dir = glam::Vec3A::from(cell_centre(cell));
+                at = adjacency.walk::<f32>(&points, at, points[at].dot(dir), dir);
                 at as u32
             })
             .collect();
@@ -231,15 +232,20 @@ fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
 mod tests {
     use super::*;
     use crate::shape::support_index;
-    use glam::DVec3;
+    use glam::{DVec3, Vec3A};
 
     use crate::mesh_gen::fibonacci_sphere as sphere_points;
 
-    fn directions(n: usize) -> Vec<Vec3> {
+    fn directions(n: usize) -> Vec<Vec3A> {
         sphere_points(n)
             .into_iter()
-            .map(|d| (d + Vec3::new(0.013, -0.007, 0.002)).normalize())
+            .map(|d| Vec3A::from((d + Vec3::new(0.013, -0.007, 0.002)).normalize()))
             .collect()
+    }
+
+    /// `points` as the float32 walk and scan take them.
+    fn aligned(points: &[Vec3]) -> Vec<Vec3A> {
+        points.iter().map(|&p| p.into()).collect()
     }
 
     #[test]
@@ -247,6 +253,7 @@ mod tests {
         for n in [4, 12, 100, 1000] {
             let points = sphere_points(n);
             let adjacency = HullAdjacency::of_hull_vertices(&points).expect("a convex set");
+            let points = aligned(&points);
             assert_eq!(adjacency.len(), n);
             for (k, dir) in directions(64).into_iter().enumerate() {
                 let best = points[support_index::<f32>(&points, dir)].dot(dir);
@@ -262,22 +269,22 @@ mod tests {
     fn every_direction_falls_in_a_cell_whose_centre_is_near_it() {
         for cell in 0..6 * START_TABLE_SIDE * START_TABLE_SIDE {
             let centre = cell_centre(cell);
-            assert_eq!(start_cell::<f32>(centre), cell, "{centre}");
+            assert_eq!(start_cell::<f32>(centre.into()), cell, "{centre}");
             assert_eq!(start_cell::<f64>(centre.as_dvec3()), cell, "{centre}");
         }
         for dir in directions(5000) {
             let centre = cell_centre(start_cell::<f32>(dir)).normalize();
             // A cell is widest at the face's centre: half its diagonal there, with room for the rest.
             let widest = (2f32.sqrt() / START_TABLE_SIDE as f32).atan();
-            assert!(dir.angle_between(centre) < 1.1 * widest, "{dir}");
+            assert!(dir.angle_between(centre.into()) < 1.1 * widest, "{dir}");
             assert_eq!(start_cell::<f64>(dir.as_dvec3()), start_cell::<f32>(dir));
         }
         // Zero and non-finite directions get a cell too.
         for odd in [
-            Vec3::ZERO,
-            Vec3::NAN,
-            Vec3::INFINITY,
-            Vec3::new(-0.0, 0.0, -0.0),
+            Vec3A::ZERO,
+            Vec3A::NAN,
+            Vec3A::INFINITY,
+            Vec3A::new(-0.0, 0.0, -0.0),
         ] {
             assert!(start_cell::<f32>(odd) < 6 * START_TABLE_SIDE * START_TABLE_SIDE);
         }
@@ -288,12 +295,13 @@ mod tests {
         for n in [12, 300, 2000] {
             let points = sphere_points(n);
             let adjacency = HullAdjacency::of_hull_vertices(&points).unwrap();
+            let points = aligned(&points);
             assert_eq!(
                 adjacency.starts.len(),
                 6 * START_TABLE_SIDE * START_TABLE_SIDE
             );
             for (cell, &start) in adjacency.starts.iter().enumerate() {
-                let centre = cell_centre(cell);
+                let centre = Vec3A::from(cell_centre(cell));
                 let best = points[support_index::<f32>(&points, centre)].dot(centre);
                 assert_eq!(
                     points[start as usize].dot(centre),
@@ -309,6 +317,7 @@ mod tests {
         for n in [256, 1000, 5000] {
             let points = sphere_points(n);
             let adjacency = HullAdjacency::of_hull_vertices(&points).unwrap();
+            let points = aligned(&points);
             let wide: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
             for (k, dir) in directions(500).into_iter().enumerate() {
                 let best = points[support_index::<f32>(&points, dir)].dot(dir);
@@ -337,7 +346,7 @@ mod tests {
             .collect();
         let adjacency = HullAdjacency::of_hull_vertices(&cube).unwrap();
         for start in 0..8 {
-            let found = adjacency.climb::<f32>(&cube, start, Vec3::X);
+            let found = adjacency.climb::<f32>(&aligned(&cube), start, Vec3A::X);
             assert_eq!(cube[found].x, 1.0, "start {start}");
         }
         // Each corner of a triangulated cube has 3 to 6 neighbours.
@@ -371,6 +380,7 @@ mod tests {
         let Some(adjacency) = HullAdjacency::of_hull_vertices(&flat) else {
             return;
         };
+        let flat = aligned(&flat);
         for dir in directions(64) {
             let best = flat[support_index::<f32>(&flat, dir)].dot(dir);
             for start in [NO_START, 0, 17] {

@@ -23,7 +23,7 @@ pub use support::{support_index, support_point, HullView};
 
 use crate::error::GjkError;
 use crate::pose::{DPose, Pose, COORDINATE_LIMIT};
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 use std::sync::Arc;
 
 /// Hulls with at least this many vertices get a vertex adjacency from [`ConvexShape::hull`] and are searched by
@@ -52,6 +52,9 @@ pub const SIMD_SCAN_MIN_POINTS: usize = 24;
 #[derive(Clone, Debug)]
 pub struct ConvexShape {
     core: Vec<Vec3>,
+    /// `core` in glam's 16-byte `Vec3A`, the vector type the float32 searches compute in (`Real::V`): 16 bytes
+    /// a point more (beside `core`, which callers read as `Vec3`), and no conversion in the support calls.
+    core_lanes: Vec<Vec3A>,
     centre: Vec3,
     radius: f32,
     bound: f32,
@@ -106,6 +109,7 @@ impl ConvexShape {
         let r = Vec3::splat(radius);
         let local_box = (lo - r + centre, hi + r + centre);
         Ok(Self {
+            core_lanes: core.iter().map(|&p| p.into()).collect(),
             core,
             centre,
             radius,
@@ -118,7 +122,7 @@ impl ConvexShape {
 
     /// The shape searched by climbing `adjacency` when given, else by a scan (SIMD when it pays).
     fn searched_by(mut self, adjacency: Option<Arc<HullAdjacency>>) -> Self {
-        self.packed = PackedPoints::for_scans(&self.core, adjacency.as_deref());
+        self.packed = PackedPoints::for_scans(&self.core_lanes, adjacency.as_deref());
         self.adjacency = adjacency;
         self
     }
@@ -189,12 +193,16 @@ impl ConvexShape {
 
     /// The farthest point of the point set along `dir` (radius not included), in the local frame.
     pub fn support(&self, dir: Vec3) -> Vec3 {
-        self.support_view().support_point(dir) + self.centre
+        Vec3::from(self.support_view().support_point(dir.into())) + self.centre
     }
 
     /// The support mapping of the core points, with this shape's search structures.
     pub fn support_view(&self) -> HullView<'_, f32> {
-        HullView::new(&self.core, self.packed.as_ref(), self.adjacency.as_deref())
+        HullView::new(
+            &self.core_lanes,
+            self.packed.as_ref(),
+            self.adjacency.as_deref(),
+        )
     }
 
     /// The vertex adjacency hill climbing walks (CSR over [`ConvexShape::core_points`]), when the shape has one.

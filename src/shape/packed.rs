@@ -67,14 +67,14 @@ impl<R: Real> PackedPoints<R> {
 mod tests {
     use super::*;
     use crate::shape::support_index;
-    use glam::{DVec3, Vec3};
+    use glam::{DVec3, Vec3A};
 
     /// A deterministic cloud with many ties: coordinates on a coarse grid.
-    fn grid_cloud(n: usize) -> Vec<Vec3> {
+    fn grid_cloud(n: usize) -> Vec<Vec3A> {
         (0..n)
             .map(|i| {
                 let h = (i as u32).wrapping_mul(2_654_435_761);
-                Vec3::new(
+                Vec3A::new(
                     (h % 7) as f32 - 3.0,
                     ((h >> 8) % 5) as f32 - 2.0,
                     ((h >> 16) % 3) as f32 - 1.0,
@@ -86,17 +86,17 @@ mod tests {
     #[test]
     fn the_simd_scan_picks_the_scalar_scans_index_ties_included() {
         let dirs = [
-            Vec3::X,
-            Vec3::NEG_Y,
-            Vec3::new(1.0, 1.0, 0.0),
-            Vec3::new(0.3, -0.7, 0.2),
-            Vec3::ZERO,
-            Vec3::new(-1e-30, 2e-30, 0.0),
+            Vec3A::X,
+            Vec3A::NEG_Y,
+            Vec3A::new(1.0, 1.0, 0.0),
+            Vec3A::new(0.3, -0.7, 0.2),
+            Vec3A::ZERO,
+            Vec3A::new(-1e-30, 2e-30, 0.0),
             // Products that underflow to zero (every point ties), and that overflow to infinities of both signs
             // (whose sums are not numbers on some points).
-            Vec3::splat(1e-45),
-            Vec3::new(3e38, -3e38, 1.0),
-            Vec3::new(-3e38, 1.0, 3e38),
+            Vec3A::splat(1e-45),
+            Vec3A::new(3e38, -3e38, 1.0),
+            Vec3A::new(-3e38, 1.0, 3e38),
         ];
         for n in [1, 2, 7, 8, 9, 15, 16, 17, 31, 100, 257] {
             let points = grid_cloud(n);
@@ -122,8 +122,8 @@ mod tests {
     fn a_nan_direction_answers_the_first_point_like_the_scalar_scan() {
         let points = grid_cloud(20);
         let packed = PackedPoints::<f32>::new(&points);
-        assert_eq!(packed.support_index(Vec3::NAN), 0);
-        assert_eq!(support_index::<f32>(&points, Vec3::NAN), 0);
+        assert_eq!(packed.support_index(Vec3A::NAN), 0);
+        assert_eq!(support_index::<f32>(&points, Vec3A::NAN), 0);
     }
 
     /// Directions whose dot products overflow to infinity (or are infinite) leave the largest value infinite:
@@ -132,16 +132,16 @@ mod tests {
     #[test]
     fn infinite_dot_products_answer_like_the_scalar_scan() {
         // Coordinates 1 to 7, none zero, so that no infinite component meets a zero (which would be NaN).
-        let points: Vec<Vec3> = grid_cloud(100)
+        let points: Vec<Vec3A> = grid_cloud(100)
             .into_iter()
-            .map(|p| p + Vec3::new(4.0, 3.0, 2.0))
+            .map(|p| p + Vec3A::new(4.0, 3.0, 2.0))
             .collect();
         let packed = PackedPoints::<f32>::new(&points);
         for dir in [
-            Vec3::new(f32::MAX, 1.0, 1.0),
-            Vec3::new(1.0, -f32::MAX, 0.5),
-            Vec3::new(f32::INFINITY, 1.0, 1.0),
-            Vec3::new(0.5, 1.0, f32::NEG_INFINITY),
+            Vec3A::new(f32::MAX, 1.0, 1.0),
+            Vec3A::new(1.0, -f32::MAX, 0.5),
+            Vec3A::new(f32::INFINITY, 1.0, 1.0),
+            Vec3A::new(0.5, 1.0, f32::NEG_INFINITY),
         ] {
             assert_eq!(
                 packed.support_index(dir),
@@ -156,13 +156,13 @@ mod tests {
     /// then the smaller value after it, would lose the largest; the scalar scan passes over the NaN.
     #[test]
     fn a_not_a_number_between_maxima_does_not_hide_the_largest() {
-        let dir = Vec3::new(3e38, -3e38, 1.0);
+        let dir = Vec3A::new(3e38, -3e38, 1.0);
         for (lanes, stride) in [(8, 1), (4, 2)] {
             // Lane 0 of blocks 0, 2, 4 and 6: 1, then the largest (5), then NaN, then 3; every other point 1.
-            let mut points = vec![Vec3::Z; 7 * lanes];
-            points[2 * lanes] = Vec3::new(0.0, 0.0, 5.0);
-            points[4 * lanes] = Vec3::new(2.0, 2.0, 0.0);
-            points[6 * lanes] = Vec3::new(0.0, 0.0, 3.0);
+            let mut points = vec![Vec3A::Z; 7 * lanes];
+            points[2 * lanes] = Vec3A::new(0.0, 0.0, 5.0);
+            points[4 * lanes] = Vec3A::new(2.0, 2.0, 0.0);
+            points[6 * lanes] = Vec3A::new(0.0, 0.0, 3.0);
             let expected = support_index::<f32>(&points, dir);
             assert_eq!(expected, 2 * lanes);
             if stride == 1 {
