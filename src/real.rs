@@ -151,6 +151,8 @@ pub trait Real:
     fn vec_from_f64(v: DVec3) -> Self::V;
     /// A float32 vector in this precision (exact).
     fn vec_from_f32(v: Vec3) -> Self::V;
+    /// A float32 vector held in `Vec3A` in this precision (exact; no conversion for float32).
+    fn vec_from_f32_lanes(v: Vec3A) -> Self::V;
     fn vec_to_f64(v: Self::V) -> DVec3;
 
     fn quat_from_f64(q: DQuat) -> Self::Q;
@@ -292,7 +294,7 @@ macro_rules! largest_then_first {
 }
 
 macro_rules! impl_real {
-    ($t:ty, $widest:expr, $v:ty, $plain:ty, $q:ty, $m:ty, $lanes:ty, $n:expr, $from_f32:expr, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
+    ($t:ty, $widest:expr, $v:ty, $plain:ty, $q:ty, $m:ty, $lanes:ty, $n:expr, $from_f32:expr, $from_f32_lanes:expr, $conv_v:expr, $back_v:expr, $conv_q:expr) => {
         impl Real for $t {
             type V = $v;
             type Plain = $plain;
@@ -358,6 +360,10 @@ macro_rules! impl_real {
             #[inline(always)]
             fn vec_from_f32(v: Vec3) -> Self::V {
                 $from_f32(v)
+            }
+            #[inline(always)]
+            fn vec_from_f32_lanes(v: Vec3A) -> Self::V {
+                $from_f32_lanes(v)
             }
             #[inline(always)]
             fn vec_to_f64(v: Self::V) -> DVec3 {
@@ -431,6 +437,7 @@ impl_real!(
     wide::f32x8,
     8,
     |v: Vec3| Vec3A::from(v),
+    |v: Vec3A| v,
     |v: DVec3| Vec3A::from(v.as_vec3()),
     |v: Vec3A| v.as_dvec3(),
     |q: DQuat| q.as_quat()
@@ -445,6 +452,7 @@ impl_real!(
     wide::f64x4,
     4,
     |v: Vec3| v.as_dvec3(),
+    |v: Vec3A| v.as_dvec3(),
     |v: DVec3| v,
     |v: DVec3| v,
     |q: DQuat| q

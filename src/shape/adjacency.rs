@@ -21,7 +21,7 @@ use super::convexity::ConvexSurface;
 use super::exact_quickhull::exact_quickhull;
 use super::hull::quickhull_f64_indices;
 use crate::real::Real;
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 use parry3d_f64::math::Vector;
 
 /// A convex hull's vertex graph (CSR) and the start table of its walks.
@@ -31,8 +31,9 @@ pub struct HullAdjacency {
     pub offsets: Vec<u32>,
     /// Neighbour indices, ascending within each vertex.
     pub neighbours: Vec<u32>,
-    /// The coordinates of `neighbours[k]`, for every k.
-    pub neighbour_points: Vec<Vec3>,
+    /// The coordinates of `neighbours[k]`, for every k, in `Vec3A`: the vector type the float32 walk computes
+    /// in, so its loads need no conversion.
+    pub neighbour_points: Vec<Vec3A>,
     /// A cube map of directions: entry [`start_cell`]`(dir)` is the support vertex of that cell's centre
     /// direction, where a walk along any direction of the cell starts (a few steps from its end).
     /// `6 * START_TABLE_SIDE^2` entries, face-major, then row, then column.
@@ -125,17 +126,20 @@ impl HullAdjacency {
         }
         let mut adjacency = Self {
             offsets,
-            neighbour_points: neighbours.iter().map(|&n| points[n as usize]).collect(),
+            neighbour_points: neighbours
+                .iter()
+                .map(|&n| points[n as usize].into())
+                .collect(),
             neighbours,
             starts: Vec::new(),
         };
         // Each cell's vertex by a walk from the previous cell's (the cells of a row are neighbours): the
         // walk's answer is the support value of the scan, at a few steps per cell instead of a scan each.
         let mut at = 0;
-        let points: Vec<glam::Vec3A> = points.iter().map(|&p| p.into()).collect();
+        let points: Vec<Vec3A> = points.iter().map(|&p| p.into()).collect();
         adjacency.starts = (0..6 * START_TABLE_SIDE * START_TABLE_SIDE)
             .map(|cell| {
-                let dir = glam::Vec3A::from(cell_centre(cell));
+                let dir = Vec3A::from(cell_centre(cell));
                 at = adjacency.walk::<f32>(&points, at, points[at].dot(dir), dir);
                 at as u32
             })
@@ -188,7 +192,7 @@ impl HullAdjacency {
                 .iter()
                 .zip(&self.neighbour_points[range])
             {
-                let h = R::dot(R::vec_from_f32(p), dir);
+                let h = R::dot(R::vec_from_f32_lanes(p), dir);
                 if h > height {
                     height = h;
                     next = n as usize;
@@ -232,7 +236,7 @@ fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
 mod tests {
     use super::*;
     use crate::shape::support_index;
-    use glam::{DVec3, Vec3A};
+    use glam::DVec3;
 
     use crate::mesh_gen::fibonacci_sphere as sphere_points;
 
