@@ -4,6 +4,34 @@
 use glam::{DMat3, DQuat, DVec3, Mat3A, Quat, Vec3, Vec3A};
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+/// What both 3-vector types of a [`Real`] `R` offer ([`Real::V`] and [`Real::Plain`]): copies, comparison, and
+/// sums, differences and products with a scalar.
+pub trait Vector<R>:
+    Copy
+    + std::fmt::Debug
+    + PartialEq
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+    + Mul<R, Output = Self>
+    + Send
+    + Sync
+{
+}
+
+impl<R, T> Vector<R> for T where
+    T: Copy
+        + std::fmt::Debug
+        + PartialEq
+        + Add<Output = T>
+        + Sub<Output = T>
+        + Neg<Output = T>
+        + Mul<R, Output = T>
+        + Send
+        + Sync
+{
+}
+
 /// A floating-point scalar with its matching 3-vector and quaternion types from glam.
 pub trait Real:
     Copy
@@ -22,29 +50,14 @@ pub trait Real:
     /// The 3-vector type the algorithms compute in: glam's 16-byte `Vec3A` for float32, `DVec3` for float64.
     /// `Vec3A` is one SIMD register (SSE2 on x86-64, NEON on ARM): a sum, product, matrix product or copy is one
     /// vector instruction or a few instead of three scalar ones. Each operation rounds as `Vec3`'s does, in the
-    /// same order (the answers of `benches/parry_cases` are bit for bit the same), and the float32 queries took
-    /// 5% to 13% less time (BENCHMARKS.md, "Twentieth session").
-    type V: Copy
-        + std::fmt::Debug
-        + PartialEq
-        + Add<Output = Self::V>
-        + Sub<Output = Self::V>
-        + Neg<Output = Self::V>
-        + Mul<Self, Output = Self::V>
-        + Send
-        + Sync;
+    /// same order (the answers of `benches/parry_cases` are bit for bit the same), and a float32 query executes
+    /// 7.5% to 12% fewer instructions (the time saved was within the VM's noise, 0 to 7%; BENCHMARKS.md,
+    /// "Twentieth session").
+    type V: Vector<Self>;
     /// The plain 3-vector type (`Vec3` or `DVec3`) of what goes in and comes out: poses and answers
     /// ([`crate::gjk::GjkResult`], [`crate::epa::Penetration`], [`crate::pose::RelativePose`]), so callers never
     /// see `Vec3A`. [`Real::plain`] and [`Real::unplain`] convert, exactly.
-    type Plain: Copy
-        + std::fmt::Debug
-        + PartialEq
-        + Add<Output = Self::Plain>
-        + Sub<Output = Self::Plain>
-        + Neg<Output = Self::Plain>
-        + Mul<Self, Output = Self::Plain>
-        + Send
-        + Sync;
+    type Plain: Vector<Self>;
     /// The rotation type (`Quat` or `DQuat`).
     type Q: Copy + std::fmt::Debug + Send + Sync;
     /// The 3x3 matrix type (`Mat3A` or `DMat3`): rotations applied in the GJK loop, cheaper than quaternions.
