@@ -64,7 +64,7 @@ pub fn contact<R: Real>(
     let core_a = poly.a[i] * lambda[0] + poly.a[j] * lambda[1] + poly.a[k] * lambda[2];
     let core_b = poly.b[i] * lambda[0] + poly.b[j] * lambda[1] + poly.b[k] * lambda[2];
     finish(
-        q,
+        [q.radius_a, q.radius_b],
         status,
         core_a,
         core_b,
@@ -102,7 +102,7 @@ fn coplanar_neighbour<R: Real>(q: &PairQuery<R>, poly: &Polytope<R>, face: Face<
 /// A penetration answer from the cores' contact points: the contact points move out by the radii along the
 /// normal; a negative depth (rounding at an exact touch) is 0.
 pub fn finish<R: Real>(
-    q: &PairQuery<R>,
+    [radius_a, radius_b]: [R; 2],
     status: PenetrationStatus,
     core_a: R::V,
     core_b: R::V,
@@ -114,8 +114,8 @@ pub fn finish<R: Real>(
         status,
         depth: if depth > R::ZERO { depth } else { R::ZERO },
         normal: R::plain(normal),
-        contact_a: R::plain(core_a + normal * q.radius_a),
-        contact_b: R::plain(core_b - normal * q.radius_b),
+        contact_a: R::plain(core_a + normal * radius_a),
+        contact_b: R::plain(core_b - normal * radius_b),
         iterations,
     }
 }

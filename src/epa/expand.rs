@@ -43,7 +43,7 @@ pub fn expand_traced<R: Real, T: EpaTracer<R>>(
     // shapes, which no other direction beats.
     let flat = |n: R::V| {
         finish(
-            q,
+            [q.radius_a, q.radius_b],
             PenetrationStatus::Penetrating,
             core_a,
             core_b,

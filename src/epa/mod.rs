@@ -37,6 +37,33 @@ fn cores_apart_along<R: Real>(q: &PairQuery<R>, n: R::V) -> bool {
         && R::dot(q.support.support_b(-n) - q.support.support_a(n), n) >= R::ZERO
 }
 
+/// The answer where the cores (GJK's witnesses `core_a` and `core_b`, `gap` and `core_distance` apart) are
+/// apart, or touching without overlap along `gjk_normal`, and the radii overlap: the depth is what the radii
+/// add beyond the core distance, along GJK's direction (along the gap where GJK has none).
+pub fn cores_apart<R: Real>(
+    radii: [R; 2],
+    [core_a, core_b]: [R::V; 2],
+    gap: R::V,
+    core_distance: R,
+    gjk_normal: R::V,
+) -> Penetration<R> {
+    let normal = if R::length_squared(gjk_normal) > R::ZERO {
+        gjk_normal
+    } else {
+        gap * (R::ONE / core_distance)
+    };
+    let margin = radii[0] + radii[1];
+    contact::finish(
+        radii,
+        PenetrationStatus::Penetrating,
+        core_a,
+        core_b,
+        normal,
+        margin - core_distance,
+        0,
+    )
+}
+
 /// The answer for a pair GJK found intersecting, from its final simplex. `gjk_normal` is GJK's direction from
 /// A to B (zero when the cores overlap).
 ///
@@ -64,20 +91,8 @@ pub fn penetrate_traced<R: Real, T: EpaTracer<R>>(
     let gap = core_b - core_a;
     let core_distance = R::length_squared(gap).sqrt();
     if core_distance > q.touch_tolerance() || cores_apart_along(q, gjk_normal) {
-        let normal = if R::length_squared(gjk_normal) > R::ZERO {
-            gjk_normal
-        } else {
-            gap * (R::ONE / core_distance)
-        };
-        return contact::finish(
-            q,
-            PenetrationStatus::Penetrating,
-            core_a,
-            core_b,
-            normal,
-            q.margin() - core_distance,
-            0,
-        );
+        let radii = [q.radius_a, q.radius_b];
+        return cores_apart(radii, [core_a, core_b], gap, core_distance, gjk_normal);
     }
     let first = expand_traced(q, simplex, EpaLimits::FIRST, tracer);
     if !matches!(

@@ -30,31 +30,43 @@ pub fn closed_form<R: Real>(q: &PairQuery<R>) -> Option<ClosedForm<R>> {
             closest_points_of_segments::<R>(a, b)
         }
     };
+    closed_form_of_cores(
+        [core_a, core_b],
+        [q.radius_a, q.radius_b],
+        q.touch_tolerance(),
+    )
+}
+
+/// [`closed_form`] once the closest core points are known: `core_a` and `core_b` with the radii around them.
+pub(crate) fn closed_form_of_cores<R: Real>(
+    [core_a, core_b]: [R::V; 2],
+    [radius_a, radius_b]: [R; 2],
+    touch: R,
+) -> Option<ClosedForm<R>> {
     let gap = core_b - core_a;
     let core_distance = R::length_squared(gap).sqrt();
-    let touch = q.touch_tolerance();
     if !(core_distance > touch) {
         return None;
     }
     let normal = gap * (R::ONE / core_distance);
-    let margin = q.margin();
+    let margin = radius_a + radius_b;
     let result = if core_distance > margin + touch {
         GjkResult {
             status: GjkStatus::Separated,
             intersecting: false,
             distance: core_distance - margin,
-            witness_a: R::plain(core_a + normal * q.radius_a),
-            witness_b: R::plain(core_b - normal * q.radius_b),
+            witness_a: R::plain(core_a + normal * radius_a),
+            witness_b: R::plain(core_b - normal * radius_b),
             normal: R::plain(normal),
             iterations: 0,
         }
     } else {
         // A point in both shapes, as GJK gives it: the middle of the part of the segment between the cores that
         // lies within radius_a of core_a and within radius_b of core_b.
-        let lo = core_distance - q.radius_b;
+        let lo = core_distance - radius_b;
         let lo = if lo > R::ZERO { lo } else { R::ZERO };
-        let hi = if q.radius_a < core_distance {
-            q.radius_a
+        let hi = if radius_a < core_distance {
+            radius_a
         } else {
             core_distance
         };

@@ -3,6 +3,7 @@
 //! distance, and GJK's boolean early exit for an intersection flag.
 
 use super::frame::{narrow_penetration, narrow_result, Prepared};
+use super::point_pair::point_pair_answer;
 use super::solve::{answer_bare, answer_traced, needs_float64, penetration_traced};
 use super::warm_start::WarmStart;
 use crate::epa::{PairTracer, Penetration};
@@ -61,6 +62,8 @@ pub type KindAnswer = (GjkResult<f32>, Option<Penetration<f32>>);
 /// the float64 repeat of a pair float32 leaves without an answer (as [`super::query_relative`] and
 /// [`super::penetration_relative`], which this generalises). With `warm`, GJK starts from the pair's last
 /// separating direction and the hull walks from their last vertices, and `warm` is updated for next time.
+/// Two point cores (spheres) without a warm start take a shorter path to the same bits
+/// (`query::point_pair`).
 pub fn answer_relative(
     a: &ConvexShape,
     b: &ConvexShape,
@@ -69,6 +72,12 @@ pub fn answer_relative(
     config: &GjkConfig,
     warm: Option<&mut WarmStart>,
 ) -> KindAnswer {
+    if warm.is_none() {
+        let penetration = kind == AnswerKind::Penetration;
+        if let Some(found) = point_pair_answer(a, b, relative, penetration, config) {
+            return found;
+        }
+    }
     answer_relative_traced(a, b, relative, kind, config, warm, &mut NoTrace)
 }
 

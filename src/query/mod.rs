@@ -10,6 +10,7 @@ mod distance;
 mod frame;
 mod kind;
 mod penetration;
+mod point_pair;
 mod solve;
 pub mod trace;
 mod units;

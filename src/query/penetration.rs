@@ -2,10 +2,10 @@
 //! certificate every penetrating answer must pass, and the float64 repeat of a pair float32 cannot finish.
 
 use super::frame::{Prepared, Wide};
-use super::kind::{answer_relative_traced, AnswerKind};
+use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
 use super::solve::penetration;
 use crate::epa::{PairTracer, Penetration};
-use crate::gjk::{GjkConfig, GjkResult, NoTrace};
+use crate::gjk::{GjkConfig, GjkResult};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::shape::ConvexShape;
 
@@ -33,7 +33,11 @@ pub fn penetration_relative(
     relative: &RelativePose<f32>,
     config: &GjkConfig,
 ) -> (GjkResult<f32>, Penetration<f32>) {
-    penetration_relative_traced(a, b, relative, config, &mut NoTrace)
+    let (result, hit) = answer_relative(a, b, relative, AnswerKind::Penetration, config, None);
+    (
+        result,
+        hit.expect("a penetration query answers a penetration"),
+    )
 }
 
 /// [`penetration_relative`], showing `tracer` every run: the float32 one, and the float64 repeat when there is

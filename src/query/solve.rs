@@ -116,9 +116,21 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
         return answer;
     }
     let n = R::unplain(answer.normal);
+    let supports = [q.support.support_a(n), q.support.support_b(-n)];
+    certify(answer, supports, q.margin(), q.scale)
+}
+
+/// [`penetration_certified`]'s checks of a penetrating `answer`, given A's support point along its normal
+/// and B's against it (normalised units, A's centred frame), the radii's sum `margin` and the pair's `scale`.
+pub(super) fn certify<R: Real>(
+    answer: Penetration<R>,
+    [a, b]: [R::V; 2],
+    margin: R,
+    scale: R,
+) -> Penetration<R> {
+    let n = R::unplain(answer.normal);
     let (contact_a, contact_b) = (R::unplain(answer.contact_a), R::unplain(answer.contact_b));
-    let (a, b) = (q.support.support_a(n), q.support.support_b(-n));
-    let along = R::dot(a - b, n) + q.margin();
+    let along = R::dot(a - b, n) + margin;
     let unit_length = (R::length_squared(n) - R::ONE).abs() <= R::from_f64(EPA_UNIT_NORMAL_SLACK);
     // The slack less the rounding of these very checks, so that what passes is within the slack exactly.
     let sizes = R::l1_norm(a)
@@ -126,8 +138,8 @@ pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) 
         + R::l1_norm(contact_a)
         + R::l1_norm(contact_b)
         + answer.depth.abs()
-        + q.margin();
-    let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * q.scale
+        + margin;
+    let slack = R::from_f64(EPA_CERTIFICATE_SLACK) * scale
         - R::from_f64(EPA_CERTIFICATE_ROUNDING_ULPS) * R::EPSILON * sizes;
     let contacts = contact_a - contact_b - n * answer.depth;
     if unit_length
