@@ -72,7 +72,7 @@ pub fn answer_relative(
     config: &GjkConfig,
     warm: Option<&mut WarmStart>,
 ) -> KindAnswer {
-    if warm.is_none() {
+    if warm.is_none() && a.len() == 1 && b.len() == 1 {
         let penetration = kind == AnswerKind::Penetration;
         if let Some(found) = point_pair_answer(a, b, relative, penetration, config) {
             return found;

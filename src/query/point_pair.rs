@@ -22,22 +22,9 @@ use crate::shape::ConvexShape;
 use glam::{Mat3A, Vec3A};
 
 /// The answer of [`super::answer_relative`] (without a warm start) when both cores are single points and
-/// apart: GJK's answer and, when `penetration` is asked for, the penetration answer; `None` otherwise. Inlined, so that every other pair pays two comparisons for it.
-#[inline(always)]
+/// apart: GJK's answer and, when `penetration` is asked for, the penetration answer; `None` otherwise. The caller
+/// checks both shapes' lengths first, so that other pairs pay two comparisons for this path.
 pub(super) fn point_pair_answer(
-    a: &ConvexShape,
-    b: &ConvexShape,
-    relative: &RelativePose<f32>,
-    penetration: bool,
-    config: &GjkConfig,
-) -> Option<(GjkResult<f32>, Option<Penetration<f32>>)> {
-    if a.len() != 1 || b.len() != 1 {
-        return None;
-    }
-    point_cores_answer(a, b, relative, penetration, config)
-}
-
-fn point_cores_answer(
     a: &ConvexShape,
     b: &ConvexShape,
     relative: &RelativePose<f32>,
@@ -195,7 +182,9 @@ mod tests {
                 prop_assert_eq!(bits(&public.0, &public.1), bits(&general.0, &general.1));
             }
             for kind in [QueryKind::Intersection, QueryKind::Distance] {
-                let general = answer_relative_traced(&a, &b, &relative, AnswerKind::of(kind), &config, None, &mut NoTrace);
+                let asked = AnswerKind::of(kind);
+                let general =
+                    answer_relative_traced(&a, &b, &relative, asked, &config, None, &mut NoTrace);
                 let bare = answer_relative_bare(&a, &b, &relative, kind, &config);
                 prop_assert_eq!(bare, BareResult::of(&general.0));
                 prop_assert_eq!(bare.distance.to_bits(), general.0.distance.to_bits());
