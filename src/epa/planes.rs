@@ -1,6 +1,7 @@
-//! The planes of EPA's face slots, one array per component (x, y and z of the unit normal, and the distance
-//! from the origin), for the two scans of every expansion: the nearest face (a minimum over the distances),
-//! and which faces a new point may see (a height over every plane, eight slots at a time).
+//! The planes of EPA's face slots, in groups of eight slots with one array per component (x, y and z of the
+//! unit normal, and the distance from the origin), for the two scans of every expansion: the nearest face (a
+//! minimum over the distances, which are kept once more in one array for it), and which faces a new point may
+//! see (a height over every plane, eight slots at a time).
 //!
 //! Why its own layout: the scan for the faces a new point may see walked interleaved slots with a scalar dot
 //! product and a branch per slot. Over separate arrays, eight heights are computed and compared together
@@ -10,6 +11,9 @@
 //! The eight heights are written with explicit SIMD lanes ([`Real::heights_not_below`]): the compiler's own
 //! vectorisation of the scalar loop shuffled single lanes in and out of registers, and the explicit lanes took
 //! another 1.1% to 1.8% off a penetration query (same method: the mix, hull1000_hull1000 and hull1000_box).
+//! The groups (instead of four arrays cut into groups) and the storage written once for the first try's bounds
+//! took 2.7% of the instructions off an overlapping penetration query of the mix (callgrind, BENCHMARKS.md,
+//! "Twenty-fourth session").
 
 use crate::real::Real;
 
@@ -26,50 +30,83 @@ fn dead_dist<R: Real>() -> R {
     R::from_f64(f64::INFINITY)
 }
 
-/// The planes of the face slots (see the module's text).
+/// Eight slots' planes, one array per component: what [`Real::heights_not_below`] takes as it is.
+#[derive(Clone, Copy)]
+struct Group<R: Real> {
+    x: [R; GROUP],
+    y: [R; GROUP],
+    z: [R; GROUP],
+    dist: [R; GROUP],
+}
+
+impl<R: Real> Group<R> {
+    fn dead() -> Self {
+        Self {
+            x: [R::ZERO; GROUP],
+            y: [R::ZERO; GROUP],
+            z: [R::ZERO; GROUP],
+            dist: [dead_dist::<R>(); GROUP],
+        }
+    }
+}
+
+/// The planes of the face slots (see the module's text): in groups of eight slots for the scan of the faces a
+/// new point may see (one bounds check a slot written, none a group read, where four separate arrays cut into
+/// groups took four of each), and the distances once more in one array for the nearest-face search.
 #[derive(Clone)]
 pub struct Planes<R: Real> {
-    x: Vec<R>,
-    y: Vec<R>,
-    z: Vec<R>,
+    groups: Vec<Group<R>>,
     dist: Vec<R>,
 }
 
 impl<R: Real> Planes<R> {
+    /// Planes for `slots` slots, all dead: the storage a polytope of the first try's bounds ever needs, written
+    /// once when a thread makes its spare polytope (2.5 KiB), so that a new slot costs no growth check out of
+    /// line (`reach_slot` was a call per new face).
     pub fn with_capacity(slots: usize) -> Self {
-        let room = slots.div_ceil(GROUP) * GROUP;
+        let groups = slots.div_ceil(GROUP);
         Self {
-            x: Vec::with_capacity(room),
-            y: Vec::with_capacity(room),
-            z: Vec::with_capacity(room),
-            dist: Vec::with_capacity(room),
+            groups: vec![Group::dead(); groups],
+            dist: vec![dead_dist::<R>(); groups * GROUP],
         }
     }
 
-    /// Makes room for slot `s` (a group of dead planes at a time). Storage is never given back: a polytope
-    /// reused for another run keeps its planes, and slots at or past its slot count are never read (both scans
-    /// stop at the count), so the next run's `set` is their first read-relevant write. Emptying the arrays
-    /// between runs made every run write its groups of dead planes again (`memset` calls): 1.5% to 2.5% of a
-    /// penetration query, measured in one binary on the mix, hull1000_hull1000 and cube_sphere482.
+    /// Makes room for slot `s` (a group of dead planes at a time): only polytopes of grown bounds, made for one
+    /// run, grow past [`Self::with_capacity`]. Storage is never given back: a polytope reused for another run
+    /// keeps its planes, and slots at or past its slot count are never read (both scans stop at the count), so
+    /// the next run's `set` is their first read-relevant write. Emptying the arrays between runs made every run
+    /// write its groups of dead planes again (`memset` calls): 1.5% to 2.5% of a penetration query, measured in
+    /// one binary on the mix, hull1000_hull1000 and cube_sphere482.
+    #[inline(always)]
     pub fn reach_slot(&mut self, s: usize) {
+        if s >= self.dist.len() {
+            self.grow_to(s);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_to(&mut self, s: usize) {
         while self.dist.len() <= s {
-            let len = self.dist.len() + GROUP;
-            self.x.resize(len, R::ZERO);
-            self.y.resize(len, R::ZERO);
-            self.z.resize(len, R::ZERO);
-            self.dist.resize(len, dead_dist::<R>());
+            self.groups.push(Group::dead());
+            self.dist
+                .resize(self.groups.len() * GROUP, dead_dist::<R>());
         }
     }
 
     /// Slot `s` (within reach) holds the plane of unit normal `normal` at distance `dist` from the origin.
+    #[inline(always)]
     pub fn set(&mut self, s: usize, normal: R::V, dist: R) {
-        self.x[s] = R::comp(normal, 0);
-        self.y[s] = R::comp(normal, 1);
-        self.z[s] = R::comp(normal, 2);
+        let (group, lane) = (&mut self.groups[s / GROUP], s % GROUP);
+        group.x[lane] = R::comp(normal, 0);
+        group.y[lane] = R::comp(normal, 1);
+        group.z[lane] = R::comp(normal, 2);
+        group.dist[lane] = dist;
         self.dist[s] = dist;
     }
 
     /// Slot `s` holds a dead plane.
+    #[inline(always)]
     pub fn kill(&mut self, s: usize) {
         self.set(s, R::vzero(), dead_dist::<R>());
     }
@@ -84,25 +121,19 @@ impl<R: Real> Planes<R> {
     #[cfg(test)]
     pub fn height(&self, s: usize, w: R::V) -> R {
         let (wx, wy, wz) = (R::comp(w, 0), R::comp(w, 1), R::comp(w, 2));
-        self.x[s] * wx + self.y[s] * wy + self.z[s] * wz - self.dist[s]
+        let (g, l) = (&self.groups[s / GROUP], s % GROUP);
+        g.x[l] * wx + g.y[l] * wy + g.z[l] * wz - g.dist[l]
     }
 
     /// Calls `found` with every slot below `slots` where the height of `w` is not below `floor` (a height that
     /// is not a number included), in increasing order.
+    #[inline]
     pub fn not_below(&self, slots: usize, w: R::V, floor: R, mut found: impl FnMut(usize)) {
-        let groups = self
-            .x
-            .chunks_exact(GROUP)
-            .zip(self.y.chunks_exact(GROUP))
-            .zip(self.z.chunks_exact(GROUP))
-            .zip(self.dist.chunks_exact(GROUP));
-        for (g, (((x, y), z), dist)) in groups.enumerate() {
+        let used = slots.div_ceil(GROUP).min(self.groups.len());
+        for (g, group) in self.groups[..used].iter().enumerate() {
             let base = g * GROUP;
-            if base >= slots {
-                break;
-            }
             let mut mask =
-                R::heights_not_below(group(x), group(y), group(z), group(dist), w, floor);
+                R::heights_not_below(&group.x, &group.y, &group.z, &group.dist, w, floor);
             // A point that is not a number is "not below" dead planes too: keep to the slots in use.
             if slots - base < GROUP {
                 mask &= (1 << (slots - base)) - 1;
@@ -113,11 +144,6 @@ impl<R: Real> Planes<R> {
             }
         }
     }
-}
-
-/// One group's entries as the array [`Real::heights_not_below`] takes (`chunks_exact` gives whole groups).
-fn group<R>(a: &[R]) -> &[R; GROUP] {
-    a.try_into().expect("a whole group")
 }
 
 #[cfg(test)]

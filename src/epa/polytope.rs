@@ -51,7 +51,8 @@ pub struct Polytope<R: Real> {
     /// 64 slots at a time (a walk over the slots read each face; on a deep overlap of round hulls, with
     /// hundreds of live faces before the next dead one, that walk was a fifth of the time).
     dead: Vec<u64>,
-    /// The faces the current expansion's point sees, in slot order (storage reused across expansions).
+    /// The faces the current expansion's point sees, in slot order, and then those of them the region growing
+    /// left (storage reused across expansions).
     visible: Vec<usize>,
     /// Horizon edges (tail, head) of the current expansion, `edges` of them in use.
     pub horizon: Vec<[u32; 2]>,
@@ -174,7 +175,8 @@ impl<R: Real> Polytope<R> {
     /// Adds face (i, j, k), counter-clockwise seen from outside: `Degenerate` when it has no area, `Overflow`
     /// when no slot is left.
     pub fn push_face(&mut self, i: usize, j: usize, k: usize) -> Result<(), PenetrationStatus> {
-        let (n, len2) = R::squarable(R::cross(self.w[j] - self.w[i], self.w[k] - self.w[i]));
+        let corner = self.w[i];
+        let (n, len2) = R::squarable(R::cross(self.w[j] - corner, self.w[k] - corner));
         let len = len2.sqrt();
         if !(len > R::ZERO) {
             return Err(PenetrationStatus::Degenerate);
@@ -183,7 +185,7 @@ impl<R: Real> Polytope<R> {
         let face = Face {
             v: [i as u32, j as u32, k as u32],
             normal,
-            dist: R::dot(normal, self.w[i]),
+            dist: R::dot(normal, corner),
             alive: true,
         };
         // Reuse the lowest dead slot before growing.
@@ -220,15 +222,17 @@ impl<R: Real> Polytope<R> {
     }
 
     /// The lowest dead slot, if any (every slot below `first_free` is live).
+    #[inline(always)]
     fn lowest_dead_slot(&self) -> Option<usize> {
-        let from = self.first_free / 64;
-        let (word, bits) = self
-            .dead
-            .iter()
-            .enumerate()
-            .skip(from)
-            .find(|(_, bits)| **bits != 0)?;
-        Some(word * 64 + bits.trailing_zeros() as usize)
+        let mut word = self.first_free / 64;
+        while word < self.dead.len() {
+            let bits = self.dead[word];
+            if bits != 0 {
+                return Some(word * 64 + bits.trailing_zeros() as usize);
+            }
+            word += 1;
+        }
+        None
     }
 
     /// The live face nearest the origin (the first one on ties).
@@ -282,45 +286,58 @@ impl<R: Real> Polytope<R> {
                 visible.push(s);
             }
         });
-        let carved = self.grow_visible_region(&visible, best);
+        let carved = self.grow_visible_region(&mut visible, best);
         self.visible = visible;
         carved?;
         self.absorb_flat_neighbours(w)
     }
 
     /// Removes the faces of `visible` connected to face `best` across shared edges, pass after pass until a
-    /// pass removes none, toggling their edges into the horizon.
+    /// pass removes none, toggling their edges into the horizon: `best` first, then in each pass, in slot
+    /// order, every face left that shares an edge with the horizon as it stands. `visible` is left holding the
+    /// faces not removed; each pass walks only those (the faces already removed were walked past again, pass
+    /// after pass, and a last pass read every face to find that none was left).
     fn grow_visible_region(
         &mut self,
-        visible: &[usize],
+        visible: &mut Vec<usize>,
         best: usize,
     ) -> Result<(), PenetrationStatus> {
-        let mut grew = true;
-        let mut first = true;
-        while grew {
-            grew = false;
-            for &s in visible {
-                let f = self.faces[s];
-                if !f.alive {
-                    continue;
-                }
-                let touches_region = if first {
-                    s == best
+        let Some(at) = visible.iter().position(|&s| s == best) else {
+            return Ok(());
+        };
+        visible.remove(at);
+        self.remove_with_edges(best)?;
+        loop {
+            let before = visible.len();
+            let mut kept = 0;
+            for r in 0..before {
+                let s = visible[r];
+                let [i, j, k] = self.faces[s].v;
+                let touches_region = self.horizon_has([j, i]).is_some()
+                    || self.horizon_has([k, j]).is_some()
+                    || self.horizon_has([i, k]).is_some();
+                if touches_region {
+                    self.remove_with_edges(s)?;
                 } else {
-                    (0..3).any(|e| self.horizon_has([f.v[(e + 1) % 3], f.v[e]]).is_some())
-                };
-                if !touches_region {
-                    continue;
-                }
-                self.remove_face(s);
-                grew = true;
-                for e in 0..3 {
-                    self.toggle_horizon_edge([f.v[e], f.v[(e + 1) % 3]])?;
+                    visible[kept] = s;
+                    kept += 1;
                 }
             }
-            first = false;
+            visible.truncate(kept);
+            if kept == before || kept == 0 {
+                return Ok(());
+            }
         }
-        Ok(())
+    }
+
+    /// Removes face `s` and toggles its edges into the horizon.
+    #[inline(always)]
+    fn remove_with_edges(&mut self, s: usize) -> Result<(), PenetrationStatus> {
+        let [i, j, k] = self.faces[s].v;
+        self.remove_face(s);
+        self.toggle_horizon_edge([i, j])?;
+        self.toggle_horizon_edge([j, k])?;
+        self.toggle_horizon_edge([k, i])
     }
 
     /// A horizon edge in line with `w` would close with a face of no area (a box's A - B, exactly: the new
