@@ -58,7 +58,8 @@ impl<R: Real> Projection<R> {
 /// (zero-area or zero-volume) simplex always falls through to its faces or edges.
 #[inline]
 fn same_sign<R: Real>(a: R, b: R) -> bool {
-    (a > R::ZERO && b > R::ZERO) || (a < R::ZERO && b < R::ZERO)
+    // Without short circuits: four comparisons and no branch.
+    ((a > R::ZERO) & (b > R::ZERO)) | ((a < R::ZERO) & (b < R::ZERO))
 }
 
 /// Segment `s[i] s[j]`.
@@ -97,8 +98,9 @@ pub fn s2d<R: Real>(
     exhaustive: bool,
 ) -> Projection<R> {
     let (a, b, c) = (s[i], s[j], s[k]);
+    let raw = R::cross(b - a, c - a);
     // The normal's direction is all the projection needs ([`Real::squarable`]).
-    let (n, nn) = R::squarable(R::cross(b - a, c - a));
+    let (n, nn) = R::squarable(raw);
     // Project the origin onto the triangle's plane; the closest point of the triangle to the origin is the
     // closest point to this projection (Pythagoras).
     let p0 = if nn > R::ZERO {
@@ -107,30 +109,33 @@ pub fn s2d<R: Real>(
         R::vzero()
     };
     // Signed areas in the coordinate plane where the triangle's projection is largest (the normal's largest
-    // component is dropped), which keeps the areas well conditioned.
+    // component is dropped), which keeps the areas well conditioned. The area of p q r in the plane that
+    // drops component m is component m of (q - p) x (r - p), to the bit (the same two products and
+    // difference), so the areas are cross products' components picked without a branch: which component is
+    // largest goes either way from one triangle to the next, which no predictor learns (BENCHMARKS.md,
+    // "Twenty-sixth session").
     let (nx, ny, nz) = (
         R::comp(n, 0).abs(),
         R::comp(n, 1).abs(),
         R::comp(n, 2).abs(),
     );
-    let (x, y) = if nx >= ny && nx >= nz {
-        (1, 2)
-    } else if ny >= nz {
-        (2, 0)
-    } else {
-        (0, 1)
+    let x_dropped = (nx >= ny) & (nx >= nz);
+    let y_dropped = ny >= nz;
+    let dropped = |v: R::V| {
+        let (v0, v1, v2) = (R::comp(v, 0), R::comp(v, 1), R::comp(v, 2));
+        let v12 = if y_dropped { v1 } else { v2 };
+        if x_dropped {
+            v0
+        } else {
+            v12
+        }
     };
-    let area = |p: R::V, q: R::V, r: R::V| {
-        (R::comp(q, x) - R::comp(p, x)) * (R::comp(r, y) - R::comp(p, y))
-            - (R::comp(q, y) - R::comp(p, y)) * (R::comp(r, x) - R::comp(p, x))
-    };
-    // With the cyclic choice of (x, y), `mu` is the dropped normal component; computing it as an area keeps
-    // it consistent with the three sub-areas below.
-    let mu = area(a, b, c);
-    let c_i = area(p0, b, c);
-    let c_j = area(a, p0, c);
-    let c_k = area(a, b, p0);
-    let inside = same_sign(mu, c_i) && same_sign(mu, c_j) && same_sign(mu, c_k);
+    // `mu` is the dropped normal component; taking it as an area keeps it consistent with the three sub-areas.
+    let mu = dropped(raw);
+    let c_i = dropped(R::cross(b - p0, c - p0));
+    let c_j = dropped(R::cross(p0 - a, c - a));
+    let c_k = dropped(R::cross(b - a, p0 - a));
+    let inside = same_sign(mu, c_i) & same_sign(mu, c_j) & same_sign(mu, c_k);
     if inside && !exhaustive {
         let mut lambda = [R::ZERO; 4];
         lambda[i] = c_i / mu;
