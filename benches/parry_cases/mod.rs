@@ -16,15 +16,21 @@ use std::hint::black_box;
 use std::path::Path;
 
 const SEED: u64 = 20_240_611;
-/// Pairs in the random mix.
-const MIX_PAIRS: usize = 2000;
-/// Pairs per geometric case, all distinct. Not fewer: a pass over a few hundred pairs, repeated, is learnt by the
-/// CPU's branch predictor. On the 2-core AMD EPYC dev VM (2026-12-04), gpu-gjk's penetration query took 1.82 µs a
-/// pair on hull1000_box over 200 pairs looped, and 2.44, 2.48, 2.54 and 2.60 µs over 500, 1,000, 2,000 and 5,000
-/// distinct pairs (cube against the 482-vertex sphere: 1.21 µs over 200, 1.62-1.75 µs over 1,000 to 5,000);
-/// parry3d's times moved by 3-6%. Its walks and EPA branch on the data, parry3d's scans do not, so repeating
-/// a few hundred pairs flattered gpu-gjk by up to 45%. 2,000 is where the time stops rising.
-const CASE_PAIRS: usize = 2000;
+/// Pairs in the random mix, all distinct. Not fewer: passes repeated over a few thousand pairs are learnt by the
+/// CPU's branch predictor (see [`CASE_PAIRS`]). On the 2-core AMD EPYC dev VM (2026-12-04), gpu-gjk's flag took
+/// 158, 207, 222 and 222 ns a pair looped over 2,000, 5,000, 20,000 and 50,000 pairs of the mix, its distance 358
+/// against 415 ns over 2,000 and 20,000 (parry3d's 6% slower at 20,000), its penetration query 1,025 against
+/// 1,008 ns.
+const MIX_PAIRS: usize = 20_000;
+/// Pairs per geometric case, all distinct. Not fewer: a pass repeated over a few hundred or thousand pairs is
+/// learnt by the CPU's branch predictor. gpu-gjk's walks, EPA and GJK's sub-simplex choices branch on the data,
+/// parry3d's scans much less. On the AMD EPYC dev VM (2026-12-04), looped over 200, 1,000, 2,000, 5,000 and
+/// 20,000 distinct pairs, in ns a pair: hull1000_box's penetration query 1,822, 2,483, 2,538, 2,602 and 2,540;
+/// over 1,000, 2,000, 5,000 and 20,000, cube_sphere482's flag 246, 254, 332 and 314; over 2,000, 5,000 and
+/// 20,000, hull1000_box's flag 341, 375 and 378.
+/// parry3d's times moved by -3% to +6%. Past 5,000 the time moves little (cube_sphere482's distance 649, 650
+/// and 673 at 5,000, 10,000 and 20,000), while the passes of parry3d over the 20,000-vertex hulls grow long.
+const CASE_PAIRS: usize = 5_000;
 
 pub struct Case {
     pub name: String,
@@ -140,8 +146,8 @@ pub fn cube_sphere() -> Case {
 
 /// The sphere asset against itself, centres 0.025 to 0.15 apart (radius 1): deep overlaps of a finely
 /// tessellated round hull, where EPA makes hundreds of expansions over a polytope of hundreds of faces
-/// (measured: 216 a pair on average, at most 451). parry3d's EPA stops short there: its depth is below
-/// gpu-gjk's by more than 1e-3 on 1,754 of the 2,000 pairs (1.852 against 1.898 on average).
+/// (measured: 216 a pair on average, at most 526). parry3d's EPA stops short there: its depth is below
+/// gpu-gjk's by more than 1e-3 on 4,396 of the 5,000 pairs (1.851 against 1.899 on average).
 pub fn deep_spheres() -> Case {
     let sphere = asset("sphere.obj");
     let pairs = scaled_pairs(SEED + 483, 0.0625);
