@@ -112,8 +112,7 @@ pub fn s2d<R: Real>(
     // component is dropped), which keeps the areas well conditioned. The area of p q r in the plane that
     // drops component m is component m of (q - p) x (r - p), to the bit (the same two products and
     // difference), so the areas are cross products' components picked without a branch: which component is
-    // largest goes either way from one triangle to the next, which no predictor learns (BENCHMARKS.md,
-    // "Twenty-sixth session").
+    // largest goes either way from one triangle to the next (BENCHMARKS.md, "Twenty-sixth session").
     let (nx, ny, nz) = (
         R::comp(n, 0).abs(),
         R::comp(n, 1).abs(),
