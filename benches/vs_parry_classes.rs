@@ -14,8 +14,8 @@
 //! `hull 17-64`, `hull 65+` (a radius or not).
 //!
 //! `cargo bench --no-default-features --features scenario --bench vs_parry_classes` (add filters on the
-//! `{kind}/{class}` id, e.g. `-- penetration/box`: a row runs when its id contains one of them; and
-//! `--rounds N`, default 21). Prints one Markdown table per query: each class's pairs, how many overlap, its share
+//! `{kind}/{class}` id, e.g. `-- penetration/box`: a row runs when its id contains one of them; `--rounds N`,
+//! default 21; and `--pairs N` to keep the mix's first N pairs). Prints one Markdown table per query: each class's pairs, how many overlap, its share
 //! of gpu-gjk's time over the mix, the median per-pair time of each library and the median per-round ratio
 //! (parry3d's time over gpu-gjk's: above 1, gpu-gjk is faster) between its quartiles; classes by gpu-gjk's time.
 
@@ -87,10 +87,13 @@ fn main() {
     let options = options(DEFAULT_ROUNDS);
     let config = GjkConfig::default();
     // The mix as `vs_parry_paired` builds it (with the other cases, which this bench leaves alone).
-    let case = all_cases()
+    let mut case = all_cases()
         .into_iter()
         .find(|case| case.name == "mix")
         .expect("the cases include the mix");
+    if let Some(pairs) = options.pairs {
+        case.pairs.truncate(pairs);
+    }
     let mut classes: BTreeMap<String, Vec<&Pair>> = BTreeMap::new();
     for pair in &case.pairs {
         classes

@@ -8,7 +8,9 @@
 //! same machine, so their ratio holds still when both figures move.
 //!
 //! `cargo bench --no-default-features --features scenario --bench vs_parry_paired` (add filters on the
-//! `{kind}/{case}` id, e.g. `-- penetration/mix hull1000_box`: a row runs when its id contains one of them; and `--rounds N`, default 41). Prints a Markdown table: the
+//! `{kind}/{case}` id, e.g. `-- penetration/mix hull1000_box`: a row runs when its id contains one of them;
+//! `--rounds N`, default 41; and `--pairs N` to cut each case to its first N pairs, e.g. 200 to see a pass the
+//! branch predictor learns). Prints a Markdown table: the
 //! median per-pair time of each library over the rounds and the median ratio, parry3d's time over gpu-gjk's
 //! (above 1: gpu-gjk is faster), between its lower and upper quartiles.
 
@@ -37,7 +39,12 @@ fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Alterna
 fn main() {
     let options = options(DEFAULT_ROUNDS);
     let config = GjkConfig::default();
-    let cases = all_cases();
+    let mut cases = all_cases();
+    if let Some(pairs) = options.pairs {
+        for case in &mut cases {
+            case.pairs.truncate(pairs);
+        }
+    }
     println!(
         "gpu-gjk against parry3d 0.31 (f32), single thread, timed in alternation: {} rounds per row",
         options.rounds

@@ -63,6 +63,9 @@ pub struct Options {
     /// Row ids must contain one of these (all rows when empty).
     pub filters: Vec<String>,
     pub rounds: usize,
+    /// `--pairs N`: each case cut to its first N pairs, to see what a pass the branch predictor can learn
+    /// reads (`parry_cases`' `CASE_PAIRS`); `None` keeps every pair.
+    pub pairs: Option<usize>,
 }
 
 impl Options {
@@ -72,20 +75,27 @@ impl Options {
     }
 }
 
-/// `[FILTER...] [--rounds N]` (`default_rounds` without it); other flags (cargo passes `--bench`) are ignored.
+/// `[FILTER...] [--rounds N] [--pairs N]` (`default_rounds` without `--rounds`); other flags (cargo passes
+/// `--bench`) are ignored.
 pub fn options(default_rounds: usize) -> Options {
     let mut options = Options {
         filters: Vec::new(),
         rounds: default_rounds,
+        pairs: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--rounds" {
+        if arg == "--rounds" || arg == "--pairs" {
             let value = args.next().and_then(|n| n.parse().ok());
-            options.rounds = value.filter(|&n| n > 0).unwrap_or_else(|| {
-                eprintln!("--rounds takes a positive number");
+            let value = value.filter(|&n| n > 0).unwrap_or_else(|| {
+                eprintln!("{arg} takes a positive number");
                 std::process::exit(2)
             });
+            if arg == "--rounds" {
+                options.rounds = value;
+            } else {
+                options.pairs = Some(value);
+            }
         } else if !arg.starts_with("--") {
             options.filters.push(arg);
         }
