@@ -86,6 +86,41 @@ pub fn s1d<R: Real>(s: &[R::V; 4], i: usize, j: usize) -> Projection<R> {
     }
 }
 
+/// Signed areas in the coordinate plane where the triangle's projection is largest (the largest component of
+/// `n`, its normal's direction, is dropped), which keeps them well conditioned: the triangle's own (`raw` is
+/// `(b - a) x (c - a)`, so `mu` is the dropped normal component, consistent with the three sub-areas), then
+/// those with `p0` in place of `a`, `b` and `c`.
+///
+/// The area of p q r in the plane that drops component m is component m of `(q - p) x (r - p)`, to the bit (the
+/// same two products and difference), so the areas are cross products' components picked without a branch:
+/// which component is largest goes either way from one triangle to the next (BENCHMARKS.md, "Twenty-sixth
+/// session").
+#[inline(always)]
+fn signed_areas<R: Real>(n: R::V, raw: R::V, [a, b, c]: [R::V; 3], p0: R::V) -> [R; 4] {
+    let (nx, ny, nz) = (
+        R::comp(n, 0).abs(),
+        R::comp(n, 1).abs(),
+        R::comp(n, 2).abs(),
+    );
+    let x_dropped = (nx >= ny) & (nx >= nz);
+    let y_dropped = ny >= nz;
+    let dropped = |v: R::V| {
+        let (v0, v1, v2) = (R::comp(v, 0), R::comp(v, 1), R::comp(v, 2));
+        let v12 = if y_dropped { v1 } else { v2 };
+        if x_dropped {
+            v0
+        } else {
+            v12
+        }
+    };
+    [
+        dropped(raw),
+        dropped(R::cross(b - p0, c - p0)),
+        dropped(R::cross(p0 - a, c - a)),
+        dropped(R::cross(b - a, p0 - a)),
+    ]
+}
+
 /// Triangle `s[i] s[j] s[k]`.
 ///
 /// With `exhaustive`, every edge is evaluated whatever the signs say: the fallback used when rounding made
@@ -108,32 +143,7 @@ pub fn s2d<R: Real>(
     } else {
         R::vzero()
     };
-    // Signed areas in the coordinate plane where the triangle's projection is largest (the normal's largest
-    // component is dropped), which keeps the areas well conditioned. The area of p q r in the plane that
-    // drops component m is component m of (q - p) x (r - p), to the bit (the same two products and
-    // difference), so the areas are cross products' components picked without a branch: which component is
-    // largest goes either way from one triangle to the next (BENCHMARKS.md, "Twenty-sixth session").
-    let (nx, ny, nz) = (
-        R::comp(n, 0).abs(),
-        R::comp(n, 1).abs(),
-        R::comp(n, 2).abs(),
-    );
-    let x_dropped = (nx >= ny) & (nx >= nz);
-    let y_dropped = ny >= nz;
-    let dropped = |v: R::V| {
-        let (v0, v1, v2) = (R::comp(v, 0), R::comp(v, 1), R::comp(v, 2));
-        let v12 = if y_dropped { v1 } else { v2 };
-        if x_dropped {
-            v0
-        } else {
-            v12
-        }
-    };
-    // `mu` is the dropped normal component; taking it as an area keeps it consistent with the three sub-areas.
-    let mu = dropped(raw);
-    let c_i = dropped(R::cross(b - p0, c - p0));
-    let c_j = dropped(R::cross(p0 - a, c - a));
-    let c_k = dropped(R::cross(b - a, p0 - a));
+    let [mu, c_i, c_j, c_k] = signed_areas::<R>(n, raw, [a, b, c], p0);
     let inside = same_sign(mu, c_i) & same_sign(mu, c_j) & same_sign(mu, c_k);
     if inside && !exhaustive {
         let mut lambda = [R::ZERO; 4];
@@ -261,4 +271,107 @@ pub fn s3d<R: Real>(s: &[R::V; 4], exhaustive: bool) -> Projection<R> {
         }
     }
     best.unwrap_or_else(|| s2d(s, 0, 1, 2, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec3, Vec3A};
+
+    /// [`signed_areas`] as it was written with a branch per comparison and each area spelt out: the
+    /// reference for its bits.
+    fn areas_by_branches<R: Real>(n: R::V, [a, b, c]: [R::V; 3], p0: R::V) -> [R; 4] {
+        let (nx, ny, nz) = (
+            R::comp(n, 0).abs(),
+            R::comp(n, 1).abs(),
+            R::comp(n, 2).abs(),
+        );
+        let (x, y) = if nx >= ny && nx >= nz {
+            (1, 2)
+        } else if ny >= nz {
+            (2, 0)
+        } else {
+            (0, 1)
+        };
+        let area = |p: R::V, q: R::V, r: R::V| {
+            (R::comp(q, x) - R::comp(p, x)) * (R::comp(r, y) - R::comp(p, y))
+                - (R::comp(q, y) - R::comp(p, y)) * (R::comp(r, x) - R::comp(p, x))
+        };
+        [
+            area(a, b, c),
+            area(p0, b, c),
+            area(a, p0, c),
+            area(a, b, p0),
+        ]
+    }
+
+    /// The same number, a NaN for a NaN.
+    fn same_bits<R: Real>(x: R, y: R) -> bool {
+        let (x, y) = (x.to_f64(), y.to_f64());
+        x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+    }
+
+    fn check<R: Real>(corners: [R::V; 3], p0: R::V) {
+        let [a, b, c] = corners;
+        let raw = R::cross(b - a, c - a);
+        let (n, _) = R::squarable(raw);
+        let found = signed_areas::<R>(n, raw, corners, p0);
+        let reference = areas_by_branches::<R>(n, corners, p0);
+        for k in 0..4 {
+            assert!(
+                same_bits(found[k], reference[k]),
+                "area {k}: {:?} against {:?}",
+                found[k].to_f64(),
+                reference[k].to_f64()
+            );
+        }
+    }
+
+    /// Triangles a hostile caller could make: corners from coordinates that are zero of either sign, tie
+    /// with each other, are tiny, subnormal, huge, far from the origin, infinite or not a number, in every
+    /// order, so that every component of the normal is the largest, ties and flat and collinear corners
+    /// included; float32 and float64, each area to the bit.
+    #[test]
+    fn the_areas_without_branches_are_the_branching_ones_to_the_bit() {
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            3.0,
+            1e-30,
+            1e-40,
+            1e30,
+            1e6 + 0.25,
+            -1e6,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut pick = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            values[(state >> 33) as usize % values.len()]
+        };
+        for _ in 0..200_000 {
+            let mut point = || Vec3A::new(pick(), pick(), pick());
+            let (corners, p0) = ([point(), point(), point()], point());
+            check::<f32>(corners, p0);
+            let wide = |v: Vec3A| v.as_dvec3();
+            check::<f64>(corners.map(wide), wide(p0));
+        }
+        // And ordinary triangles, where the projection is the origin's.
+        for k in 0..10_000 {
+            let t = k as f64 * 0.618;
+            let corners = [
+                DVec3::new(t.sin(), t.cos(), 0.3),
+                DVec3::new(-0.4, (2.0 * t).sin(), t.cos()),
+                DVec3::new(0.7 * t.cos(), -0.2, (3.0 * t).sin()),
+            ];
+            check::<f64>(corners, DVec3::new(0.1, -0.2, 0.05) * t.sin());
+            check::<f32>(corners.map(|v| v.as_vec3().into()), Vec3A::ZERO);
+        }
+    }
 }

@@ -330,6 +330,21 @@ mod tests {
         values
     }
 
+    /// `dir`'s cell is the branching version's, in float32 and float64.
+    fn assert_same_cell(dir: Vec3A) {
+        assert_eq!(
+            start_cell::<f32>(dir),
+            start_cell_by_branches::<f32>(dir),
+            "{dir}"
+        );
+        let wide = dir.as_dvec3();
+        assert_eq!(
+            start_cell::<f64>(wide),
+            start_cell_by_branches::<f64>(wide),
+            "{wide}"
+        );
+    }
+
     #[test]
     fn the_branch_free_cell_is_the_branching_one_for_every_direction() {
         let values = awkward_components();
@@ -337,18 +352,7 @@ mod tests {
         for &x in &values {
             for &y in &values {
                 for &z in &values {
-                    let dir = Vec3A::new(x, y, z);
-                    assert_eq!(
-                        start_cell::<f32>(dir),
-                        start_cell_by_branches::<f32>(dir),
-                        "{dir}"
-                    );
-                    let wide = dir.as_dvec3();
-                    assert_eq!(
-                        start_cell::<f64>(wide),
-                        start_cell_by_branches::<f64>(wide),
-                        "{wide}"
-                    );
+                    assert_same_cell(Vec3A::new(x, y, z));
                     checked += 1;
                 }
             }
@@ -364,18 +368,7 @@ mod tests {
         };
         for _ in 0..200_000 {
             let scale = 10f32.powi((next() * 30.0) as i32);
-            let dir = Vec3A::new(next(), next(), next()) * scale;
-            assert_eq!(
-                start_cell::<f32>(dir),
-                start_cell_by_branches::<f32>(dir),
-                "{dir}"
-            );
-            let wide = dir.as_dvec3();
-            assert_eq!(
-                start_cell::<f64>(wide),
-                start_cell_by_branches::<f64>(wide),
-                "{wide}"
-            );
+            assert_same_cell(Vec3A::new(next(), next(), next()) * scale);
         }
     }
 
