@@ -17,7 +17,9 @@ mod parry_pairs;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-use gpu_gjk::query;
+#[path = "one_pair/mod.rs"]
+#[allow(dead_code)]
+mod query;
 use gpu_gjk::scenario::{random_scene, MixSpec, ShapeKind};
 use gpu_gjk::ConvexShape;
 use parry3d::shape::Shape;

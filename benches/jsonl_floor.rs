@@ -23,7 +23,7 @@
 //! places the shapes and lays out the answer lines can only do worse.
 
 use gpu_gjk::cli::{answer_pairs, parse_input, push_result, write_mix_file, Executor, ParsedLine};
-use gpu_gjk::query::AnswerKind;
+use gpu_gjk::query::advanced::AnswerKind;
 use gpu_gjk::scenario::MixSpec;
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;

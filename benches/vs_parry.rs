@@ -20,7 +20,7 @@ mod parry_pairs;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-use gpu_gjk::query;
+use parry_cases::query;
 use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
 use std::time::Duration;
 

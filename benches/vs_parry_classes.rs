@@ -25,8 +25,8 @@ mod parry_pairs;
 mod timed_passes;
 
 use gpu_gjk::gjk::GjkConfig;
-use gpu_gjk::query::penetration_query;
 use gpu_gjk::ConvexShape;
+use parry_cases::query::penetration_query;
 use parry_cases::{all_cases, ours_on_pair, parry_on_pair, run_ours, run_parry, Case, Kind};
 use parry_pairs::Pair;
 use std::collections::BTreeMap;

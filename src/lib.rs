@@ -44,11 +44,15 @@ pub mod cli;
 #[cfg(feature = "app")]
 pub mod stress;
 
+pub use epa::PenetrationStatus;
 pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 pub use instance::{Instance, Pair};
 pub use pose::{DPose, Pose, RelativePose};
-pub use query::{WorldPenetration, WorldResult};
+pub use query::{
+    distance, intersects, penetration, PairInput, Precision, QueryOptions, WorldPenetration,
+    WorldResult,
+};
 pub use shape::ConvexShape;
 
 /// The README's Rust examples, compiled and run as doctests so they cannot rot.

@@ -47,6 +47,12 @@ impl Pose {
     }
 }
 
+impl From<Pose> for DPose {
+    fn from(pose: Pose) -> Self {
+        pose.to_f64()
+    }
+}
+
 /// A double-precision pose: what the command line parses, so that world coordinates far from the origin keep
 /// their precision until the pair-local frame is formed.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use glam::DVec3;
 use gpu_gjk::cli::{inspect_pair, pair_line, parse_line, query_pair, trace_value, PairInput};
-use gpu_gjk::query::AnswerKind;
+use gpu_gjk::query::advanced::AnswerKind;
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use serde_json::Value;
 use std::process::Command;

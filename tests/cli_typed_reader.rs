@@ -79,7 +79,7 @@ fn field_by_field_output(text: &[u8]) -> Vec<u8> {
         }
         match parse_line(line) {
             Ok(pair) => {
-                let (r, hit) = query_pair(&pair, gpu_gjk::query::AnswerKind::Penetration);
+                let (r, hit) = query_pair(&pair, gpu_gjk::query::advanced::AnswerKind::Penetration);
                 write_result(&mut out, &r, hit.as_ref()).unwrap();
             }
             Err(message) => write_error(&mut out, &format!("line {}: {message}", i + 1)).unwrap(),

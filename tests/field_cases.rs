@@ -3,10 +3,10 @@
 
 mod common;
 
+use common::one_pair::{penetration_f64, penetration_query, query};
 use common::referee::depth_along;
 use glam::{DQuat, DVec3, Vec3};
 use gpu_gjk::epa::PenetrationStatus;
-use gpu_gjk::query::{penetration_f64, penetration_query, query};
 use gpu_gjk::{ConvexShape, DPose, GjkConfig, GjkStatus, Pose, QueryKind};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;

@@ -60,10 +60,10 @@
 mod common;
 
 use common::exact::{self, box_point_signed_distance, separating_axis_test, MinNorm, Obb};
+use common::one_pair as query;
 use glam::{DQuat, DVec3, Quat, Vec3};
 use gpu_gjk::batch::{penetration_pair, query_pair};
 use gpu_gjk::epa::{Penetration, PenetrationStatus};
-use gpu_gjk::query;
 use gpu_gjk::Instance;
 
 use gpu_gjk::gpu::NarrowPhase;

@@ -329,8 +329,14 @@ fn check_queries(points: &[Vec3], reduced: &ConvexShape) -> Result<(), String> {
     }
     for at in probes {
         let pose = DPose::checked(at, DQuat::IDENTITY).map_err(|e| format!("{e}"))?;
-        let a = gpu_gjk::query::distance(&whole, &DPose::IDENTITY, &point, &pose);
-        let b = gpu_gjk::query::distance(reduced, &DPose::IDENTITY, &point, &pose);
+        let a = gpu_gjk::distance(
+            &gpu_gjk::PairInput::new(&whole, DPose::IDENTITY, &point, pose),
+            Default::default(),
+        );
+        let b = gpu_gjk::distance(
+            &gpu_gjk::PairInput::new(reduced, DPose::IDENTITY, &point, pose),
+            Default::default(),
+        );
         let flags_differ = a.intersecting != b.intersecting && a.distance.max(b.distance) > band;
         if flags_differ || (a.distance - b.distance).abs() > 0.1 * band {
             return Err(format!(

@@ -3,11 +3,11 @@
 
 mod common;
 
+use common::one_pair as query;
 use glam::{DQuat, DVec3, Quat, Vec3};
 use gpu_gjk::gjk::pair_scale;
-use gpu_gjk::query;
 use gpu_gjk::scenario::random_rotation;
-use gpu_gjk::{ConvexShape, DPose, GjkConfig, GjkResult, GjkStatus, Pose, QueryKind};
+use gpu_gjk::{ConvexShape, DPose, GjkConfig, GjkResult, GjkStatus, PairInput, Pose, QueryKind};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -313,7 +313,10 @@ fn translation_and_scale_do_not_change_answers() {
         .unwrap()
     };
     for gap in [0.3, 1e-3, 0.0, -0.2] {
-        let reference = query::distance(&a1, &DPose::IDENTITY, &b1, &pose_b(1.0, DVec3::ZERO, gap));
+        let reference = gpu_gjk::distance(
+            &PairInput::new(&a1, DPose::IDENTITY, &b1, pose_b(1.0, DVec3::ZERO, gap)),
+            Default::default(),
+        );
         for (s, offset) in [
             (1.0, DVec3::splat(1e4)),
             (1e-2, DVec3::ZERO),
@@ -323,7 +326,10 @@ fn translation_and_scale_do_not_change_answers() {
         ] {
             let (a, b) = make(s as f32);
             let pa = DPose::checked(offset, DQuat::IDENTITY).unwrap();
-            let r = query::distance(&a, &pa, &b, &pose_b(s, offset, gap));
+            let r = gpu_gjk::distance(
+                &PairInput::new(&a, pa, &b, pose_b(s, offset, gap)),
+                Default::default(),
+            );
             assert_eq!(
                 r.intersecting, reference.intersecting,
                 "gap {gap} scale {s} offset {offset}"

@@ -212,7 +212,7 @@ fn float32_and_float64_runs_of_the_same_code_agree() {
                 &scene.shapes[ia.shape as usize],
                 &scene.shapes[ib.shape as usize],
             );
-            let wide = gpu_gjk::query::query_f64(
+            let wide = common::one_pair::query_f64(
                 a,
                 &ia.pose.to_f64(),
                 b,
@@ -273,7 +273,7 @@ fn near_contact_pairs_agree_with_the_referee() {
             pose: pb,
         } = scene.instances[ib as usize];
         let (a, b) = (&scene.shapes[sa as usize], &scene.shapes[sb as usize]);
-        let ours = gpu_gjk::query::query_f64(
+        let ours = common::one_pair::query_f64(
             a,
             &pa.to_f64(),
             b,

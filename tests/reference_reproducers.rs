@@ -8,11 +8,11 @@
 mod common;
 
 use common::gpu::backend_contexts;
+use common::one_pair::{penetration_relative, query_relative};
 use common::referee::{depth_along, point_to_shape};
 use glam::{DQuat, DVec3, Vec3};
 use gpu_gjk::epa::PenetrationStatus;
 use gpu_gjk::gpu::NarrowPhase;
-use gpu_gjk::query::{penetration_relative, query_relative};
 use gpu_gjk::Instance;
 use gpu_gjk::{ConvexShape, DPose, GjkConfig, GjkError, GjkStatus, Pose, QueryKind, RelativePose};
 use rand::{Rng, SeedableRng};

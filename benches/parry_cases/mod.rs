@@ -7,7 +7,9 @@ use crate::parry_pairs::{reduced_scene, to_parry, Pair};
 use glam::Vec3;
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
 use gpu_gjk::mesh_gen::fibonacci_sphere;
-use gpu_gjk::query;
+#[path = "../one_pair/mod.rs"]
+#[allow(dead_code)]
+pub mod query;
 use gpu_gjk::scenario::{random_rotation, random_scene, random_unit, MixSpec, ShapeKind};
 use gpu_gjk::{ConvexShape, Pose};
 use parry3d::shape::Shape;

@@ -14,7 +14,7 @@ use gpu_gjk::cli::{
     parse_threads, select_backend, threads_from_count, Backend, Executor, IndexedAnswers,
     IndexedPair, Selected, SoftwareAdapters,
 };
-use gpu_gjk::query::AnswerKind;
+use gpu_gjk::query::advanced::AnswerKind;
 use gpu_gjk::DPose;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;

@@ -54,7 +54,8 @@ mod tests {
         assert_eq!(pair.a.shape.core_points(), a.core_points());
         assert_eq!(pair.b.shape.core_points(), b.core_points());
         assert_eq!(pair.a.shape.radius(), 0.1);
-        let direct = crate::query::distance(&a, &pose_a, &b, &pose_b);
+        let input = crate::query::PairInput::new(&a, pose_a, &b, pose_b);
+        let direct = crate::query::distance(&input, Default::default());
         let (replayed, _) = query_pair(&pair, crate::query::AnswerKind::Penetration);
         assert_eq!(replayed.status, direct.status);
         assert!(

@@ -5,9 +5,11 @@
 //! cannot finish, and moves the answer back to A's local frame (or the world, [`WorldResult`]). The GPU
 //! kernels are the twins of this layer for many pairs at once.
 
+pub mod advanced;
 mod closed_form;
 mod distance;
 mod frame;
+mod front_door;
 mod kind;
 mod penetration;
 mod point_pair;
@@ -17,20 +19,17 @@ mod units;
 mod warm_start;
 mod world;
 
-pub use closed_form::{closed_form, closest_points_of_segments};
-pub use distance::{distance, query, query_bare, query_f64, query_relative, query_relative_traced};
-pub use frame::{narrow_penetration, narrow_result, Prepared, Wide};
-pub use kind::{answer_relative, answer_relative_bare, AnswerKind, KindAnswer};
-pub use penetration::{
-    penetration_f64, penetration_query, penetration_relative, penetration_relative_float32,
-    penetration_relative_traced,
-};
-pub use solve::{
-    answer, answer_bare, answer_traced, penetration, penetration_certified, penetration_traced,
-};
-pub use trace::{trace_penetration, trace_query, PairRecorder, PairTrace};
-pub use units::{
-    pair_unit, F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
-};
+pub use front_door::{distance, intersects, penetration, PairInput, Precision, QueryOptions};
+pub use trace::RunTrace;
 pub use warm_start::WarmStart;
 pub use world::{WorldPenetration, WorldResult};
+
+// The layers below the front door, for the rest of the library (the CPU batch, the GPU kernels' twins, the
+// validation) and for the programs.
+pub(crate) use distance::{query, query_relative};
+pub(crate) use kind::{answer_relative, AnswerKind};
+pub(crate) use penetration::{penetration_query, penetration_relative};
+pub(crate) use trace::{trace_penetration, trace_query, PairTrace};
+pub(crate) use units::{
+    F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
+};

@@ -1,12 +1,10 @@
 //! Penetration queries on one pair of placed shapes: GJK, then EPA where the shapes overlap, then the
 //! certificate every penetrating answer must pass, and the float64 repeat of a pair float32 cannot finish.
 
-use super::frame::{Prepared, Wide};
 use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
-use super::solve::penetration;
 use crate::epa::{PairTracer, Penetration};
 use crate::gjk::{GjkConfig, GjkResult};
-use crate::pose::{DPose, Pose, RelativePose};
+use crate::pose::{Pose, RelativePose};
 use crate::shape::ConvexShape;
 
 /// Penetration depth, normal and contact points (EPA after GJK), in A's local frame, with the pair-local frame
@@ -55,30 +53,4 @@ pub fn penetration_relative_traced<T: PairTracer>(
         result,
         hit.expect("a penetration query answers a penetration"),
     )
-}
-
-/// [`penetration_relative`] in float32 alone, without the float64 repeat: what the GPU computes (with the
-/// CPU's second EPA try), and a way to count how often float32 needs the repeat.
-pub fn penetration_relative_float32(
-    a: &ConvexShape,
-    b: &ConvexShape,
-    relative: &RelativePose<f32>,
-    config: &GjkConfig,
-) -> (GjkResult<f32>, Penetration<f32>) {
-    let pair = Prepared::new(a, b, relative);
-    let (result, hit) = penetration(&pair.query(config));
-    (pair.gjk_to_local(result), pair.penetration_to_local(hit))
-}
-
-/// [`penetration_query`] in float64, from float64 poses (a referee for the float32 path in tests).
-pub fn penetration_f64(
-    a: &ConvexShape,
-    pose_a: &DPose,
-    b: &ConvexShape,
-    pose_b: &DPose,
-    config: &GjkConfig,
-) -> (GjkResult<f64>, Penetration<f64>) {
-    let wide = Wide::between(a, pose_a, b, pose_b);
-    let (result, hit) = penetration(&wide.query(config));
-    (wide.gjk_to_local(result), wide.penetration_to_local(hit))
 }

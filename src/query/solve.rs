@@ -9,14 +9,9 @@ use crate::epa::{
 };
 use crate::gjk::{
     gjk_bare, gjk_with_simplex_traced, BareResult, GjkResult, GjkStatus, GjkStep, GjkTracer,
-    NoTrace, PairQuery, QueryKind, Simplex,
+    PairQuery, QueryKind, Simplex,
 };
 use crate::real::Real;
-
-/// GJK's answer on a prepared pair, or the closed form where the cores are points or segments apart.
-pub fn answer<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> GjkResult<R> {
-    answer_traced(q, kind, &mut NoTrace)
-}
 
 /// [`answer`], showing `tracer` GJK's iterations (or the closed form's one step).
 pub fn answer_traced<R: Real, T: GjkTracer<R>>(
@@ -60,14 +55,6 @@ fn closed_form_traced<R: Real, T: GjkTracer<R>>(
     let result = &found.result;
     tracer.gjk_answer(result.status, result.distance, result.iterations);
     Some(found)
-}
-
-/// GJK in distance mode, then EPA when the shapes overlap, on a prepared pair. Returns GJK's distance answer
-/// too (the same as `gjk` in distance mode). Point and segment cores apart take the closed form
-/// ([`closed_form`]) instead of GJK, and EPA's "cores apart" case. The GPU twin is the pair of kernels
-/// `penetration_gjk` and `penetration_epa`.
-pub fn penetration<R: Real>(q: &PairQuery<R>) -> (GjkResult<R>, Penetration<R>) {
-    penetration_traced(q, &mut NoTrace)
 }
 
 /// [`penetration`], showing `tracer` GJK's iterations and EPA's expansions.

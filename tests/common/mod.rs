@@ -4,5 +4,6 @@ pub mod certificate;
 pub mod exact;
 pub mod fuzz;
 pub mod gpu;
+pub mod one_pair;
 pub mod referee;
 pub mod xvfb;
