@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hardware-GPU measurements of BENCHMARKS.md ("Hardware GPU"), as one script for a lent GPU machine: it has
+# The hardware-GPU measurements of docs/benchmarks.md ("GPU on hardware"), as one script for a lent GPU machine: it has
 # no Rust toolchain and no network, and a lease is minutes long, so everything is built beforehand and each step
 # has its own time limit inside one overall deadline.
 #
@@ -87,7 +87,8 @@ wanted climb && [ -e "$bindir/gpu_big_hulls" ] && step climb 90 "$bindir/gpu_big
 wanted opengl && step opengl 45 env RUST_LOG=wgpu_hal=debug,wgpu_core=info,wgpu=info "$gjk" bench --pairs 1000 \
     --backend gl --repeat 1 --kind distance
 
-# Files to answers on the GPU: the issue 17 mix as JSON Lines and as Arrow IPC tables.
+# Files to answers on the GPU: the `bench --io` mix (21,000 pairs, hulls up to 640 points) as JSON Lines and
+# as Arrow IPC tables.
 if wanted files; then
     work=$(mktemp -d)
     step files_write 60 "$gjk" bench --io --pairs 21000 --max-hull-points 640 --repeat 3 \

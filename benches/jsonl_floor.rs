@@ -1,4 +1,4 @@
-//! How close any JSON Lines path can come to the compute it feeds, on this machine: the issue 17 mix answered
+//! How close any JSON Lines path can come to the compute it feeds, on this machine: the `bench --io` mix answered
 //! on one thread, timed in rounds next to the least work a reader and a writer of that file must do.
 //!
 //! `cargo bench --bench jsonl_floor` (`-- --rounds N`, default 31). It writes the mix of `gpu-gjk bench --io

@@ -19,7 +19,7 @@
 # the script builds the harness twice, OLD in slot A then in slot B, and combines the two medians so that the slot's
 # own share cancels: old/new = sqrt((A/B with OLD in A) / (A/B with OLD in B)); two copies of one revision read
 # 0.99-1.01 so. Where the two slots disagree by more than the effect, code placement is deciding, not the change: try
-# ALIGN=1, which takes most of the placement out (BENCHMARKS.md, "Thirteenth session"). Each build copies the
+# ALIGN=1, which takes most of the placement out (docs/benchmarks.md, "Method notes"). Each build copies the
 # revision's src/ and shaders/ into target/old-new/ as a package of its own (features and dependencies from that
 # revision's Cargo.toml), and shares target/ so the dependencies compile once. The cases code (benches/parry_cases, benches/parry_pairs) is the working
 # tree's, for both: the library's API they call must exist in OLD.

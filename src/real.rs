@@ -51,8 +51,8 @@ pub trait Real:
     /// `Vec3A` is one SIMD register (SSE2 on x86-64, NEON on ARM): a sum, product, matrix product or copy is one
     /// vector instruction or a few instead of three scalar ones. Each operation rounds as `Vec3`'s does, in the
     /// same order (the answers of `benches/parry_cases` are bit for bit the same), and a float32 query executes
-    /// 7.5% to 12% fewer instructions (the time saved was within the VM's noise, 0 to 7%; BENCHMARKS.md,
-    /// "Twentieth session").
+    /// 7.5% to 12% fewer instructions (the time saved was within the VM's noise, 0 to 7%; see
+    /// docs/benchmarks.md).
     type V: Vector<Self>;
     /// The plain 3-vector type (`Vec3` or `DVec3`) of what goes in and comes out: poses and answers
     /// ([`crate::gjk::GjkResult`], [`crate::epa::Penetration`], [`crate::pose::RelativePose`]), so callers never
@@ -133,7 +133,7 @@ pub trait Real:
     /// unit of roundoff of the sum), [`Real::balanced`] otherwise. For the plane of a triangle (EPA's new faces,
     /// GJK's `s2d`), whose callers need only the direction: `balanced` always costs three divisions, which were
     /// most of `push_face`'s time and 2% to 4% of a penetration query, and 1% to 7% of a distance query in
-    /// `s2d` (two runs of `benches/old_new.sh`, BENCHMARKS.md). The two differ in the last bits of what is
+    /// `s2d` (two runs of `benches/old_new.sh`, docs/benchmarks.md). The two differ in the last bits of what is
     /// computed from the direction; the WGSL twin (`squarable` in `shaders/shared/signed_volumes.wgsl`) makes
     /// the same choice.
     fn squarable(v: Self::V) -> (Self::V, Self) {

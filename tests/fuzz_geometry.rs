@@ -3344,7 +3344,7 @@ fn contacts_of_crossing_boxes_at_the_limit_lie_on_their_shapes() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Bugs from the thirteenth session's 6-minute run
+// Bugs found by a 6-minute fuzz run
 // ---------------------------------------------------------------------------------------------------------
 
 /// A point at the centre of a box 2 x 21,790 x 1.8e9 placed at (9e8, 9e8, 9e8), half-turned about a diagonal:

@@ -1,4 +1,4 @@
-//! All measured figures as JSON (with the run's settings) or CSV (one row per record), for BENCHMARKS.md and
+//! All measured figures as JSON (with the run's settings) or CSV (one row per record), for docs/benchmarks.md and
 //! for comparing machines.
 
 use super::run::BenchOutcome;

@@ -67,7 +67,7 @@ pub struct BenchArgs {
 }
 
 /// The most pairs `--io` takes: its input file holds every pair's shapes written out (about 1 to 4 KB a
-/// pair, 80 MB for the 21,000 pairs of BENCHMARKS.md), is read whole by the field-by-field reader and is
+/// pair, 80 MB for the 21,000 pairs of docs/benchmarks.md), is read whole by the field-by-field reader and is
 /// converted to two columnar batches besides.
 pub const MAX_IO_PAIRS: usize = 1_000_000;
 

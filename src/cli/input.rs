@@ -103,7 +103,7 @@ fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
 }
 
 /// Bytes read at a time by [`for_each_block`] on one thread: a block, its parsed lines and its answers
-/// stay in the caches until they are written. Measured on the issue 17 mix (`query --threads 1`, CPU time
+/// stay in the caches until they are written. Measured on the `bench --io` mix (`query --threads 1`, CPU time
 /// by `perf stat`): 70 ms with 256 KiB blocks, 71 ms with 1 MiB, 74 ms with 4 MiB.
 const BLOCK_BYTES: usize = 1 << 18;
 

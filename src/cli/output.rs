@@ -28,9 +28,9 @@ pub fn write_result(
 /// The line is written directly, keys as literals and numbers by the formatters serde_json itself uses
 /// (zmij for floats, `null` for a non-finite one; itoa for integers): byte for byte what serialising the
 /// fields with serde_json wrote before (the test `lines_are_what_serde_json_writes` holds the two equal),
-/// without serde's per-token writes, which profiles of `query` on the issue 17 mix showed costing about
+/// without serde's per-token writes, which profiles of `query` on the `bench --io` mix showed costing about
 /// as much as the float formatting. A caller that writes many lines appends them to one buffer and
-/// writes that ([`super::answer_writer::AnswerWriter`]): measured on the issue 17 mix, building each line
+/// writes that ([`super::answer_writer::AnswerWriter`]): measured on the `bench --io` mix, building each line
 /// in a zeroed stack buffer and then copying it into the output buffer took about 3% longer.
 pub fn push_result(out: &mut Vec<u8>, r: &WorldResult, hit: Option<&WorldPenetration>) {
     let f = AnswerFields::new(r, hit);

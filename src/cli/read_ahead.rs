@@ -1,6 +1,6 @@
 //! The next block of a JSON Lines input read on a thread of its own while the current block is parsed and
 //! answered, when a batch runs on more than one thread: reading is the kernel copying the file out of the page
-//! cache (about a sixth of a run on the issue 17 mix), and done in turn with the parallel work it left the
+//! cache (about a sixth of a run on the `bench --io` mix), and done in turn with the parallel work it left the
 //! other cores idle.
 //!
 //! The reader is handed a buffer and the range to fill, fills it and hands it back; the caller keeps the

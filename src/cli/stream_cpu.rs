@@ -1,5 +1,5 @@
 //! A JSON Lines batch answered on the CPU block by block: each block of lines is parsed, answered and
-//! written before the next is read. Measured on the issue 17 mix: parsing every line, then answering every
+//! written before the next is read. Measured on the `bench --io` mix: parsing every line, then answering every
 //! pair, then writing every answer touched megabytes of fresh memory (a page fault per 4 KiB) and read each
 //! back from main memory; a block's lines and answers stay in the caches and their buffers are reused. The
 //! answers are the same, in the same order; a read error after the first block leaves the answers of the

@@ -1,7 +1,7 @@
 //! The fast path of the line parser: a good line is read straight into typed fields (no
 //! `serde_json::Value` tree), and a shape's `points` array is matched against the point lists already
 //! read, by its text, so that a shape that repeats across lines (the same points as written and the same
-//! radius) is converted and built once and then shared ([`ShapeCache`]). On the issue 17 mix (80 MB,
+//! radius) is converted and built once and then shared ([`ShapeCache`]). On the `bench --io` mix (80 MB,
 //! 400 distinct shapes) serde_json's typed reader spent its time scanning the repeated point lists; a
 //! byte comparison with the cached text skips them at memory speed.
 //!
@@ -220,7 +220,7 @@ fn plain_decimal(text: &[u8]) -> Option<(f64, usize)> {
 }
 
 /// The value of eight ASCII digits (the first one the most significant), or `None` when one of the bytes
-/// is not a digit. Measured: the pose numbers of the issue 17 mix have 16 to 18 digits, and a digit at a
+/// is not a digit. Measured: the pose numbers of the `bench --io` mix have 16 to 18 digits, and a digit at a
 /// time is a chain of dependent multiply-adds that was most of `Cursor::number`'s time; eight at once
 /// take three multiplications (the SWAR method of fast_float).
 fn eight_digits(bytes: &[u8]) -> Option<u64> {
@@ -275,7 +275,7 @@ type Built = (Arc<ConvexShape>, DVec3);
 
 /// One point list as written, converted, with the shapes built from it, one per radius seen: the first
 /// (nearly always the only one) is read without a lock, since the lock taken for every shape cost about
-/// 1-2% of the parsing on the issue 17 mix; any other radius waits for `others`.
+/// 1-2% of the parsing on the `bench --io` mix; any other radius waits for `others`.
 struct Points {
     text: Box<[u8]>,
     points: Vec<DVec3>,
@@ -501,7 +501,7 @@ fn list_extent(rest: &[u8]) -> Option<usize> {
 }
 
 /// Reads the JSON array `rest` starts with as a point list within the coordinate limit. Its numbers are
-/// read as the pose's are ([`Cursor::number`]): measured on the issue 17 mix, serde_json's reader (a raw
+/// read as the pose's are ([`Cursor::number`]): measured on the `bench --io` mix, serde_json's reader (a raw
 /// value to find the list's end, then a typed pass over it) spent 4% of the parsing on the 400 lists
 /// that were new.
 fn convert(rest: &[u8]) -> Option<(Points, usize)> {

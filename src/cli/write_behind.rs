@@ -1,6 +1,6 @@
 //! A JSON Lines batch's answer lines formatted and written on a thread of their own, a block behind the
 //! answering, when the batch runs on more than one thread: formatting the floats and the kernel's write were
-//! a sixth of a run on the issue 17 mix, done in turn on the calling thread while the other cores waited.
+//! a sixth of a run on the `bench --io` mix, done in turn on the calling thread while the other cores waited.
 //!
 //! Blocks are written in the order they are handed over, by one [`AnswerLines`], so the output is the same
 //! bytes as when the caller writes them itself. The first write error stops the thread; the caller learns of

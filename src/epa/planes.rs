@@ -12,8 +12,8 @@
 //! vectorisation of the scalar loop shuffled single lanes in and out of registers, and the explicit lanes took
 //! another 1.1% to 1.8% off a penetration query (same method: the mix, hull1000_hull1000 and hull1000_box).
 //! The groups (instead of four arrays cut into groups) and the storage written once for the first try's bounds
-//! took 2.7% of the instructions off an overlapping penetration query of the mix (callgrind, BENCHMARKS.md,
-//! "Twenty-fourth session").
+//! took 2.7% of the instructions off an overlapping penetration query of the mix (callgrind; see
+//! docs/benchmarks.md).
 
 use crate::real::Real;
 

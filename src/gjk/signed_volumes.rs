@@ -93,8 +93,7 @@ pub fn s1d<R: Real>(s: &[R::V; 4], i: usize, j: usize) -> Projection<R> {
 ///
 /// The area of p q r in the plane that drops component m is component m of `(q - p) x (r - p)`, to the bit (the
 /// same two products and difference), so the areas are cross products' components picked without a branch:
-/// which component is largest goes either way from one triangle to the next (BENCHMARKS.md, "Twenty-sixth
-/// session").
+/// which component is largest goes either way from one triangle to the next (see docs/benchmarks.md).
 #[inline(always)]
 fn signed_areas<R: Real>(n: R::V, raw: R::V, [a, b, c]: [R::V; 3], p0: R::V) -> [R; 4] {
     let (nx, ny, nz) = (

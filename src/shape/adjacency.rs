@@ -57,8 +57,8 @@ pub fn start_cell<R: Real>(dir: R::V) -> usize {
     let [ax, ay, az] = components.map(|c| c.abs());
     // The major axis as a number, without branches: EPA's face normals and a new pair's first directions
     // point anywhere, so a branch per comparison goes either way. Over 2,000 distinct pairs a case, old/new on
-    // the climbing cases: penetration 1.007-1.040, distance 1.014-1.072, the flag 1.036-1.071 (BENCHMARKS.md,
-    // "Twenty-sixth session"; over 200 pairs looped, where the predictor had learnt the branches, the flag
+    // the climbing cases: penetration 1.007-1.040, distance 1.014-1.072, the flag 1.036-1.071
+    // (docs/benchmarks.md; over 200 pairs looped, where the predictor had learnt the branches, the flag
     // had read 3% to 6% slower). The other two components follow the major one cyclically: (y, z) for x,
     // (z, x) for y, (x, y) for z.
     let x_major = (ax >= ay) & (ax >= az);

@@ -27,8 +27,8 @@ use glam::{Vec3, Vec3A};
 use std::sync::Arc;
 
 /// Hulls with at least this many vertices get a vertex adjacency from [`ConvexShape::hull`] and are searched by
-/// hill climbing; smaller ones by the scans. Measured (BENCHMARKS.md, "Support search"): one support call on a
-/// hull in cache is cheaper by walking from 16 vertices on, but whole GJK queries over a library of distinct
+/// hill climbing; smaller ones by the scans. Measured: one support call on a hull in cache (`cargo bench --bench
+/// support`) is cheaper by walking from 16 vertices on, but whole GJK queries over a library of distinct
 /// hulls (memory, not arithmetic, bound) broke even at about 120-250 vertices with a few hulls and lost up to
 /// 900 vertices with 400 hulls, where the scan streams memory the walk reads piecemeal. 256 keeps the scan
 /// below that; the walk wins by orders of magnitude on the big hulls it is for.

@@ -103,7 +103,7 @@ impl<'a> Side<'a> {
 /// functions on the same numbers, so the same bits); a row that fails any goes through `Side::read` for
 /// its message. Kept apart because the messages' plumbing around the pose's divisions and square roots
 /// (two normalisations, their latencies in a chain) kept the processor from working on the next rows
-/// meanwhile: on the issue 17 mix, reading its 21,000 pairs took 2.3 to 2.5 times as long that way (medians
+/// meanwhile: on the `bench --io` mix, reading its 21,000 pairs took 2.3 to 2.5 times as long that way (medians
 /// of 40 alternated rounds, one thread).
 #[derive(Clone, Copy)]
 struct PlainSide<'a> {
@@ -186,7 +186,7 @@ pub fn read_pairs(
         indices.clear();
         indices.extend(0..batch.num_rows());
         // In place: collecting each batch's rows first and then appending them doubled the memory this
-        // touches (each fresh page a page fault; measured at a fifth of the issue 17 mix's end-to-end time).
+        // touches (each fresh page a page fault; measured at a fifth of the `bench --io` mix's end-to-end time).
         let plain = PlainSide::new(&a).zip(PlainSide::new(&b));
         exec.map_into(
             &indices,

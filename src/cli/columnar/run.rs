@@ -79,7 +79,7 @@ impl AnswerSource for RangedAnswers<'_> {
 }
 
 /// The CPU answering each chunk as it is asked for, timing the answering alone (`seconds`). Measured on
-/// the issue 17 mix: answering the whole batch first and writing it after touched 4 MB of fresh answers
+/// the `bench --io` mix: answering the whole batch first and writing it after touched 4 MB of fresh answers
 /// (a page fault per 4 KiB, about a tenth of the Arrow path's end-to-end time); a chunk's answers reuse
 /// the same buffer and are written while still in the caches.
 pub struct CpuAnswers<'a> {

@@ -141,7 +141,7 @@ pub fn wgsl_constants() -> String {
 
 /// Whether a kernel carries the hull climb (`support_climb`): `CLIMBING` is 1 or 0. Where no uploaded hull
 /// climbs, the kernels are built without it, since its code alone, never run, made the intersection kernel about
-/// 8% slower on an H200 (BENCHMARKS.md, "Hull climbing on the GPU").
+/// 8% slower on an H200 (docs/benchmarks.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Climbing {
     Compiled,
