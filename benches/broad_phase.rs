@@ -4,9 +4,9 @@
 //!
 //! `cargo bench --bench broad_phase` (add body counts to replace 2000 10000 50000, and `--frames N`, default 30).
 
-use gpu_gjk::app::assets::{asset_dir, load_assets};
 use gpu_gjk::broad_phase::{grid_pairs, sweep_and_prune, world_aabbs};
-use gpu_gjk::stress::{StressScene, StressSpec};
+use gpu_gjk::scenario::stress::asset_shapes;
+use gpu_gjk::scenario::stress::{StressScene, StressSpec};
 use std::time::Instant;
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -33,7 +33,7 @@ fn main() {
     if counts.is_empty() {
         counts = vec![2000, 10_000, 50_000];
     }
-    let assets = load_assets(&asset_dir(None), &[]).expect("the demo's assets");
+    let shapes = asset_shapes().expect("the demo's assets");
     println!("the demo's scene, {frames} frames of 1/60 s, median ms per frame (one thread)");
     println!();
     println!("| bodies | candidate pairs | world boxes | grid | sweep and prune | sweep / grid |");
@@ -43,7 +43,7 @@ fn main() {
             bodies: count,
             ..StressSpec::default()
         };
-        let mut scene = StressScene::new(assets.shapes.clone(), spec).expect("the scene");
+        let mut scene = StressScene::new(shapes.clone(), spec).expect("the scene");
         let (mut boxes_ms, mut grid_ms, mut sweep_ms) = (Vec::new(), Vec::new(), Vec::new());
         let mut pairs = 0;
         for frame in 0..frames {

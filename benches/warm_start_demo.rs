@@ -13,11 +13,11 @@
 mod alternation;
 
 use alternation::{alternate, quantile, sorted};
-use gpu_gjk::app::assets::ASSET_NAMES;
 use gpu_gjk::batch::{query_batch, query_batch_warm, Threads, WarmCache};
 use gpu_gjk::broad_phase::{sweep_and_prune, world_aabbs};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-use gpu_gjk::stress::{StressScene, StressSpec};
+use gpu_gjk::scenario::stress::ASSET_NAMES;
+use gpu_gjk::scenario::stress::{StressScene, StressSpec};
 use gpu_gjk::{ConvexShape, GjkResult, Instance};
 use std::hint::black_box;
 use std::path::Path;

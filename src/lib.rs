@@ -35,15 +35,6 @@ pub mod validate;
 #[cfg(feature = "scenario")]
 pub mod scenario;
 
-#[cfg(feature = "app")]
-pub mod app;
-#[cfg(feature = "cli")]
-pub mod bench;
-#[cfg(feature = "cli")]
-pub mod cli;
-#[cfg(feature = "app")]
-pub mod stress;
-
 pub use epa::PenetrationStatus;
 pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};

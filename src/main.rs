@@ -1,9 +1,23 @@
-//! `gpu-gjk`: argument parsing and exit codes only; the commands live in `gpu_gjk::cli`.
+//! `gpu-gjk`: argument parsing and exit codes only; the commands live in [`cli`], the desktop stress test in
+//! [`app`] (with its per-frame pipeline in [`stress`]), the benchmark in [`bench`]. They are the program's own
+//! modules, not library API: they use the library `gpu_gjk` like any of its users.
 
+mod app;
+mod bench;
+mod cli;
+mod one_pair;
+mod stress;
+
+// The library's modules at the program's root, so that the program's modules name them as `crate::gpu`,
+// `crate::query`, ... as they would inside the library.
+use gpu_gjk::{
+    batch, broad_phase, epa, error, gjk, gpu, instance, pose, query, scenario, shape, validate,
+};
+
+use app::{display_available, run_demo, DemoArgs};
 use clap::{CommandFactory, Parser, Subcommand};
-use gpu_gjk::app::{display_available, run_demo, DemoArgs};
-use gpu_gjk::cli::columnar::{reading_a_table, run_convert, ConvertArgs};
-use gpu_gjk::cli::{
+use cli::columnar::{reading_a_table, run_convert, ConvertArgs};
+use cli::{
     is_broken_pipe, require_stdout, run_adapters, run_bench, run_inspect, run_query, AdaptersArgs,
     BenchArgs, InspectArgs, QueryArgs,
 };
@@ -72,7 +86,7 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
 fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
     let inspected = run_inspect(args)?;
     if let Some(path) = &args.screenshot {
-        gpu_gjk::app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
+        app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
         eprintln!("inspector view saved to {}", path.display());
     }
     Ok(true)
@@ -85,7 +99,7 @@ fn main() -> ExitCode {
         env_logger::init();
     }
     // A table reader's panic on a damaged file becomes an error naming the file (see
-    // gpu_gjk::cli::columnar's guard); only such panics are kept off stderr.
+    // cli::columnar's guard); only such panics are kept off stderr.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if !reading_a_table() {

@@ -9,15 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Asset file stems in template order. The first four are the player's shapes on keys 1-4 (the seed
 /// demo's cube, sphere, cone and cylinder).
-pub const ASSET_NAMES: [&str; 7] = [
-    "cube",
-    "sphere",
-    "cone",
-    "cylinder",
-    "capsule",
-    "icosahedron",
-    "prism",
-];
+pub use crate::scenario::stress::ASSET_NAMES;
 
 /// Number of shapes the player can switch between (keys 1-4).
 pub const PLAYER_SHAPES: usize = 4;
@@ -32,14 +24,10 @@ pub struct AssetSet {
 /// The `assets/` folder: `dir` when given, else `./assets` when it holds the cube, else the one next to the
 /// crate's manifest (so `cargo run` works from any folder of a checkout).
 pub fn asset_dir(dir: Option<&Path>) -> PathBuf {
-    if let Some(dir) = dir {
-        return dir.to_path_buf();
+    match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => crate::scenario::stress::asset_dir(),
     }
-    let local = PathBuf::from("assets");
-    if local.join("cube.obj").is_file() {
-        return local;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
 }
 
 /// Loads every asset of [`ASSET_NAMES`] from `dir`, plus `extra` OBJ files (used as additional body

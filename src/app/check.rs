@@ -34,6 +34,10 @@ pub struct CheckJob {
 
 /// The CPU reference's answers for a job, and how long they took (all threads).
 pub struct CpuAnswers {
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the tests match each result to its frame")
+    )]
     pub frame: u64,
     pub results: Vec<GjkResult<f32>>,
     pub seconds: f64,

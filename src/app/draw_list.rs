@@ -67,6 +67,7 @@ pub fn draw_slots(templates: &[usize]) -> Vec<u32> {
         .collect()
 }
 
+#[cfg(test)]
 /// A body's state from its mark word (the narrow phase's bits): disputed over colliding over free.
 pub fn state_of_mark(mark: u32) -> BodyState {
     if mark & MARK_DISPUTED != 0 {
@@ -109,8 +110,8 @@ pub fn body_instances(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::ConvexShape;
     use crate::stress::StressSpec;
-    use crate::ConvexShape;
     use glam::Vec3;
 
     #[test]

@@ -26,6 +26,9 @@ pub mod sim;
 pub mod summary;
 pub mod window;
 
+#[cfg(test)]
+mod tests;
+
 pub use args::DemoArgs;
 pub use summary::DemoSummary;
 

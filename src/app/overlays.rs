@@ -15,9 +15,9 @@ use crate::app::render::overlay::triangle;
 use crate::app::render::{OverlayBatch, OverlayPrim};
 use crate::broad_phase::Aabb;
 use crate::epa::PenetrationStatus;
-use crate::query::penetration_query;
+use crate::gjk::GjkConfig;
+use crate::one_pair::penetration_query;
 use crate::stress::StressScene;
-use crate::GjkConfig;
 use glam::Vec3;
 use rayon::prelude::*;
 
@@ -99,6 +99,7 @@ const CLOSEST_FAR: [f32; 4] = [0.0, 0.45, 1.0, 1.0];
 pub struct OverlayToggles([bool; 5]);
 
 impl OverlayToggles {
+    #[cfg(test)]
     pub fn from_list(list: &[Overlay]) -> Self {
         let mut toggles = Self::default();
         for &overlay in list {

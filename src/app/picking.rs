@@ -8,8 +8,8 @@
 use super::camera::Camera;
 use super::sim::FrameData;
 use crate::gjk::{GjkConfig, QueryKind};
+use crate::one_pair::query;
 use crate::pose::Pose;
-use crate::query::query;
 use crate::shape::ConvexShape;
 use glam::{Vec2, Vec3};
 

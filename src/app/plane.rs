@@ -20,8 +20,8 @@ use super::render::overlay::triangle;
 use super::render::{OverlayBatch, OverlayPrim};
 use crate::epa::PenetrationStatus;
 use crate::gjk::{GjkConfig, QueryKind};
+use crate::one_pair::{penetration_query, query, trace_penetration, trace_query};
 use crate::pose::{Pose, RelativePose};
-use crate::query::{penetration_query, query, trace_penetration, trace_query};
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec2, Vec3};
 

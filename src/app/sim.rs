@@ -399,6 +399,7 @@ impl Simulation {
             .map(|m| m.buffer())
     }
 
+    #[cfg(test)]
     /// The bodies' mark words read back from the GPU in body order (waits for the device: tests only).
     pub fn read_marks(&self) -> Result<Option<Vec<u32>>> {
         self.gpu
@@ -540,6 +541,7 @@ impl Simulation {
     }
 
     /// The instances of this frame, for callers that need them (tests).
+    #[cfg(test)]
     pub fn instances(&self) -> Vec<Instance> {
         self.scene.instances()
     }

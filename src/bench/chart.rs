@@ -3,9 +3,7 @@
 //! libraries are needed to build or run it.
 
 use super::run::BenchOutcome;
-use anyhow::Context;
 use plotters::prelude::*;
-use std::path::Path;
 
 type Series = (String, Vec<(f64, f64)>);
 
@@ -101,12 +99,6 @@ pub fn render_chart(outcome: &BenchOutcome, title: &str) -> anyhow::Result<Strin
         root.present()?;
     }
     Ok(svg)
-}
-
-/// Writes the chart to `path` (SVG).
-pub fn write_chart(path: &Path, outcome: &BenchOutcome, title: &str) -> anyhow::Result<()> {
-    let svg = render_chart(outcome, title)?;
-    std::fs::write(path, svg).with_context(|| format!("cannot write chart {}", path.display()))
 }
 
 #[cfg(test)]

@@ -10,16 +10,15 @@ mod spec;
 mod table;
 mod warmup;
 
-pub use chart::{render_chart, write_chart};
+pub use chart::render_chart;
 pub use export::{to_csv, to_json};
-pub use run::{
-    run_bench, step_count, step_label, BenchOutcome, GpuBench, Group, Progress, GPU_WARMUP_PAIRS,
-    MAX_STEP_LABEL,
-};
+pub use run::{run_bench, step_count, GpuBench, Group, Progress, GPU_WARMUP_PAIRS};
 pub use spec::{
     parse_hull_points, parse_pairs, parse_repeat, parse_shapes, parse_within, sweep_sizes,
-    BenchSpec, KindChoice, ShapeList, MAX_HULL_POINTS, MAX_PAIRS, MAX_REPEAT, MIN_HULL_POINTS,
+    BenchSpec, KindChoice, ShapeList,
 };
+#[cfg(test)]
+pub use spec::{MAX_PAIRS, MAX_REPEAT};
 pub use table::{render_group, text_table, thousands};
 pub use warmup::{GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_SECONDS};
 

@@ -45,6 +45,7 @@ impl<'a> GpuBench<'a> {
         self.narrow.limits().max_pairs_per_chunk
     }
 
+    #[cfg(test)]
     pub fn limits(&self) -> GpuLimits {
         self.narrow.gpu_limits()
     }
@@ -88,6 +89,7 @@ pub fn step_label(backend: &str, kind: BenchKind, pairs: usize, run: usize, runs
     )
 }
 
+#[cfg(test)]
 /// The longest [`step_label`]: [`super::MAX_PAIRS`] pairs and [`super::MAX_REPEAT`] runs.
 pub const MAX_STEP_LABEL: usize = 60;
 

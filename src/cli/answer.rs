@@ -4,7 +4,8 @@
 use super::parse::PairInput;
 use crate::gjk::{GjkConfig, GjkStatus};
 use crate::pose::{DPose, RelativePose};
-use crate::query::{answer_relative, AnswerKind, WorldPenetration, WorldResult};
+use crate::query::advanced::answer_relative;
+use crate::query::{AnswerKind, QueryOptions, WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
 
 /// One pair's answer in world coordinates: GJK's answer and, for `--kind penetration`, the penetration answer.
@@ -28,7 +29,7 @@ pub fn query_placed(
     kind: AnswerKind,
 ) -> PairAnswer {
     let relative = RelativePose::<f32>::between(a_pose, b_pose);
-    let (local, hit) = answer_relative(a, b, &relative, kind, &GjkConfig::default(), None);
+    let (local, hit) = answer_relative(a, b, &relative, kind, QueryOptions::default());
     (
         WorldResult::from_local(&local, a_pose),
         hit.map(|hit| WorldPenetration::from_local(&hit, a_pose)),

@@ -4,22 +4,8 @@
 use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
 use crate::epa::PairTracer;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
-use crate::pose::{Pose, RelativePose};
+use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
-
-/// The float32 query, with the pair-local frame formed in float32 exactly as the GPU forms it.
-/// The answer is in A's local frame; see [`WorldResult::from_local`].
-pub fn query(
-    a: &ConvexShape,
-    pose_a: &Pose,
-    b: &ConvexShape,
-    pose_b: &Pose,
-    kind: QueryKind,
-    config: &GjkConfig,
-) -> GjkResult<f32> {
-    let relative = RelativePose::between_f32(pose_a, pose_b);
-    query_relative(a, b, &relative, kind, config)
-}
 
 /// The float32 query on a relative pose already formed (B's local frame in A's local frame, for instance
 /// computed in float64 from world poses). The answer is in A's local frame.

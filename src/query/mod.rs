@@ -20,16 +20,18 @@ mod warm_start;
 mod world;
 
 pub use front_door::{distance, intersects, penetration, PairInput, Precision, QueryOptions};
-pub use trace::RunTrace;
+pub use kind::{AnswerKind, KindAnswer};
+pub use trace::{PairTrace, RunTrace};
 pub use warm_start::WarmStart;
 pub use world::{WorldPenetration, WorldResult};
 
 // The layers below the front door, for the rest of the library (the CPU batch, the GPU kernels' twins, the
 // validation) and for the programs.
-pub(crate) use distance::{query, query_relative};
-pub(crate) use kind::{answer_relative, AnswerKind};
-pub(crate) use penetration::{penetration_query, penetration_relative};
-pub(crate) use trace::{trace_penetration, trace_query, PairTrace};
+pub(crate) use distance::query_relative;
+pub(crate) use kind::answer_relative;
+pub(crate) use penetration::penetration_relative;
+#[cfg(test)]
+pub(crate) use trace::trace_query;
 pub(crate) use units::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };

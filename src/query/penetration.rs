@@ -4,21 +4,8 @@
 use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
 use crate::epa::{PairTracer, Penetration};
 use crate::gjk::{GjkConfig, GjkResult};
-use crate::pose::{Pose, RelativePose};
+use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
-
-/// Penetration depth, normal and contact points (EPA after GJK), in A's local frame, with the pair-local frame
-/// formed in float32 like [`super::query`]. Also returns GJK's distance answer.
-pub fn penetration_query(
-    a: &ConvexShape,
-    pose_a: &Pose,
-    b: &ConvexShape,
-    pose_b: &Pose,
-    config: &GjkConfig,
-) -> (GjkResult<f32>, Penetration<f32>) {
-    let relative = RelativePose::between_f32(pose_a, pose_b);
-    penetration_relative(a, b, &relative, config)
-}
 
 /// [`penetration_query`] on a relative pose already formed (B's local frame in A's local frame).
 ///

@@ -62,9 +62,9 @@ mod tests {
     use super::*;
     use crate::broad_phase::{brute_force, sweep_and_prune, world_aabbs};
     use crate::gjk::{GjkConfig, QueryKind};
-    use crate::query::query;
+    use crate::one_pair::query;
+    use crate::shape::ConvexShape;
     use crate::stress::{StressScene, StressSpec};
-    use crate::ConvexShape;
     use glam::Vec3;
 
     fn templates() -> Vec<ConvexShape> {

@@ -3,10 +3,10 @@
 //! velocities reflected along the normal when they approach. The player's shape (body 0) is blocked by
 //! what it runs into: it takes the whole push of its pairs.
 
-use super::scene::StressScene;
+use super::StressScene;
 use crate::epa::PenetrationStatus;
-use crate::query::penetration_query;
-use crate::GjkConfig;
+use crate::gjk::GjkConfig;
+use crate::one_pair::penetration_query;
 
 /// What one response pass did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -84,9 +84,9 @@ mod tests {
     use super::*;
     use crate::broad_phase::{sweep_and_prune, world_aabbs};
     use crate::gjk::QueryKind;
-    use crate::query::query;
+    use crate::one_pair::query;
+    use crate::shape::ConvexShape;
     use crate::stress::StressSpec;
-    use crate::ConvexShape;
     use glam::Vec3;
 
     fn colliding_pairs(scene: &StressScene) -> (Vec<[u32; 2]>, Vec<bool>) {

@@ -211,7 +211,7 @@ fn epa_run(pair: &InspectedPair) -> Option<&RunTrace> {
 mod tests {
     use super::*;
     use crate::gjk::GjkConfig;
-    use crate::query::trace_penetration;
+    use crate::one_pair::trace_penetration;
     use glam::Quat;
 
     fn inspector(x: f32) -> Inspector {

@@ -14,6 +14,7 @@ const COPLANAR_COS: f32 = 1.0 - 1e-4;
 /// sphere asset), whose outline the shading draws instead.
 pub const CREASE_COS: f32 = 0.906;
 
+#[cfg(test)]
 /// Unique undirected edges as index pairs into `mesh.positions`. Vertices split by normals (a cube with
 /// 24 vertices) are merged by position first, so an edge shared by two faces is found once.
 pub fn edges(mesh: &MeshData) -> Vec<[u32; 2]> {

@@ -1,7 +1,7 @@
 //! Triangle meshes to draw, loaded from OBJ files with their normals (or flat ones where a file has none).
 
+use crate::error::GjkError;
 use crate::shape::{load_obj_models, ConvexShape};
-use crate::GjkError;
 use glam::Vec3;
 use std::path::Path;
 
@@ -14,6 +14,7 @@ pub struct MeshData {
 }
 
 impl MeshData {
+    #[cfg(test)]
     pub fn triangle_count(&self) -> usize {
         self.indices.len() / 3
     }

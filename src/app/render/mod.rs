@@ -18,17 +18,19 @@ mod target;
 mod tests;
 
 pub use blit::Blitter;
-pub use edges::{bent_edges, edges, CREASE_COS};
 pub use instance::BodyInstance;
-pub use mesh::{flat_shaded, load_render_mesh, MeshData};
-pub use overlay::{OverlayBatch, OverlayPrim, OverlayRenderer, OverlayVertex, OverlayView};
-pub use scene_pass::{SceneFrame, SceneRenderer, BACKGROUND};
+pub use mesh::{load_render_mesh, MeshData};
+pub use overlay::{OverlayBatch, OverlayPrim, OverlayRenderer, OverlayView};
+#[cfg(test)]
+pub use scene_pass::BACKGROUND;
+pub use scene_pass::{SceneFrame, SceneRenderer};
 pub use screenshot::{read_rgba, save_png};
-pub use target::{msaa_samples, FrameTarget, DEPTH_FORMAT};
+pub use target::{msaa_samples, FrameTarget};
 
 /// Colour format of the offscreen frame (and so of every pipeline drawing into it, the HUD included).
 pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
+#[cfg(test)]
 /// (file name, source) of the renderer's shaders, for validation.
 pub fn render_shaders() -> Vec<(&'static str, &'static str)> {
     vec![

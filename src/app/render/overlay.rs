@@ -8,6 +8,7 @@ use glam::{Mat4, Vec3};
 
 const SHADER: &str = include_str!("../../../shaders/render/overlay.wgsl");
 
+#[cfg(test)]
 pub fn shader_source() -> &'static str {
     SHADER
 }
@@ -129,6 +130,7 @@ impl OverlayBatch {
         self.prims.is_empty() && self.triangles.is_empty()
     }
 
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.prims.clear();
         self.triangles.clear();

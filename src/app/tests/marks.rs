@@ -3,17 +3,16 @@
 //! with the body states the CPU computes from the same frame's answers, frame after frame of the stress scene,
 //! in one chunk and in many (a small streaming chunk), with the check's disputes, and in CPU mode.
 
-mod common;
-
-use common::gpu::{context, exclusive};
-use gpu_gjk::app::assets::ASSET_NAMES;
-use gpu_gjk::app::check::{answer_on_cpu, CheckJob, CheckPolicy};
-use gpu_gjk::app::draw_list::state_of_mark;
-use gpu_gjk::app::sim::{NarrowMode, Simulation};
-use gpu_gjk::batch::WarmCache;
-use gpu_gjk::gpu::{GpuContext, GpuLimits, NarrowPhase};
-use gpu_gjk::stress::{classify_bodies, BodyState, StressScene, StressSpec};
-use gpu_gjk::{ConvexShape, QueryKind};
+use super::gpu_common::{context, exclusive};
+use crate::app::assets::ASSET_NAMES;
+use crate::app::check::{answer_on_cpu, CheckJob, CheckPolicy};
+use crate::app::draw_list::state_of_mark;
+use crate::app::sim::{NarrowMode, Simulation};
+use crate::batch::WarmCache;
+use crate::gjk::QueryKind;
+use crate::gpu::{GpuContext, GpuLimits, NarrowPhase};
+use crate::shape::ConvexShape;
+use crate::stress::{classify_bodies, BodyState, StressScene, StressSpec};
 use std::path::Path;
 
 fn asset_shapes() -> Vec<ConvexShape> {

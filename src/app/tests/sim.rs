@@ -3,12 +3,13 @@
 //! CPU on every pair, frame after frame. Runs on a software adapter; without any adapter it says it was
 //! skipped, except under `CI=true`.
 
-use gpu_gjk::app::assets::ASSET_NAMES;
-use gpu_gjk::app::check::CheckPolicy;
-use gpu_gjk::app::sim::{NarrowMode, Simulation};
-use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase};
-use gpu_gjk::stress::{BodyState, StressScene, StressSpec};
-use gpu_gjk::{ConvexShape, QueryKind};
+use crate::app::assets::ASSET_NAMES;
+use crate::app::check::CheckPolicy;
+use crate::app::sim::{NarrowMode, Simulation};
+use crate::gjk::QueryKind;
+use crate::gpu::{BackendChoice, GpuContext, NarrowPhase};
+use crate::shape::ConvexShape;
+use crate::stress::{BodyState, StressScene, StressSpec};
 use std::path::Path;
 
 fn context() -> Option<GpuContext> {

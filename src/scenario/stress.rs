@@ -1,9 +1,9 @@
 //! Seeded bodies in a box: each body uses one of the scene's hulls at a random size and orientation, moves
 //! with a constant velocity, spins, and bounces off the walls.
 
+use super::{random_rotation, random_unit};
 use crate::instance::Instance;
 use crate::pose::{Pose, COORDINATE_LIMIT};
-use crate::scenario::{random_rotation, random_unit};
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec3};
 use rand::{Rng, SeedableRng};
@@ -310,6 +310,35 @@ impl StressScene {
             })
             .collect()
     }
+}
+
+/// The demo's meshes, in `assets/`: the stress scene's default templates.
+pub const ASSET_NAMES: [&str; 7] = [
+    "cube",
+    "sphere",
+    "cone",
+    "cylinder",
+    "capsule",
+    "icosahedron",
+    "prism",
+];
+
+/// The shipped assets' folder: `assets` under the working directory when it holds them, else the crate's.
+pub fn asset_dir() -> std::path::PathBuf {
+    let local = std::path::PathBuf::from("assets");
+    if local.join("cube.obj").is_file() {
+        return local;
+    }
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
+}
+
+/// The convex hulls of the shipped assets, in [`ASSET_NAMES`] order: the stress scene's templates.
+pub fn asset_shapes() -> Result<Vec<ConvexShape>, crate::error::GjkError> {
+    let dir = asset_dir();
+    ASSET_NAMES
+        .iter()
+        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0))
+        .collect()
 }
 
 #[cfg(test)]
