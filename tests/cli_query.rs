@@ -483,14 +483,12 @@ fn blank_lines_are_answered_blank_and_byte_order_marks_are_skipped() {
     }
 }
 
-/// The README's example pairs, one line each, so they can be pasted as they are.
+/// The example pairs of docs/commands.md, one line each, so they can be pasted as they are.
 #[test]
-fn the_readme_example_lines_are_answered() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = &readme[readme
-        .find("## `gpu-gjk query`")
-        .expect("the query section")..];
+fn the_documented_example_lines_are_answered() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md")).unwrap();
+    let section = &page[page.find("## `gpu-gjk query`").expect("the query section")..];
     let block = section
         .split("```json\n")
         .nth(1)

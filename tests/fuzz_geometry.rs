@@ -37,7 +37,7 @@
 //!   pair, and `unresolved` must not survive the float64 repeat;
 //! - no NaN or infinity in any field;
 //! - the intersection flag of the exact answer, except within the agreement band `1e-4 x pair scale` of
-//!   contact; and the touching-tolerance contract of the README (surfaces closer than `1e-5 x pair scale`
+//!   contact; and the touching-tolerance contract of docs/answers.md (surfaces closer than `1e-5 x pair scale`
 //!   intersect) outside `[0.5, 2] x` that tolerance;
 //! - the exact distance within `1e-4 x pair scale`, for float32 and float64 alike;
 //! - witnesses: the same point inside (within the band) both shapes when intersecting; on both surfaces,
@@ -663,7 +663,7 @@ fn check_answer(
         }
         _ => {}
     }
-    // The touching tolerance of the README: surfaces closer than TOUCH x scale intersect.
+    // The touching tolerance of docs/answers.md: surfaces closer than TOUCH x scale intersect.
     if let Some(s) = t.signed {
         let tol = TOUCH * t.scale;
         if s < 0.5 * tol - slack && !r.intersecting {
@@ -2549,7 +2549,7 @@ fn contacts_of_a_point_touching_a_thin_slab_are_the_depth_apart() {
 
 /// Witness points off their place by up to 3e-4 of the pair scale (the fuzzer allows 1e-4 for each, 2e-4
 /// for their difference): an intersecting answer's witness 0.188 outside the slab (3.2e-4 of the scale; the
-/// README promises "inside (or on) both shapes") for a sphere of radius 2.37 touching (exact distance 2.8e-3,
+/// docs/answers.md promises "inside (or on) both shapes") for a sphere of radius 2.37 touching (exact distance 2.8e-3,
 /// inside the touching tolerance) an 830 x 830 x 0.025 slab, `query_relative` with the sphere as shape A,
 /// where `query` on the same pair is 1.4e-3 off as it should be; and a separated answer whose
 /// `witness_b - witness_a` differs from `normal * distance` by 5.9e-5 (3.7e-4 of the scale 0.16; distance and
@@ -2809,7 +2809,7 @@ fn epa_depths_in_very_thin_boxes_are_within_the_tolerance() {
 /// tolerance (9000, 1e-5 of the scale 9e8). The float32 GJK says intersecting and its EPA folds
 /// (`epa_degenerate`); `penetration_relative` (query.rs) then repeats GJK and EPA in float64, where GJK lands
 /// on the other side of the tolerance (separated), and returns the float32 GJK answer (kept because it was
-/// not `unresolved`) next to the float64 penetration answer. The README promises that intersecting pairs,
+/// not `unresolved`) next to the float64 penetration answer. docs/answers.md promises that intersecting pairs,
 /// and only they, get a penetration answer.
 #[test]
 fn penetration_query_agrees_with_its_own_gjk_answer() {

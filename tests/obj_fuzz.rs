@@ -142,7 +142,7 @@ impl Vertex {
     }
 
     /// The point tobj reads (float32, divided by w in float32) when the loader must accept the line, `None`
-    /// when it must refuse it: the README's rules, decided from how the numbers were built.
+    /// when it must refuse it: the rules of docs/algorithm.md, decided from how the numbers were built.
     fn expected(&self) -> Option<Vec3> {
         let limit = COORDINATE_LIMIT.log10();
         let tiny = f32::MIN_POSITIVE.log10() as f64;

@@ -4,7 +4,7 @@
 //! parser is written, so they hold for any parser that keeps the documented rules:
 //!
 //! - nothing panics;
-//! - one outcome per input line, the lines cut as README says (`\n`, a `\r` before it dropped, the last
+//! - one outcome per input line, the lines cut as docs/commands.md says (`\n`, a `\r` before it dropped, the last
 //!   newline starting no line, a byte order mark at the start of a line skipped);
 //! - a line is blank (spaces and tabs) exactly when it is answered blank;
 //! - every other line is a pair or an error whose message starts with `line N: ` for its own N, stays on
@@ -37,7 +37,7 @@ use std::time::Instant;
 
 /// The most bytes an error message may have (field names and numbers in messages are cut short).
 const MAX_MESSAGE: usize = 400;
-/// The coordinate and radius limit, as README documents it.
+/// The coordinate and radius limit, as docs/commands.md documents it.
 const LIMIT: f64 = 1e9;
 
 fn parse(input: &[u8]) -> Vec<ParsedLine> {

@@ -182,7 +182,7 @@ fn float32_reference_agrees_with_parry_f64_on_random_mixed_pairs() {
 }
 
 /// The float32 run against the float64 run of the same code on the random mix: every distance within the band,
-/// and the accuracy README.md states for the pairs apart, as error over the pair scale: at most 5e-7 for 99.9%
+/// and the accuracy docs/answers.md states for the pairs apart, as error over the pair scale: at most 5e-7 for 99.9%
 /// of them (measured 4.2e-7 to 5.0e-7 on four seeds) and at most 3e-6 for every one (measured 0.8e-6 to
 /// 2.1e-6, what GJK's convergence test lets through: 16 units of roundoff of the core distance plus the
 /// scale). Fixed figures, so that a looser convergence test fails here (256 units: 4.3e-6 on this seed).

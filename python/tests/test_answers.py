@@ -39,7 +39,7 @@ def test_two_unit_spheres_three_apart_are_one_apart():
 
 
 def test_overlapping_cubes_have_depth_and_contacts():
-    # Two boxes of half extent 0.5, B at x = 0.5: the README's second example, depth 0.5 along x.
+    # Two boxes of half extent 0.5, B at x = 0.5: docs/commands.md's overlap example, depth 0.5 along x.
     answers = gpu_gjk.query(catalogue(), pairs_table([CUBE], [CUBE], b_position=[[0.5, 0.0, 0.0]]))
     [row] = rows(answers)
     assert row["intersecting"] and row["status"] == "intersecting"
