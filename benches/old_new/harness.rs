@@ -3,7 +3,7 @@
 //! builds in alternation, in one process, and prints per case the median over rounds of slot A's time over slot
 //! B's, with its quartiles, as a `RESULT` line the script reads.
 
-// The cases modules serve the parry3d benches too; this harness uses part of them.
+// The cases modules serve the parry3d bench (`vs_parry`) too; this harness uses part of them.
 #![allow(dead_code)]
 
 mod alternation;

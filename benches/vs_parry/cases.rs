@@ -1,9 +1,9 @@
-//! The headline cases of the CPU reference against parry3d 0.31 (f32), shared by `benches/vs_parry.rs`
-//! (criterion) and `benches/vs_parry_paired.rs` (the two libraries timed in alternation): the random mix, big
+//! The headline cases of the CPU reference against parry3d 0.31 (f32), shared by the `criterion`, `paired` and
+//! `classes` modes (and, for two builds of gpu-gjk, the harness of `scripts/old_new.sh`): the random mix, big
 //! hulls (1,000, 5,000 and 20,000 vertices against a box and against each other), the cube against the
 //! 482-vertex sphere asset, that sphere deep inside itself, and one pass of either library over a case's pairs.
 
-use crate::parry_pairs::{reduced_scene, to_parry, Pair};
+use crate::pairs::{reduced_scene, to_parry, Pair};
 use glam::Vec3;
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
 use gpu_gjk::mesh_gen::fibonacci_sphere;
