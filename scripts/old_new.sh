@@ -3,9 +3,9 @@
 # working tree (uncommitted changes included), on the cases of benches/vs_parry/cases.rs (mix, cube_sphere482, hull1000_box,
 # hull1000_hull1000, hull5000_..., hull20000_...).
 #
-#   benches/old_new.sh OLD [CASES] [KIND] [ROUNDS]
-#   benches/old_new.sh HEAD mix,hull1000_box penetration 150
-#   ALIGN=1 benches/old_new.sh HEAD     # functions and jump targets aligned (-align-all-functions=6,
+#   scripts/old_new.sh OLD [CASES] [KIND] [ROUNDS]
+#   scripts/old_new.sh HEAD mix,hull1000_box penetration 150
+#   ALIGN=1 scripts/old_new.sh HEAD     # functions and jump targets aligned (-align-all-functions=6,
 #                                       # -align-all-nofallthru-blocks=5), built in target/old-new/aligned/
 #
 # Prints a Markdown table: per case, old time over new time (above 1: the working tree is faster) with OLD linked
@@ -25,7 +25,7 @@
 # tree's, for both: the library's API they call must exist in OLD.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-old=${1:?usage: benches/old_new.sh OLD [CASES] [KIND] [ROUNDS]}
+old=${1:?usage: scripts/old_new.sh OLD [CASES] [KIND] [ROUNDS]}
 cases=${2:-mix,cube_sphere482,hull1000_box,hull1000_hull1000}
 kind=${3:-penetration}
 rounds=${4:-100}
