@@ -30,29 +30,35 @@ mod alternation;
 use std::process::{exit, Command};
 
 /// The modes, for `--help` and for a first argument that names none.
-const USAGE: &str = "\
+fn usage() -> String {
+    format!(
+        "\
 gpu-gjk's CPU reference against parry3d 0.31 (f32), single thread.
 
 cargo bench --bench vs_parry -- MODE [ARGS]
 
   criterion [ARGS]   the headline cases under criterion (the default: a first argument that is not a mode
-                     goes to criterion too); ARGS are criterion's: a filter on {kind}/{case}/{implementation},
+                     goes to criterion too); ARGS are criterion's: a filter on {{kind}}/{{case}}/{{implementation}},
                      --quick, --warm-up-time S, ... (`criterion --help` lists them)
   paired [FILTER...] [--rounds N] [--pairs N]
-                     the headline cases, gpu-gjk and parry3d timed in alternation (41 rounds): a Markdown
-                     table of median ratios; a row runs when its {kind}/{case} id contains a FILTER
+                     the headline cases, gpu-gjk and parry3d timed in alternation ({} rounds): a Markdown
+                     table of median ratios; a row runs when its {{kind}}/{{case}} id contains a FILTER
   classes [FILTER...] [--rounds N] [--pairs N]
-                     the random mix split by shape class, timed in alternation (21 rounds); FILTER on
-                     {kind}/{class}
+                     the random mix split by shape class, timed in alternation ({} rounds); FILTER on
+                     {{kind}}/{{class}}
   groups [ARGS]      seeded scenes of one shape kind each under criterion; ARGS are criterion's
-";
+",
+        paired::DEFAULT_ROUNDS,
+        classes::DEFAULT_ROUNDS
+    )
+}
 
 /// Set on the copy of this program that a criterion mode named on the command line runs (see [`rerun_as`]).
 const MODE_VARIABLE: &str = "GPU_GJK_VS_PARRY_MODE";
 
 /// Prints the modes to stderr and exits with status 2.
 fn usage_error(message: &str) -> ! {
-    eprintln!("{message}\n\n{USAGE}");
+    eprintln!("{message}\n\n{}", usage());
     exit(2)
 }
 
@@ -84,8 +90,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let asks_help = |args: &[String]| args.iter().any(|a| a == "--help" || a == "-h");
     match args.first().map(String::as_str) {
-        Some("--help" | "-h" | "help") => print!("{USAGE}"),
-        Some("paired" | "classes") if asks_help(&args[1..]) => print!("{USAGE}"),
+        Some("--help" | "-h" | "help") => print!("{}", usage()),
+        Some("paired" | "classes") if asks_help(&args[1..]) => print!("{}", usage()),
         Some("paired") => paired::run(&options::parse(&args[1..], paired::DEFAULT_ROUNDS)),
         Some("classes") => classes::run(&options::parse(&args[1..], classes::DEFAULT_ROUNDS)),
         Some(mode @ ("criterion" | "groups")) => rerun_as(mode, &args[1..]),
