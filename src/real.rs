@@ -50,7 +50,7 @@ pub trait Real:
     /// The 3-vector type the algorithms compute in: glam's 16-byte `Vec3A` for float32, `DVec3` for float64.
     /// `Vec3A` is one SIMD register (SSE2 on x86-64, NEON on ARM): a sum, product, matrix product or copy is one
     /// vector instruction or a few instead of three scalar ones. Each operation rounds as `Vec3`'s does, in the
-    /// same order (the answers of `benches/parry_cases` are bit for bit the same), and a float32 query executes
+    /// same order (the answers of `benches/vs_parry/cases.rs` are bit for bit the same), and a float32 query executes
     /// 7.5% to 12% fewer instructions (the time saved was within the VM's noise, 0 to 7%; see
     /// docs/benchmarks.md).
     type V: Vector<Self>;
@@ -133,7 +133,7 @@ pub trait Real:
     /// unit of roundoff of the sum), [`Real::balanced`] otherwise. For the plane of a triangle (EPA's new faces,
     /// GJK's `s2d`), whose callers need only the direction: `balanced` always costs three divisions, which were
     /// most of `push_face`'s time and 2% to 4% of a penetration query, and 1% to 7% of a distance query in
-    /// `s2d` (two runs of `benches/old_new.sh`, docs/benchmarks.md). The two differ in the last bits of what is
+    /// `s2d` (two runs of `scripts/old_new.sh`, docs/benchmarks.md). The two differ in the last bits of what is
     /// computed from the direction; the WGSL twin (`squarable` in `shaders/shared/signed_volumes.wgsl`) makes
     /// the same choice.
     fn squarable(v: Self::V) -> (Self::V, Self) {
@@ -200,7 +200,7 @@ pub trait Real:
 /// same operations, so the same bits). It needs every dot product finite, which a running sum beside the maxima
 /// proves (a NaN or an infinity makes the sum one, on every target): a running maximum may let a NaN through
 /// and then forget the larger value before it. Measured in one binary against the per-lane scan below alone,
-/// timed in alternation on `benches/parry_cases`' mix: 3% to 5% less time per distance query, about 2% per
+/// timed in alternation on `benches/vs_parry/cases.rs`' mix: 3% to 5% less time per distance query, about 2% per
 /// intersection and penetration query, every answer identical (measured before the sum was added).
 ///
 /// The exact path for the rest (a direction that is not finite, dot products that overflow): each lane keeps

@@ -1,9 +1,9 @@
-//! The main of the harness `benches/old_new.sh` generates (not a bench of this package: its dependencies `slot_a`
+//! The main of the harness `scripts/old_new.sh` generates (not a bench of this package: its dependencies `slot_a`
 //! and `slot_b` are two builds of the library, exported from two revisions). Times the same pairs through both
 //! builds in alternation, in one process, and prints per case the median over rounds of slot A's time over slot
 //! B's, with its quartiles, as a `RESULT` line the script reads.
 
-// The cases modules serve the parry3d benches too; this harness uses part of them.
+// The cases modules serve the parry3d bench (`vs_parry`) too; this harness uses part of them.
 #![allow(dead_code)]
 
 mod alternation;

@@ -6,7 +6,7 @@
 //! Why its own layout: the scan for the faces a new point may see walked interleaved slots with a scalar dot
 //! product and a branch per slot. Over separate arrays, eight heights are computed and compared together
 //! (vector instructions, for a loop of fixed length) into a mask of the slots to look at. Measured with both
-//! scans in one binary, timed in alternation on the overlapping pairs of `benches/parry_cases`: 1.7% to 2.9%
+//! scans in one binary, timed in alternation on the overlapping pairs of `benches/vs_parry/cases.rs`: 1.7% to 2.9%
 //! less time per penetration query (median per-round ratios; hull1000_hull1000, hull1000_box and the mix).
 //! The eight heights are written with explicit SIMD lanes ([`Real::heights_not_below`]): the compiler's own
 //! vectorisation of the scalar loop shuffled single lanes in and out of registers, and the explicit lanes took

@@ -252,7 +252,7 @@ impl<R: Real> GjkSearch<R> {
 
         // The simplex is extended in place and reduced only once the new point is taken (`pop` goes back): a
         // copy of it to come back to was a `memcpy` call every iteration. Measured with both in one binary,
-        // timed in alternation on `benches/parry_cases`' mix: 8.9% less time per distance query, 9.9% per
+        // timed in alternation on `benches/vs_parry/cases.rs`' mix: 8.9% less time per distance query, 9.9% per
         // intersection query, 2.9% per penetration query, with the same answers (there, and on 253,500 pairs
         // of slabs, needles, huge, tiny, far and nested shapes).
         let kept_before = self.simplex.len;

@@ -37,7 +37,7 @@ pub const HILL_CLIMB_MIN_VERTICES: usize = 256;
 /// Point sets with at least this many points are scanned 8 at a time in SIMD lanes; smaller ones one at a time
 /// (the lanes' setup and final step cost more than they save). It was 48 while the SIMD scan tracked each lane's
 /// block; with the largest value found first and its point after (`scan_lanes_body` in `crate::real`),
-/// measured in whole queries in one binary, timed in alternation on `benches/parry_cases`' mix, against the
+/// measured in whole queries in one binary, timed in alternation on `benches/vs_parry/cases.rs`' mix, against the
 /// scalar scan below 48: from 24 points, 1.4% to 1.6% less time per distance query, 3.2% per intersection
 /// query, 0.3% to 2.4% per penetration query; from 16 or 32, about the same; every answer identical.
 pub const SIMD_SCAN_MIN_POINTS: usize = 24;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Two builds of the library timed against each other on the CPU, in one process: OLD (a revision) against the
-# working tree (uncommitted changes included), on the cases of benches/parry_cases (mix, cube_sphere482, hull1000_box,
+# working tree (uncommitted changes included), on the cases of benches/vs_parry/cases.rs (mix, cube_sphere482, hull1000_box,
 # hull1000_hull1000, hull5000_..., hull20000_...).
 #
-#   benches/old_new.sh OLD [CASES] [KIND] [ROUNDS]
-#   benches/old_new.sh HEAD mix,hull1000_box penetration 150
-#   ALIGN=1 benches/old_new.sh HEAD     # functions and jump targets aligned (-align-all-functions=6,
+#   scripts/old_new.sh OLD [CASES] [KIND] [ROUNDS]
+#   scripts/old_new.sh HEAD mix,hull1000_box penetration 150
+#   ALIGN=1 scripts/old_new.sh HEAD     # functions and jump targets aligned (-align-all-functions=6,
 #                                       # -align-all-nofallthru-blocks=5), built in target/old-new/aligned/
 #
 # Prints a Markdown table: per case, old time over new time (above 1: the working tree is faster) with OLD linked
@@ -21,11 +21,11 @@
 # 0.99-1.01 so. Where the two slots disagree by more than the effect, code placement is deciding, not the change: try
 # ALIGN=1, which takes most of the placement out (docs/benchmarks.md, "Method notes"). Each build copies the
 # revision's src/ and shaders/ into target/old-new/ as a package of its own (features and dependencies from that
-# revision's Cargo.toml), and shares target/ so the dependencies compile once. The cases code (benches/parry_cases, benches/parry_pairs) is the working
+# revision's Cargo.toml), and shares target/ so the dependencies compile once. The cases code (benches/vs_parry/cases.rs, pairs.rs) is the working
 # tree's, for both: the library's API they call must exist in OLD.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-old=${1:?usage: benches/old_new.sh OLD [CASES] [KIND] [ROUNDS]}
+old=${1:?usage: scripts/old_new.sh OLD [CASES] [KIND] [ROUNDS]}
 cases=${2:-mix,cube_sphere482,hull1000_box,hull1000_hull1000}
 kind=${3:-penetration}
 rounds=${4:-100}
@@ -54,12 +54,12 @@ package "$work/new" gjk-new <"$root/Cargo.toml"
 
 cp "$root/benches/old_new/harness.rs" "$work/harness/src/main.rs"
 cp "$root/benches/alternation/mod.rs" "$work/harness/src/alternation.rs"
-cp "$root/benches/timed_passes/mod.rs" "$work/harness/src/timed_passes.rs"
+cp "$root/benches/vs_parry/timed_passes.rs" "$work/harness/src/timed_passes.rs"
 for slot in a b; do
     mkdir -p "$work/harness/src/cases_$slot" "$work/harness/src/pairs_$slot"
-    sed "s/gpu_gjk/slot_$slot/g; s/crate::parry_pairs/crate::pairs_$slot/g" "$root/benches/parry_cases/mod.rs" \
+    sed "s/gpu_gjk/slot_$slot/g; s/crate::pairs::/crate::pairs_$slot::/g" "$root/benches/vs_parry/cases.rs" \
         >"$work/harness/src/cases_$slot/mod.rs"
-    sed "s/gpu_gjk/slot_$slot/g" "$root/benches/parry_pairs/mod.rs" >"$work/harness/src/pairs_$slot/mod.rs"
+    sed "s/gpu_gjk/slot_$slot/g" "$root/benches/vs_parry/pairs.rs" >"$work/harness/src/pairs_$slot/mod.rs"
 done
 cp "$root/Cargo.lock" "$work/harness/Cargo.lock"
 # The cube and sphere assets, found next to the harness's manifest.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies the release `gpu-gjk`, the two GPU examples and the GPU test binaries into .devbin/ (git-ignored),
-# stripped, for benches/hardware_gpu.sh on a lent GPU machine (gzipped; that script unpacks them). Run after the
+# stripped, for scripts/hardware_gpu.sh on a lent GPU machine (gzipped; that script unpacks them). Run after the
 # cargo commands that script's header names.
 set -euo pipefail
 cd "$(dirname "$0")/.."

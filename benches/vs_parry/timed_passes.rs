@@ -1,6 +1,5 @@
-//! Timing passes over pairs for the benches that compare gpu-gjk with parry3d in alternation
-//! (`vs_parry_paired`, `vs_parry_classes`): a pass repeated until it lasts long enough to time, and the
-//! command line they share.
+//! Timing passes over pairs in alternation, for the `paired` and `classes` modes (and the harness of
+//! `scripts/old_new.sh`): a pass repeated until it lasts long enough to time, both sides' passes alternated.
 
 use crate::alternation::{alternate, quantile, sorted};
 use std::hint::black_box;
@@ -57,48 +56,4 @@ pub fn alternated(
         parry_us: median(|r| r.1) * per_pair_us,
         ratio: [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
     }
-}
-
-pub struct Options {
-    /// Row ids must contain one of these (all rows when empty).
-    pub filters: Vec<String>,
-    pub rounds: usize,
-    /// `--pairs N`: each case cut to its first N pairs, to see what a pass the branch predictor can learn
-    /// reads (`parry_cases`' `CASE_PAIRS`); `None` keeps every pair.
-    pub pairs: Option<usize>,
-}
-
-impl Options {
-    /// Whether the row `id` runs.
-    pub fn wants(&self, id: &str) -> bool {
-        self.filters.is_empty() || self.filters.iter().any(|f| id.contains(f))
-    }
-}
-
-/// `[FILTER...] [--rounds N] [--pairs N]` (`default_rounds` without `--rounds`); other flags (cargo passes
-/// `--bench`) are ignored.
-pub fn options(default_rounds: usize) -> Options {
-    let mut options = Options {
-        filters: Vec::new(),
-        rounds: default_rounds,
-        pairs: None,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--rounds" || arg == "--pairs" {
-            let value = args.next().and_then(|n| n.parse().ok());
-            let value = value.filter(|&n| n > 0).unwrap_or_else(|| {
-                eprintln!("{arg} takes a positive number");
-                std::process::exit(2)
-            });
-            if arg == "--rounds" {
-                options.rounds = value;
-            } else {
-                options.pairs = Some(value);
-            }
-        } else if !arg.starts_with("--") {
-            options.filters.push(arg);
-        }
-    }
-    options
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two staged builds of `gpu-gjk` timed in alternation on a lent GPU machine: `bench --pairs 1000000 --repeat 5` on
 # the hardware backend, ROUNDS rounds (default 6), the order swapped every round so neither build always runs on a
-# warmer card. Stage first as benches/hardware_gpu.sh's header says, then copy the older build's gzipped binary to
+# warmer card. Stage first as scripts/hardware_gpu.sh's header says, then copy the older build's gzipped binary to
 # .devbin/gpu-gjk-old.gz. Writes every bench table to $OUT/alternated.txt and the GPU rows alone to the log.
 # Loaders and drivers are set up as in hardware_gpu.sh (run that one after this one in the same command, or alone).
 set -u

@@ -1,4 +1,4 @@
-//! The same geometry and poses for gpu-gjk and for parry3d (f32), shared by the benchmarks that compare them.
+//! The same geometry and poses for gpu-gjk and for parry3d (f32), shared by every mode.
 
 use gpu_gjk::scenario::Scene;
 use gpu_gjk::{ConvexShape, Pose};

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The desktop stress test on a lent GPU machine, which has no display: `gpu-gjk demo --no-window` (the same
 # scene, narrow phase, CPU check and renderer as the window, drawn offscreen, each frame waited for; no HUD,
-# nothing presented). Stage the release `gpu-gjk` as .devbin/gpu-gjk.gz first (benches/hardware_gpu_stage.sh,
+# nothing presented). Stage the release `gpu-gjk` as .devbin/gpu-gjk.gz first (scripts/hardware_gpu_stage.sh,
 # or strip and gzip target/release/gpu-gjk). Writes each run's JSON summary, their standard error and a
 # screenshot to $OUT.
 set -u

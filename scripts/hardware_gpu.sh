@@ -7,9 +7,9 @@
 #   cargo build --release --locked --bin gpu-gjk --example gpu_hostile_check --example gpu_big_hulls
 #   cargo test --release --locked --no-run --test gpu_narrow_phase --test gpu_penetration --test gpu_streaming \
 #       --test gpu_limits --test reference_reproducers --test fuzz_geometry
-#   benches/hardware_gpu_stage.sh      # copies, strips and gzips those binaries into .devbin/ (git-ignored)
+#   scripts/hardware_gpu_stage.sh      # copies, strips and gzips those binaries into .devbin/ (git-ignored)
 # and, where the GPU machine has no Vulkan/EGL loader, the Debian loader packages in .gl/ (see the device
-# tool's README). On the GPU machine, from the repository root: `bash benches/hardware_gpu.sh` (writes to $OUT).
+# tool's README). On the GPU machine, from the repository root: `bash scripts/hardware_gpu.sh` (writes to $OUT).
 # STEPS (default: all of them, in this order) picks steps by name: machine bench_1m penetration_1m sweep
 # big_hulls climb opengl files hostile tests. DEADLINE_S (default 400) bounds the whole run.
 set -u

@@ -1,27 +1,25 @@
-//! The headline cases of the CPU reference against parry3d 0.31 (f32), single thread, same geometry and poses
-//! for both, in one run: the whole random mix, big hulls (1,000, 5,000 and 20,000 vertices against a box and
-//! against each other), and the cube against the 482-vertex sphere asset.
+//! The `criterion` mode, the default: the headline cases of [`crate::cases`] under criterion, in one run: the
+//! whole random mix, big hulls (1,000, 5,000 and 20,000 vertices against a box and against each other), the cube
+//! against the 482-vertex sphere asset and that sphere deep inside itself.
 //!
-//! `cargo bench --no-default-features --features scenario --bench vs_parry` (add a filter such as
-//! `-- distance/mix`). Ids are `{intersection,distance,penetration}/{case}/{gpu_gjk,gpu_gjk_full,parry3d}`;
+//! `cargo bench --no-default-features --features scenario --bench vs_parry` (add criterion's arguments, such as
+//! a filter: `-- distance/mix`, or `-- criterion distance/mix`). Ids are
+//! `{intersection,distance,penetration}/{case}/{gpu_gjk,gpu_gjk_full,parry3d}`;
 //! one element is one pair. Every kind runs on every pair of its case: `intersection` against
 //! `intersection_test` (both give the flag alone: `query_bare`), `distance` against `distance` (both give the
 //! distance alone: `query_bare`), `gpu_gjk_full` the whole `query` answer of those kinds (witnesses and
 //! normal too), and `penetration` (distance when apart, depth, normal and contact points
 //! when overlapping: what `gpu-gjk query` answers by default) against `contact` with an unlimited prediction
 //! distance (which answers the same for every pair); `penetration_vs_contact0` times the same query against
-//! `contact` with prediction 0, which skips the distance of a pair that is apart (see `parry_cases::Kind`).
+//! `contact` with prediction 0, which skips the distance of a pair that is apart (see `cases::Kind`).
 //!
 //! Before timing, each case prints its pair count, how many overlap, the mean vertex count and each
 //! library's largest distance error against gpu-gjk's float64 run, as a fraction of the pair's size.
 
-mod parry_cases;
-mod parry_pairs;
-
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use crate::cases::{all_cases, run_ours, run_parry, Case, Kind};
+use crate::one_pair as query;
+use criterion::{Criterion, Throughput};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-use parry_cases::query;
-use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
 use std::time::Duration;
 
 /// Prints what the case is and how far each library's distances are from gpu-gjk's float64 run, so that a
@@ -57,6 +55,7 @@ fn report(case: &Case) {
 fn vs_parry(c: &mut Criterion) {
     let config = GjkConfig::default();
     let cases = all_cases();
+    check_filter(&cases);
     for case in &cases {
         report(case);
     }
@@ -67,7 +66,7 @@ fn vs_parry(c: &mut Criterion) {
             group.bench_function("gpu_gjk", |b| {
                 b.iter(|| run_ours(case, kind, false, &config))
             });
-            if !matches!(kind, Kind::Penetration | Kind::PenetrationVsContact0) {
+            if has_full_answer(kind) {
                 group.bench_function("gpu_gjk_full", |b| {
                     b.iter(|| run_ours(case, kind, true, &config))
                 });
@@ -78,12 +77,45 @@ fn vs_parry(c: &mut Criterion) {
     }
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default()
+/// Whether the kind times `gpu_gjk_full` too: the penetration query has one answer only.
+fn has_full_answer(kind: Kind) -> bool {
+    matches!(kind, Kind::Intersection | Kind::Distance)
+}
+
+/// Stops with the modes when the first argument is a plain word (no flag, no regular expression) that no id
+/// contains: most likely a mistyped mode, for which criterion would run nothing and say nothing.
+fn check_filter(cases: &[Case]) {
+    let Some(filter) = std::env::args().nth(1) else {
+        return;
+    };
+    let plain = |c: char| c.is_alphanumeric() || c == '_' || c == '/';
+    if filter.starts_with('-') || !filter.chars().all(plain) {
+        return;
+    }
+    let matches = Kind::ALL.iter().any(|&(kind, kind_name)| {
+        let implementations = ["gpu_gjk", "gpu_gjk_full", "parry3d"]
+            .into_iter()
+            .filter(|&name| name != "gpu_gjk_full" || has_full_answer(kind));
+        cases.iter().any(|case| {
+            implementations
+                .clone()
+                .any(|name| format!("{kind_name}/{}/{name}", case.name).contains(&filter))
+        })
+    });
+    if !matches {
+        crate::usage_error(&format!(
+            "{filter:?} is no mode, and no headline benchmark id contains it"
+        ));
+    }
+}
+
+/// Runs the mode (criterion reads the process's arguments).
+pub fn run() {
+    let mut criterion = Criterion::default()
         .sample_size(10)
         .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500));
-    targets = vs_parry
+        .warm_up_time(Duration::from_millis(500))
+        .configure_from_args();
+    vs_parry(&mut criterion);
+    criterion.final_summary();
 }
-criterion_main!(benches);

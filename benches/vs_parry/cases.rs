@@ -1,15 +1,13 @@
-//! The headline cases of the CPU reference against parry3d 0.31 (f32), shared by `benches/vs_parry.rs`
-//! (criterion) and `benches/vs_parry_paired.rs` (the two libraries timed in alternation): the random mix, big
+//! The headline cases of the CPU reference against parry3d 0.31 (f32), shared by the `criterion`, `paired` and
+//! `classes` modes (and, for two builds of gpu-gjk, the harness of `scripts/old_new.sh`): the random mix, big
 //! hulls (1,000, 5,000 and 20,000 vertices against a box and against each other), the cube against the
 //! 482-vertex sphere asset, that sphere deep inside itself, and one pass of either library over a case's pairs.
 
-use crate::parry_pairs::{reduced_scene, to_parry, Pair};
+use crate::one_pair as query;
+use crate::pairs::{reduced_scene, to_parry, Pair};
 use glam::Vec3;
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
 use gpu_gjk::mesh_gen::fibonacci_sphere;
-#[path = "../one_pair/mod.rs"]
-#[allow(dead_code)]
-pub mod query;
 use gpu_gjk::scenario::{random_rotation, random_scene, random_unit, MixSpec, ShapeKind};
 use gpu_gjk::{ConvexShape, Pose};
 use parry3d::shape::Shape;

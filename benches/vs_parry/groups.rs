@@ -1,7 +1,9 @@
-//! Single-thread throughput of the CPU reference GJK against parry3d (f32) on the same seeded pairs.
+//! The `groups` mode: single-thread throughput of the CPU reference GJK against parry3d (f32) on the same seeded
+//! pairs, one group of scenes per mix of shape kinds, under criterion.
 //!
-//! `cargo bench --bench cpu_reference` (add `-- --quick` for a short run, or a filter such as
-//! `-- distance/hull64`). Ids are `{intersection,distance,penetration}/{group}/{implementation}`; criterion
+//! `cargo bench --no-default-features --features scenario --bench vs_parry -- groups` (add criterion's
+//! arguments: `groups --quick` for a short run, or a filter such as `groups distance/hull64`). Ids are
+//! `{intersection,distance,penetration}/{group}/{implementation}`; criterion
 //! reports elements/s, one element being one pair. `penetration` runs depth, normal and contact points (our
 //! GJK + EPA against parry3d's `contact`) on the group's overlapping pairs only.
 //!
@@ -13,17 +15,13 @@
 //! duplicates included), which is what the batch and the GPU receive. All shapes are built once, outside the
 //! timed loops.
 
-mod parry_pairs;
-
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use crate::one_pair as query;
+use crate::pairs::{reduced_scene, to_parry, Pair};
+use criterion::{Criterion, Throughput};
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-#[path = "one_pair/mod.rs"]
-#[allow(dead_code)]
-mod query;
 use gpu_gjk::scenario::{random_scene, MixSpec, ShapeKind};
 use gpu_gjk::ConvexShape;
 use parry3d::shape::Shape;
-use parry_pairs::{reduced_scene, to_parry, Pair};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -270,7 +268,7 @@ fn penetration(c: &mut Criterion, prepared: &[Prepared], config: &GjkConfig) {
     }
 }
 
-fn cpu_reference(c: &mut Criterion) {
+fn groups(c: &mut Criterion) {
     let config = GjkConfig::default();
     let prepared: Vec<Prepared> = GROUPS.iter().map(prepare).collect();
     for p in &prepared {
@@ -298,12 +296,13 @@ fn cpu_reference(c: &mut Criterion) {
     penetration(c, &prepared, &config);
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default()
+/// Runs the mode (criterion reads the process's arguments).
+pub fn run() {
+    let mut criterion = Criterion::default()
         .sample_size(20)
         .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500));
-    targets = cpu_reference
+        .warm_up_time(Duration::from_millis(500))
+        .configure_from_args();
+    groups(&mut criterion);
+    criterion.final_summary();
 }
-criterion_main!(benches);

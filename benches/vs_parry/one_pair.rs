@@ -1,4 +1,4 @@
-//! The one-pair calls the benches time, on the library's public entries: `query::advanced::answer_relative`
+//! The one-pair calls the bench times, on the library's public entries: `query::advanced::answer_relative`
 //! with the relative pose formed in float32 as the GPU forms it (the CPU reference's hot path), and the front
 //! door's float64 precision for the referee.
 

@@ -1,30 +1,26 @@
-//! The cases of `benches/vs_parry.rs`, with gpu-gjk and parry3d timed in alternation: each round times one
-//! pass of each library over the case's pairs, back to back (which goes first alternates), and the figure is
-//! the median over the rounds of the per-round ratio, with its quartiles.
+//! The `paired` mode: the headline cases of [`crate::cases`], with gpu-gjk and parry3d timed in alternation:
+//! each round times one pass of each library over the case's pairs, back to back (which goes first
+//! alternates), and the figure is the median over the rounds of the per-round ratio, with its quartiles.
 //!
 //! Why: criterion times one library for seconds and then the other, and on a shared VM whose speed drifts by a
 //! third or more within a minute (seen on the dev VMs of this project), the ratio of two medians taken apart in
 //! time moved from 1.9x to 2.9x between runs of the same binaries. Two passes a few milliseconds apart see the
 //! same machine, so their ratio holds still when both figures move.
 //!
-//! `cargo bench --no-default-features --features scenario --bench vs_parry_paired` (add filters on the
-//! `{kind}/{case}` id, e.g. `-- penetration/mix hull1000_box`: a row runs when its id contains one of them;
+//! `cargo bench --no-default-features --features scenario --bench vs_parry -- paired` (add filters on the
+//! `{kind}/{case}` id, e.g. `paired penetration/mix hull1000_box`: a row runs when its id contains one of them;
 //! `--rounds N`, default 41; and `--pairs N` to cut each case to its first N pairs, e.g. 200 to see a pass the
 //! branch predictor learns). Prints a Markdown table: the
 //! median per-pair time of each library over the rounds and the median ratio, parry3d's time over gpu-gjk's
 //! (above 1: gpu-gjk is faster), between its lower and upper quartiles.
 
-mod alternation;
-mod parry_cases;
-mod parry_pairs;
-mod timed_passes;
-
+use crate::cases::{all_cases, run_ours, run_parry, Case, Kind};
+use crate::options::Options;
+use crate::timed_passes::{alternated, Alternated};
 use gpu_gjk::gjk::GjkConfig;
-use parry_cases::{all_cases, run_ours, run_parry, Case, Kind};
-use timed_passes::{alternated, options, Alternated};
 
 /// Rounds when `--rounds` is not given: enough for quartiles that mean something, a few seconds a case.
-const DEFAULT_ROUNDS: usize = 41;
+pub const DEFAULT_ROUNDS: usize = 41;
 
 /// One case's row: the two libraries timed in alternation over its pairs.
 fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Alternated {
@@ -36,8 +32,8 @@ fn paired(case: &Case, kind: Kind, rounds: usize, config: &GjkConfig) -> Alterna
     )
 }
 
-fn main() {
-    let options = options(DEFAULT_ROUNDS);
+/// Runs the mode.
+pub fn run(options: &Options) {
     let config = GjkConfig::default();
     let mut cases = all_cases();
     if let Some(pairs) = options.pairs {

@@ -1,39 +1,36 @@
-//! The random mix of `benches/vs_parry_paired.rs` split by shape class: for each class of pair (the classes of
-//! its two shapes, either order), gpu-gjk and parry3d timed in alternation on that class's pairs alone, for the
-//! intersection flag, the distance and the penetration query (against `contact` with no prediction limit, the
-//! same work). Says where the mix's ratio comes from: which classes take gpu-gjk's time, and where parry3d is
-//! close or ahead.
+//! The `classes` mode: the random mix of the `paired` mode split by shape class: for each class of pair (the
+//! classes of its two shapes, either order), gpu-gjk and parry3d timed in alternation on that class's pairs alone,
+//! for the intersection flag, the distance and the penetration query (against `contact` with no prediction
+//! limit, the same work). Says where the mix's ratio comes from: which classes take gpu-gjk's time, and where
+//! parry3d is close or ahead.
 //!
 //! Each class's pairs are looped within a round. The mix's 20,000 pairs give the classes 54 to 1,437 pairs each,
 //! and a CPU's branch predictor learns a loop over a few hundred pairs, gpu-gjk's data-dependent branches more
-//! than parry3d's scans (see `parry_cases`' `CASE_PAIRS`): the small classes' ratios flatter gpu-gjk, and the
+//! than parry3d's scans (see `cases`' `CASE_PAIRS`): the small classes' ratios flatter gpu-gjk, and the
 //! whole mix's row, over 20,000 distinct pairs, is the one to quote.
 //!
 //! Classes: `sphere` (a point with a radius), `capsule` (a segment with a radius), `segment`, `box` (8 vertices,
 //! no radius), `rounded box` (8 vertices and a radius), then other hulls by vertex count: `hull 4-16`,
 //! `hull 17-64`, `hull 65+` (a radius or not).
 //!
-//! `cargo bench --no-default-features --features scenario --bench vs_parry_classes` (add filters on the
-//! `{kind}/{class}` id, e.g. `-- penetration/box`: a row runs when its id contains one of them; `--rounds N`,
-//! default 21; and `--pairs N` to keep the mix's first N pairs). Prints one Markdown table per query: each class's pairs, how many overlap, its share
+//! `cargo bench --no-default-features --features scenario --bench vs_parry -- classes` (add filters on the
+//! `{kind}/{class}` id, e.g. `classes penetration/box`: a row runs when its id contains one of them;
+//! `--rounds N`, default 21; and `--pairs N` to keep the mix's first N pairs). Prints one Markdown table per
+//! query: each class's pairs, how many overlap, its share
 //! of gpu-gjk's time over the mix, the median per-pair time of each library and the median per-round ratio
 //! (parry3d's time over gpu-gjk's: above 1, gpu-gjk is faster) between its quartiles; classes by gpu-gjk's time.
 
-mod alternation;
-mod parry_cases;
-mod parry_pairs;
-mod timed_passes;
-
+use crate::cases::{all_cases, ours_on_pair, parry_on_pair, run_ours, run_parry, Case, Kind};
+use crate::one_pair::penetration_query;
+use crate::options::Options;
+use crate::pairs::Pair;
+use crate::timed_passes::{alternated, Alternated};
 use gpu_gjk::gjk::GjkConfig;
 use gpu_gjk::ConvexShape;
-use parry_cases::query::penetration_query;
-use parry_cases::{all_cases, ours_on_pair, parry_on_pair, run_ours, run_parry, Case, Kind};
-use parry_pairs::Pair;
 use std::collections::BTreeMap;
-use timed_passes::{alternated, options, Alternated};
 
 /// Rounds when `--rounds` is not given: the classes are many, and each round of a class is two short passes.
-const DEFAULT_ROUNDS: usize = 21;
+pub const DEFAULT_ROUNDS: usize = 21;
 
 /// The class of one shape (see the module's text).
 fn class(shape: &ConvexShape) -> &'static str {
@@ -83,10 +80,10 @@ fn timed_class(
     alternated(pairs.len(), rounds, ours, theirs)
 }
 
-fn main() {
-    let options = options(DEFAULT_ROUNDS);
+/// Runs the mode.
+pub fn run(options: &Options) {
     let config = GjkConfig::default();
-    // The mix as `vs_parry_paired` builds it (with the other cases, which this bench leaves alone).
+    // The mix as the `paired` mode builds it (with the other cases, which this bench leaves alone).
     let mut case = all_cases()
         .into_iter()
         .find(|case| case.name == "mix")
@@ -143,7 +140,7 @@ fn main() {
              | ratio (median) | quartiles |"
         );
         println!("|---|---:|---:|---:|---:|---:|---:|---:|");
-        // The whole mix in one pass, as `vs_parry_paired` times it (caches colder than a class's passes).
+        // The whole mix in one pass, as the `paired` mode times it (caches colder than a class's passes).
         let whole = alternated(
             case.pairs.len(),
             options.rounds,
