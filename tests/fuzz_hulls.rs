@@ -10,7 +10,7 @@
 //! - `reduce_to_hull_vertices` keeps only points of the cloud, and its support value along every direction
 //!   tried is the cloud's own, within the float64 rounding of the dot products (1e-13 of the largest
 //!   coordinate): no point the cloud reaches farther with is lost; a cloud that spans a solid (exactly) gets
-//!   the triangles of its hull too (which only the older, parry3d path may fail to give);
+//!   the triangles of its hull too (which only the fallback that keeps every point would fail to give);
 //! - the shape's support function (hill climbing over its adjacency when it has one, else the scan, on the
 //!   centred float32 points) reaches the cloud's support value within the float32 rounding of the centring and
 //!   of the dot products (4 float32 ulps of the sizes involved);

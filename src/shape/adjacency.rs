@@ -19,10 +19,10 @@
 
 use super::convexity::ConvexSurface;
 use super::exact_quickhull::exact_quickhull;
-use super::hull::quickhull_f64_indices;
 use crate::real::Real;
 use glam::{Vec3, Vec3A};
 use parry3d_f64::math::Vector;
+use std::collections::HashMap;
 
 /// A convex hull's vertex graph (CSR) and the start table of its walks.
 #[derive(Clone, Debug, PartialEq)]
@@ -242,6 +242,27 @@ fn hull_triangles(points: &[Vec3]) -> Option<Vec<[u32; 3]>> {
             .map(|t| t.map(|k| picked[k as usize] as u32))
             .collect(),
     )
+}
+
+/// parry3d's float64 quickhull of `placed`: each hull vertex as its index into `placed`, and the triangles over
+/// that list of vertices. Quickhull returns copies of the points it keeps, in its own order; their bits find
+/// them. `None` when quickhull fails or two entries of `placed` are the same point.
+fn quickhull_f64_indices(placed: &[Vector]) -> Option<(Vec<usize>, Vec<[u32; 3]>)> {
+    let key = |v: &Vector| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    let index: HashMap<[u64; 3], usize> = placed
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (key(v), i))
+        .collect();
+    if index.len() != placed.len() {
+        return None;
+    }
+    let (vertices, triangles) = parry3d_f64::transformation::try_convex_hull(placed).ok()?;
+    let picked = vertices
+        .iter()
+        .map(|v| index.get(&key(v)).copied())
+        .collect::<Option<Vec<usize>>>()?;
+    Some((picked, triangles))
 }
 
 #[cfg(test)]

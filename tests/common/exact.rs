@@ -1,5 +1,5 @@
 //! Exact referees in float64 that share no code with the library's GJK or EPA, for the geometry fuzzer
-//! (`tests/fuzz_geometry.rs`):
+//! (`tests/fuzz_geometry/`):
 //!
 //! - the signed distance from a point to a box, in closed form;
 //! - the separating-axis test for two boxes (15 axes), which also gives their exact penetration depth;
