@@ -24,10 +24,7 @@ pub use mesh::{flat_shaded, load_render_mesh, MeshData};
 pub use overlay::{OverlayBatch, OverlayPrim, OverlayRenderer, OverlayVertex, OverlayView};
 pub use scene_pass::{SceneFrame, SceneRenderer, BACKGROUND};
 pub use screenshot::{read_rgba, save_png};
-pub use target::{msaa_samples, FrameTarget, DEPTH_FORMAT};
-
-/// Colour format of the offscreen frame (and so of every pipeline drawing into it, the HUD included).
-pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub use target::{msaa_samples, FrameTarget, DEPTH_FORMAT, TARGET_FORMAT};
 
 /// (file name, source) of the renderer's shaders, for validation.
 pub fn render_shaders() -> Vec<(&'static str, &'static str)> {
