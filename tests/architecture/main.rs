@@ -20,7 +20,8 @@ use rules::Layers;
 use std::path::Path;
 
 /// The library's top-level modules in groups, lowest first. A module may use the modules of its own group and
-/// of lower ones (peers of one group may use each other, one way: the cycle checks see to that).
+/// of lower ones (peers of one group may use each other, one way: the cycle checks see to that). The crate roots
+/// (`src/lib.rs`, `src/main.rs`) may use everything.
 const LIBRARY_LAYERS: &[&[&str]] = &[
     &["real", "error", "mesh_gen"],
     &["pose"],

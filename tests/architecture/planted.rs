@@ -219,3 +219,33 @@ fn a_module_missing_from_the_table_and_an_unreadable_file_are_reported() {
         "{report}"
     );
 }
+
+#[test]
+fn in_the_binary_crate_a_library_module_imported_at_the_root_is_the_librarys() {
+    let copy = SrcCopy::of_src();
+    copy.plant("main.rs", true, "mod planted;\nuse gpu_gjk::gpu;");
+    copy.plant(
+        "planted.rs",
+        true,
+        "pub fn size() -> u32 {\n    crate::gpu::WORKGROUP_SIZE\n}",
+    );
+    let tree = crate::tree::Tree::read(&copy.root);
+    let reference = tree
+        .references()
+        .into_iter()
+        .find(|r| tree.files[r.file] == Path::new("src/planted.rs"))
+        .expect("the planted path");
+    assert_eq!(reference.from.krate, crate::tree::Crate::Binary);
+    assert_eq!(reference.target.krate, crate::tree::Crate::Library);
+    assert_eq!(reference.target.path, ["gpu", "workgroup"]);
+    // The binary's modules sit above the library: no layer break, but the module needs a group.
+    let findings = copy.check();
+    let report = rules::report(&findings);
+    assert!(findings.iter().all(|f| f.rule == Rule::Table), "{report}");
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.message.contains("Binary module `planted`")),
+        "{report}"
+    );
+}
