@@ -2,27 +2,17 @@
 //! demo's) or by sweep and prune along the axis of largest spread. Touching boxes count as overlapping,
 //! because touching shapes count as colliding.
 
+mod aabb;
 mod grid;
+mod sweep;
 
+pub use aabb::Aabb;
 pub use grid::grid_pairs;
+pub use sweep::sweep_and_prune;
 
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
-use glam::{Mat3, Vec3};
-
-/// An axis-aligned box.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Aabb {
-    pub min: Vec3,
-    pub max: Vec3,
-}
-
-impl Aabb {
-    /// Closed-interval overlap: boxes that share only a face, an edge or a corner overlap.
-    pub fn overlaps(&self, other: &Aabb) -> bool {
-        self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
-    }
-}
+use glam::Mat3;
 
 /// The world box of a placed shape: its local box rotated, which contains the shape (never misses a pair)
 /// and costs nine multiplications instead of a pass over the points.
@@ -53,47 +43,6 @@ pub fn world_aabbs(shapes: &[ConvexShape], instances: &[Instance]) -> Vec<Aabb> 
         .collect()
 }
 
-/// Every pair `[i, j]` with `i < j` whose boxes overlap, sorted. Sweep and prune: sort the boxes by their
-/// minimum on the axis where the box centres spread most, then compare each box only with the boxes that
-/// start before it ends on that axis.
-pub fn sweep_and_prune(boxes: &[Aabb]) -> Vec<[u32; 2]> {
-    if boxes.len() < 2 {
-        return Vec::new();
-    }
-    let axis = widest_axis(boxes);
-    let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
-    order.sort_by(|&a, &b| boxes[a as usize].min[axis].total_cmp(&boxes[b as usize].min[axis]));
-    let mut pairs = Vec::new();
-    for (k, &i) in order.iter().enumerate() {
-        let a = &boxes[i as usize];
-        for &j in &order[k + 1..] {
-            let b = &boxes[j as usize];
-            if b.min[axis] > a.max[axis] {
-                break;
-            }
-            if a.overlaps(b) {
-                pairs.push([i.min(j), i.max(j)]);
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs
-}
-
-fn widest_axis(boxes: &[Aabb]) -> usize {
-    let n = boxes.len() as f32;
-    let centres = boxes.iter().map(|b| (b.min + b.max) * 0.5);
-    let mean = centres.clone().fold(Vec3::ZERO, |s, c| s + c) / n;
-    let variance = centres.fold(Vec3::ZERO, |s, c| s + (c - mean) * (c - mean));
-    if variance.x >= variance.y && variance.x >= variance.z {
-        0
-    } else if variance.y >= variance.z {
-        1
-    } else {
-        2
-    }
-}
-
 /// The O(n^2) reference the sweep is tested against.
 pub fn brute_force(boxes: &[Aabb]) -> Vec<[u32; 2]> {
     let mut pairs = Vec::new();
@@ -112,6 +61,7 @@ mod tests {
     use super::*;
     use crate::pose::Pose;
     use crate::scenario::{random_rotation, random_shape, ShapeKind};
+    use glam::Vec3;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 

@@ -1,8 +1,8 @@
 //! gpu-gjk: batch convex collision queries (intersection, distance, penetration depth) on the GPU, with a
 //! trusted CPU reference.
 //!
-//! The library's layers, lowest first; each module uses only the ones before it (`tests/architecture.rs`
-//! checks this, and that no two modules use each other):
+//! The library's layers, lowest first; each module uses only the ones before it (`tests/architecture/` checks
+//! this, and that no modules and no files use each other in a cycle):
 //!
 //! 1. [`real`], [`pose`], [`error`]: scalars (f32 and f64 through one trait), poses, the error type.
 //! 2. [`shape`]: convex shapes (points about their centre plus a radius) and their support functions.

@@ -7,12 +7,7 @@ use super::pipeline::{bind_group, bind_group_layout, compute_pipeline_over, read
 use super::shader::MARK_BODIES;
 use super::GpuError;
 
-/// A pair of this body intersects.
-pub const MARK_COLLIDING: u32 = 1;
-/// A pair of this body came back with a failure status: its answer is the CPU's to give.
-pub const MARK_UNANSWERED: u32 = 2;
-/// The latest CPU check disagreed with the GPU on a pair of this body (written by the host before a batch).
-pub const MARK_DISPUTED: u32 = 4;
+pub use super::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 
 /// The mark words of a scene's bodies on one device, and the pass that writes them.
 pub struct BodyMarks {

@@ -12,10 +12,12 @@
 pub mod chunks;
 mod contacts;
 mod context;
+mod error;
 mod groups;
 pub mod hulls;
 pub mod layout;
 pub mod limits;
+mod mark_bits;
 pub mod marks;
 mod narrow_phase;
 pub mod packed;
@@ -25,42 +27,19 @@ mod ring;
 pub mod runner;
 mod scene;
 pub mod shader;
+mod workgroup;
 
 pub use chunks::{chunk_ranges, pair_work, ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
 pub use context::{
     check_backend_env, computing_adapter, list_adapters, log_instance_creation, AdapterSummary,
     BackendChoice, GpuContext, ADAPTER_ENV,
 };
+pub use error::GpuError;
 pub use limits::{BufferLimits, GpuLimits, DEFAULT_RING, DEFAULT_STREAM_CHUNK};
 pub use marks::{BodyMarks, MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
-pub use narrow_phase::{GpuBatch, NarrowPhase, Records, WORKGROUP_SIZE};
+pub use narrow_phase::{GpuBatch, NarrowPhase, Records};
 pub use packed::{PackedContact, PackedDistance, PackedHit, PenetrationFormat, ResultFormat};
 pub use penetration::{ContactRecords, GpuPenetrationBatch};
 pub use pipeline::{read_buffer, wait};
 pub use runner::GpuTimings;
-
-/// What can go wrong on the GPU path, naming the adapter, buffer or index involved.
-#[derive(Debug, thiserror::Error)]
-pub enum GpuError {
-    /// No adapter for the requested backends (no GPU and no software rasteriser, or a backend not built).
-    #[error("no GPU adapter found for backend '{backends}': {reason}")]
-    NoAdapter { backends: String, reason: String },
-    /// The adapter refused the device, or the device was lost.
-    #[error("GPU device error on {adapter}: {reason}")]
-    Device { adapter: String, reason: String },
-    /// A batch refers to a hull or instance that does not exist.
-    #[error("invalid batch: {0}")]
-    BadIndex(String),
-    /// One pair's own data (its two instances and hulls) exceeds what the device can bind, so no split of the
-    /// batch can run it.
-    #[error("pair {pair}: its {what} needs {bytes} bytes, more than the device can bind ({limit} bytes)")]
-    PairTooLarge {
-        pair: usize,
-        what: &'static str,
-        bytes: u64,
-        limit: u64,
-    },
-    /// Mapping results back failed.
-    #[error("reading results back from the GPU failed: {0}")]
-    Readback(String),
-}
+pub use workgroup::WORKGROUP_SIZE;

@@ -23,10 +23,6 @@ use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
 
-/// Invocations per workgroup, emitted into the WGSL as `WORKGROUP_SIZE`. 64 is a multiple of every vendor's
-/// SIMD width (32 or 64) and small enough that a pair's long GJK run holds back few neighbours.
-pub const WORKGROUP_SIZE: u32 = 64;
-
 /// Results of one batch as CPU types, in pair order and each pair's local frame ([`NarrowPhase::run`]).
 pub struct GpuBatch {
     pub results: Vec<GjkResult<f32>>,

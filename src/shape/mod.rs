@@ -18,7 +18,7 @@ mod support;
 pub use adjacency::{HullAdjacency, NO_START, START_TABLE_SIDE};
 pub use hull::{reduce_to_hull, reduce_to_hull_vertices, ReducedHull};
 pub use obj::{load_obj_models, load_obj_points};
-pub use packed::PackedPoints;
+pub use packed::{PackedPoints, SIMD_SCAN_MIN_POINTS};
 pub use support::{support_index, support_point, HullView};
 
 use crate::error::GjkError;
@@ -33,14 +33,6 @@ use std::sync::Arc;
 /// 900 vertices with 400 hulls, where the scan streams memory the walk reads piecemeal. 256 keeps the scan
 /// below that; the walk wins by orders of magnitude on the big hulls it is for.
 pub const HILL_CLIMB_MIN_VERTICES: usize = 256;
-
-/// Point sets with at least this many points are scanned 8 at a time in SIMD lanes; smaller ones one at a time
-/// (the lanes' setup and final step cost more than they save). It was 48 while the SIMD scan tracked each lane's
-/// block; with the largest value found first and its point after (`scan_lanes_body` in `crate::real`),
-/// measured in whole queries in one binary, timed in alternation on `benches/vs_parry/cases.rs`' mix, against the
-/// scalar scan below 48: from 24 points, 1.4% to 1.6% less time per distance query, 3.2% per intersection
-/// query, 0.3% to 2.4% per penetration query; from 16 or 32, about the same; every answer identical.
-pub const SIMD_SCAN_MIN_POINTS: usize = 24;
 
 /// A convex shape: `convex_hull(points) ⊕ sphere(radius)`, in its local frame.
 ///

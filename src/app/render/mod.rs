@@ -25,10 +25,7 @@ pub use overlay::{OverlayBatch, OverlayPrim, OverlayRenderer, OverlayView};
 pub use scene_pass::BACKGROUND;
 pub use scene_pass::{SceneFrame, SceneRenderer};
 pub use screenshot::{read_rgba, save_png};
-pub use target::{msaa_samples, FrameTarget};
-
-/// Colour format of the offscreen frame (and so of every pipeline drawing into it, the HUD included).
-pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub use target::{msaa_samples, FrameTarget, TARGET_FORMAT};
 
 #[cfg(test)]
 /// (file name, source) of the renderer's shaders, for validation.

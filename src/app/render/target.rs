@@ -2,7 +2,8 @@
 //! screenshots. The scene is drawn multisampled (MSAA) where the adapter allows it and resolved into the
 //! single-sample colour texture, which the HUD then draws over.
 
-use super::TARGET_FORMAT;
+/// Colour format of the offscreen frame (and so of every pipeline drawing into it, the HUD included).
+pub const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 

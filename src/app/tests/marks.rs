@@ -3,7 +3,7 @@
 //! with the body states the CPU computes from the same frame's answers, frame after frame of the stress scene,
 //! in one chunk and in many (a small streaming chunk), with the check's disputes, and in CPU mode.
 
-use super::gpu_common::{context, exclusive};
+use super::{context, exclusive};
 use crate::app::assets::ASSET_NAMES;
 use crate::app::check::{answer_on_cpu, CheckJob, CheckPolicy};
 use crate::app::draw_list::state_of_mark;

@@ -14,7 +14,7 @@ use crate::gjk::{
     LOWER_BOUND_NOISE_FACTOR, MAX_STALLS, NOISE_ULPS, PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS,
 };
 use crate::gpu::hulls::{END_OF_NEIGHBOURS, START_CELLS};
-use crate::gpu::marks::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
+use crate::gpu::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
 };

@@ -1,0 +1,27 @@
+//! The GPU path's error type, below every file of `gpu` that can fail.
+
+/// What can go wrong on the GPU path, naming the adapter, buffer or index involved.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No adapter for the requested backends (no GPU and no software rasteriser, or a backend not built).
+    #[error("no GPU adapter found for backend '{backends}': {reason}")]
+    NoAdapter { backends: String, reason: String },
+    /// The adapter refused the device, or the device was lost.
+    #[error("GPU device error on {adapter}: {reason}")]
+    Device { adapter: String, reason: String },
+    /// A batch refers to a hull or instance that does not exist.
+    #[error("invalid batch: {0}")]
+    BadIndex(String),
+    /// One pair's own data (its two instances and hulls) exceeds what the device can bind, so no split of the
+    /// batch can run it.
+    #[error("pair {pair}: its {what} needs {bytes} bytes, more than the device can bind ({limit} bytes)")]
+    PairTooLarge {
+        pair: usize,
+        what: &'static str,
+        bytes: u64,
+        limit: u64,
+    },
+    /// Mapping results back failed.
+    #[error("reading results back from the GPU failed: {0}")]
+    Readback(String),
+}
