@@ -180,7 +180,7 @@ pub fn query_batch_warm(
 }
 
 /// GJK's distance answers and the penetration answers, one of each per pair.
-pub type PenetrationResults = (Vec<GjkResult<f32>>, Vec<Penetration<f32>>);
+pub(crate) type PenetrationResults = (Vec<GjkResult<f32>>, Vec<Penetration<f32>>);
 
 /// Penetration depth, normal and contacts (EPA after GJK) for every pair, with GJK's distance answer
 /// (the same as [`query_batch`] in distance mode); in pair order and in each pair's local frame.

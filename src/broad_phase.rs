@@ -16,7 +16,7 @@ use glam::Mat3;
 
 /// The world box of a placed shape: its local box rotated, which contains the shape (never misses a pair)
 /// and costs nine multiplications instead of a pass over the points.
-pub fn world_aabb(shape: &ConvexShape, instance: &Instance) -> Aabb {
+pub(crate) fn world_aabb(shape: &ConvexShape, instance: &Instance) -> Aabb {
     let (lo, hi) = shape.local_aabb();
     let centre = (lo + hi) * 0.5;
     let half = (hi - lo) * 0.5;

@@ -31,7 +31,7 @@ pub enum IndexError {
 }
 
 /// Checks every index of a batch over `shapes` shapes, so the query loops themselves cannot fail.
-pub fn check_indices(
+pub(crate) fn check_indices(
     shapes: usize,
     instances: &[Instance],
     pairs: &[Pair],

@@ -14,7 +14,7 @@ use std::f64::consts::{PI, TAU};
 use std::path::{Path, PathBuf};
 
 /// The command that regenerates the assets, quoted in every file header.
-pub const REGENERATE: &str = "cargo run --example gen_assets";
+pub(crate) const REGENERATE: &str = "cargo run --example gen_assets";
 
 /// `n` points on the unit sphere in a Fibonacci lattice: spread evenly, every one a vertex of their hull, and
 /// without the symmetry that makes support ties common. The round hulls of the tests and benchmarks.

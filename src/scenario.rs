@@ -12,7 +12,7 @@ use std::f32::consts::TAU;
 mod hostile;
 mod scene;
 pub mod stress;
-pub use hostile::{hostile_scene, hostile_shapes};
+pub use hostile::hostile_scene;
 pub use scene::{Scene, ShapeKind};
 
 /// How to draw a random scene.
@@ -100,7 +100,7 @@ fn random_hull_points(rng: &mut impl Rng, count: usize) -> Vec<Vec3> {
 }
 
 /// One random shape of the given kind, scaled to about `size` (its bounding radius).
-pub fn random_shape(
+pub(crate) fn random_shape(
     rng: &mut impl Rng,
     kind: ShapeKind,
     size: f32,

@@ -7,11 +7,11 @@ use crate::real::Real;
 /// Most polytope vertices (the start tetrahedron included) in the first try, the GPU's bound.
 pub const EPA_MAX_VERTICES: usize = 64;
 /// Most polytope faces, live and dead slots together (dead slots are reused).
-pub const EPA_MAX_FACES: usize = 128;
+pub(crate) const EPA_MAX_FACES: usize = 128;
 /// Most horizon edges in one expansion.
-pub const EPA_MAX_HORIZON: usize = 64;
+pub(crate) const EPA_MAX_HORIZON: usize = 64;
 /// Most expansions (each adds one vertex, so this stays below the vertex bound).
-pub const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
+pub(crate) const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
 /// The bounds of one EPA run: how many vertices, faces and horizon edges its polytope may hold. It makes at
 /// most `vertices - 4` expansions (each adds a vertex).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,35 +51,35 @@ impl EpaLimits {
 
 /// Convergence: the support point along the closest face's normal lies within this fraction of the pair's
 /// size beyond the face.
-pub const EPA_TOLERANCE: f64 = 1e-6;
+pub(crate) const EPA_TOLERANCE: f64 = 1e-6;
 
 /// How far (relative to the pair's size) the origin may lie outside the final polytope, or its projection
 /// outside the final face: GJK declares overlap within the touching tolerance (1e-5 by default), and EPA's
 /// start simplex inherits that.
-pub const EPA_TOUCH_SLACK: f64 = 1e-4;
+pub(crate) const EPA_TOUCH_SLACK: f64 = 1e-4;
 /// How far (relative to the pair's size) the support functions along a penetrating answer's normal may add up
 /// to something else than its depth. The answers this check exists for are off by a large part of the size.
 /// (The normal and depth come from EPA's closest face; the coplanar neighbour that rebuilds the contact points,
 /// whose normal may be turned by up to 1.4e-3 rad, no longer sets them: on a slab far wider than thick that
 /// turn made B move three times the depth along the normal, within this slack.)
-pub const EPA_CERTIFICATE_SLACK: f64 = 1e-3;
+pub(crate) const EPA_CERTIFICATE_SLACK: f64 = 1e-3;
 /// Faces whose normals agree to within this much of a unit cosine (and whose distances to within the EPA
 /// tolerance) are coplanar neighbours: one flat facet of A - B split into triangles.
-pub const EPA_COPLANAR_COSINE_SLACK: f64 = 1e-6;
+pub(crate) const EPA_COPLANAR_COSINE_SLACK: f64 = 1e-6;
 /// Units of roundoff, of the distance from a face's corner to a new point, within which the new point counts
 /// as in the face's plane and so as seeing it: a box's A - B has whole facets of coplanar points, and a point
 /// exactly in a facet that is kept would close the hole with a face folded over its neighbour (pointing
 /// inwards, at a large negative distance that EPA would then pick as closest).
-pub const EPA_COPLANAR_ULPS: f64 = 16.0;
+pub(crate) const EPA_COPLANAR_ULPS: f64 = 16.0;
 /// Units of roundoff, of the sizes involved (the two support points, the contact points, the depth and the
 /// radii, as sums of absolute coordinates), that the certificate takes off [`EPA_CERTIFICATE_SLACK`] before
 /// comparing: its own sums are rounded too, and without this room an answer just outside the slack could
 /// pass by the check's rounding (a normal along which B had to move 1.00014e-3 of the size, at coordinates
 /// near 9e8, where an ulp is 64). 16 covers the dot product, the differences and B's placement with room.
-pub const EPA_CERTIFICATE_ROUNDING_ULPS: f64 = 16.0;
+pub(crate) const EPA_CERTIFICATE_ROUNDING_ULPS: f64 = 16.0;
 /// How far from 1 the squared length of a certified normal may be: an overflowed or vanished cross product
 /// certifies nothing.
-pub const EPA_UNIT_NORMAL_SLACK: f64 = 1e-3;
+pub(crate) const EPA_UNIT_NORMAL_SLACK: f64 = 1e-3;
 
 // Face corners are packed into 8 bits each on the GPU.
 const _: () = assert!(EPA_MAX_VERTICES <= 256);
@@ -159,7 +159,7 @@ pub struct Penetration<R: Real> {
 }
 
 /// A float32 answer's fields as bits: (status, depth, normal, contact_a, contact_b, iterations).
-pub type PenetrationBits = (PenetrationStatus, u32, [u32; 3], [u32; 3], [u32; 3], u32);
+pub(crate) type PenetrationBits = (PenetrationStatus, u32, [u32; 3], [u32; 3], [u32; 3], u32);
 
 impl Penetration<f32> {
     /// Every field's bits, to compare answers bit for bit: `==` takes `-0.0` for `0.0` and never a NaN for

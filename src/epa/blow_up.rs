@@ -187,7 +187,7 @@ fn perpendicular<R: Real>(d: R::V) -> R::V {
 }
 
 /// `n` or `-n`, whichever points from A towards B's origin, so a flat contact gets a sensible side.
-pub fn towards_b<R: Real>(q: &PairQuery<R>, n: R::V) -> R::V {
+pub(crate) fn towards_b<R: Real>(q: &PairQuery<R>, n: R::V) -> R::V {
     if R::dot(n, q.support.position_b) < R::ZERO {
         -n
     } else {

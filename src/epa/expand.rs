@@ -31,7 +31,7 @@ pub fn expand<R: Real>(
 }
 
 /// [`expand`], showing `tracer` every expansion (see [`super::trace`]).
-pub fn expand_traced<R: Real, T: EpaTracer<R>>(
+pub(crate) fn expand_traced<R: Real, T: EpaTracer<R>>(
     q: &PairQuery<R>,
     simplex: &Simplex<R>,
     limits: EpaLimits,
@@ -113,7 +113,6 @@ fn expansion_loop<R: Real, T: EpaTracer<R>>(
         tracer.epa_step(&EpaStep {
             query: q,
             iteration: iterations,
-            limits: poly.limits,
             polytope: poly,
             closest: &face,
             support_a: a,

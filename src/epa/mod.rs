@@ -16,14 +16,23 @@ mod planes;
 pub mod polytope;
 pub mod trace;
 
-pub use answer::{
-    EpaLimits, Penetration, PenetrationStatus, EPA_CERTIFICATE_ROUNDING_ULPS,
-    EPA_CERTIFICATE_SLACK, EPA_COPLANAR_COSINE_SLACK, EPA_COPLANAR_ULPS, EPA_MAX_FACES,
-    EPA_MAX_HORIZON, EPA_MAX_ITERATIONS, EPA_MAX_VERTICES, EPA_TOLERANCE, EPA_TOUCH_SLACK,
-    EPA_UNIT_NORMAL_SLACK,
-};
-pub use expand::{expand, expand_traced};
-pub use trace::{EpaStep, EpaTracer, PairTracer};
+pub use answer::EpaLimits;
+pub(crate) use answer::EPA_CERTIFICATE_ROUNDING_ULPS;
+pub(crate) use answer::EPA_CERTIFICATE_SLACK;
+pub(crate) use answer::EPA_COPLANAR_COSINE_SLACK;
+pub(crate) use answer::EPA_COPLANAR_ULPS;
+pub(crate) use answer::EPA_MAX_FACES;
+pub(crate) use answer::EPA_MAX_HORIZON;
+pub(crate) use answer::EPA_MAX_ITERATIONS;
+pub(crate) use answer::EPA_TOLERANCE;
+pub(crate) use answer::EPA_TOUCH_SLACK;
+pub(crate) use answer::EPA_UNIT_NORMAL_SLACK;
+pub use answer::{Penetration, PenetrationStatus, EPA_MAX_VERTICES};
+pub use expand::expand;
+pub(crate) use expand::expand_traced;
+pub(crate) use trace::EpaStep;
+pub(crate) use trace::EpaTracer;
+pub(crate) use trace::PairTracer;
 
 use crate::gjk::{NoTrace, PairQuery, Simplex};
 use crate::real::Real;
@@ -40,7 +49,7 @@ fn cores_apart_along<R: Real>(q: &PairQuery<R>, n: R::V) -> bool {
 /// The answer where the cores (GJK's witnesses `core_a` and `core_b`, `gap` and `core_distance` apart) are
 /// apart, or touching without overlap along `gjk_normal`, and the radii overlap: the depth is what the radii
 /// add beyond the core distance, along GJK's direction (along the gap where GJK has none).
-pub fn cores_apart<R: Real>(
+pub(crate) fn cores_apart<R: Real>(
     radii: [R; 2],
     [core_a, core_b]: [R::V; 2],
     gap: R::V,
@@ -81,7 +90,7 @@ pub fn penetrate<R: Real>(
 }
 
 /// [`penetrate`], showing `tracer` every expansion of each try (see [`trace`]).
-pub fn penetrate_traced<R: Real, T: EpaTracer<R>>(
+pub(crate) fn penetrate_traced<R: Real, T: EpaTracer<R>>(
     q: &PairQuery<R>,
     simplex: &Simplex<R>,
     gjk_normal: R::V,

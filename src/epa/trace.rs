@@ -2,7 +2,6 @@
 //! nobody watches: the tracer is a generic parameter and [`NoTrace`]'s empty method is inlined away. Like
 //! GJK's hook ([`crate::gjk::trace`]) it hands out only what the loop already holds.
 
-use super::answer::EpaLimits;
 use super::polytope::{Face, Polytope};
 use crate::gjk::{GjkTracer, NoTrace, PairQuery};
 use crate::real::Real;
@@ -10,12 +9,10 @@ use crate::real::Real;
 /// EPA's state at the top of one expansion, in the pair-local frame and normalised units: the polytope, its
 /// face nearest the origin, and the support point along that face's normal (which either lies within the
 /// tolerance of the face, and EPA stops, or becomes the polytope's next vertex).
-pub struct EpaStep<'a, 'q, R: Real> {
+pub(crate) struct EpaStep<'a, 'q, R: Real> {
     pub query: &'a PairQuery<'q, R>,
     /// Expansions made so far in this try.
     pub iteration: u32,
-    /// The bounds of this try: [`EpaLimits::FIRST`], then grown ones if the first try ran out.
-    pub limits: EpaLimits,
     pub polytope: &'a Polytope<R>,
     pub closest: &'a Face<R>,
     pub support_a: R::V,
@@ -23,7 +20,7 @@ pub struct EpaStep<'a, 'q, R: Real> {
 }
 
 /// Watches EPA. The method has an empty default.
-pub trait EpaTracer<R: Real> {
+pub(crate) trait EpaTracer<R: Real> {
     #[inline(always)]
     fn epa_step(&mut self, _step: &EpaStep<'_, '_, R>) {}
 }
@@ -31,6 +28,9 @@ pub trait EpaTracer<R: Real> {
 impl<R: Real> EpaTracer<R> for NoTrace {}
 
 /// A tracer for a whole pair query: GJK and EPA, in float32 and in the float64 repeat.
-pub trait PairTracer: GjkTracer<f32> + EpaTracer<f32> + GjkTracer<f64> + EpaTracer<f64> {}
+pub(crate) trait PairTracer:
+    GjkTracer<f32> + EpaTracer<f32> + GjkTracer<f64> + EpaTracer<f64>
+{
+}
 
 impl<T: GjkTracer<f32> + EpaTracer<f32> + GjkTracer<f64> + EpaTracer<f64>> PairTracer for T {}

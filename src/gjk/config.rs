@@ -5,60 +5,60 @@
 
 /// Default bound on GJK iterations (support-point evaluations after the first). On the random mix of the
 /// property tests (hulls of up to 512 points) the largest count seen is far below it; see README.
-pub const DEFAULT_MAX_ITERATIONS: u32 = 64;
+pub(crate) const DEFAULT_MAX_ITERATIONS: u32 = 64;
 
 /// Default touching tolerance, as a fraction of the pair's scale ([`pair_scale`]): shapes whose surfaces
 /// are closer than this are reported as intersecting. Float32 coordinates of that scale carry a rounding
 /// error of about 1e-7 of it, so 1e-5 sits two orders above the noise and two below the 1e-3 gaps users
 /// want separated. Because it is relative, scaling or translating a scene does not change any answer.
-pub const DEFAULT_TOUCH_TOLERANCE: f64 = 1e-5;
+pub(crate) const DEFAULT_TOUCH_TOLERANCE: f64 = 1e-5;
 
 /// The convergence test stops when the gap between the upper bound `|v|` and the lower bound
 /// `v.w / |v|` on the core distance is below this many units of roundoff of the coordinates involved.
-pub const CONVERGENCE_ULPS: f64 = 16.0;
+pub(crate) const CONVERGENCE_ULPS: f64 = 16.0;
 
 /// Consecutive iterations without a decrease of |v| that GJK tolerates before declaring convergence.
-pub const MAX_STALLS: u32 = 3;
+pub(crate) const MAX_STALLS: u32 = 3;
 
 /// Units of roundoff in the allowance on |v|^2 when judging whether a step made progress.
-pub const NOISE_ULPS: f64 = 8.0;
+pub(crate) const NOISE_ULPS: f64 = 8.0;
 
 /// How far below GJK's lower bound (in units of [`NOISE_ULPS`]' allowance) a new |v|^2 may fall before it counts
 /// as impossible: the projection and the bound each carry their own rounding, seen 1.2 allowances apart where
 /// the bounds meet beside a thin slab; a sliver projection let out of its face falls 10% below.
-pub const LOWER_BOUND_NOISE_FACTOR: f64 = 16.0;
+pub(crate) const LOWER_BOUND_NOISE_FACTOR: f64 = 16.0;
 
 /// Units of roundoff, of the pair's scale plus the distance, that the certified lower and upper bounds on the
 /// core distance may differ by when GJK reports a separation. The convergence test allows 16
 /// ([`CONVERGENCE_ULPS`]) between the current bounds; twice that leaves room for the rounding of the
 /// recomputed upper bound, and is still 40 times finer than the touching tolerance, so a certified answer
 /// cannot have the wrong flag.
-pub const CERTIFICATE_ULPS: f64 = 32.0;
+pub(crate) const CERTIFICATE_ULPS: f64 = 32.0;
 
 /// Units of roundoff of the largest simplex vertex by which the recomputed point of an overlap may lie beyond
 /// the margin (the rounding of a weighted sum of four vertices).
-pub const INTERSECTION_CERTIFICATE_ULPS: f64 = 8.0;
+pub(crate) const INTERSECTION_CERTIFICATE_ULPS: f64 = 8.0;
 
 /// Units of roundoff of the largest simplex vertex L in the bounds themselves: `v.w` is good to a few ulps of
 /// `L^2`, and the lower bound `v.w / |v|` to a few ulps of L.
-pub const BOUND_ROUNDING_ULPS: f64 = 4.0;
+pub(crate) const BOUND_ROUNDING_ULPS: f64 = 4.0;
 
 /// Units of roundoff in the rounding of GJK's direction, `eps L^2 / |v|`: the gap it leaves between the bounds
 /// of a converged separation. Measured up to 4.8 (float64, a sphere beside a turned 648 x 18 x 0.6 box); 16
 /// leaves room.
-pub const DIRECTION_ROUNDING_ULPS: f64 = 16.0;
+pub(crate) const DIRECTION_ROUNDING_ULPS: f64 = 16.0;
 
 /// The share of the touching tolerance that the rounding of GJK's direction may take in a certified
 /// separation.
-pub const DIRECTION_ROUNDING_CAP: f64 = 1.0 / 16.0;
+pub(crate) const DIRECTION_ROUNDING_CAP: f64 = 1.0 / 16.0;
 
 /// Units of roundoff in the slack on a barycentric weight in `s2d_plane`: a sub-area is a difference of
 /// products of coordinate differences, each good to a few ulps of the largest squared coordinate.
-pub const WEIGHT_SLACK_ULPS: f64 = 16.0;
+pub(crate) const WEIGHT_SLACK_ULPS: f64 = 16.0;
 
 /// `s2d_plane` gives up on a triangle whose weights carry more slack than this: too thin for its weights to
 /// mean anything.
-pub const PLANE_SLACK_CAP: f64 = 1e-3;
+pub(crate) const PLANE_SLACK_CAP: f64 = 1e-3;
 
 /// What to compute. The values are shared with the GPU's parameter block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

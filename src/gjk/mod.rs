@@ -11,14 +11,27 @@ mod simplex;
 mod solver;
 pub mod trace;
 
-pub use config::{
-    pair_scale, GjkConfig, GjkStatus, QueryKind, BOUND_ROUNDING_ULPS, CERTIFICATE_ULPS,
-    CONVERGENCE_ULPS, DEFAULT_MAX_ITERATIONS, DEFAULT_TOUCH_TOLERANCE, DIRECTION_ROUNDING_CAP,
-    DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS, LOWER_BOUND_NOISE_FACTOR, MAX_STALLS,
-    NOISE_ULPS, PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS,
-};
-pub use pair::{PairQuery, PairSupport};
-pub use signed_volumes::{s1d, s2d, s2d_plane, s3d, Projection};
+pub(crate) use config::BOUND_ROUNDING_ULPS;
+pub(crate) use config::CERTIFICATE_ULPS;
+pub(crate) use config::CONVERGENCE_ULPS;
+pub(crate) use config::DIRECTION_ROUNDING_CAP;
+pub(crate) use config::DIRECTION_ROUNDING_ULPS;
+pub(crate) use config::INTERSECTION_CERTIFICATE_ULPS;
+pub(crate) use config::LOWER_BOUND_NOISE_FACTOR;
+pub(crate) use config::MAX_STALLS;
+pub(crate) use config::NOISE_ULPS;
+pub(crate) use config::PLANE_SLACK_CAP;
+pub(crate) use config::WEIGHT_SLACK_ULPS;
+pub use config::{pair_scale, GjkConfig, GjkStatus, QueryKind};
+pub use pair::PairQuery;
+pub use pair::PairSupport;
+pub use signed_volumes::Projection;
+pub use signed_volumes::{s1d, s2d, s2d_plane, s3d};
 pub use simplex::Simplex;
-pub use solver::{gjk, gjk_bare, gjk_with_simplex, gjk_with_simplex_traced, BareResult, GjkResult};
-pub use trace::{GjkStep, GjkTracer, NoTrace};
+pub(crate) use solver::gjk_bare;
+pub(crate) use solver::gjk_with_simplex_traced;
+pub(crate) use solver::BareResult;
+pub use solver::{gjk, gjk_with_simplex, GjkResult};
+pub(crate) use trace::GjkStep;
+pub(crate) use trace::GjkTracer;
+pub(crate) use trace::NoTrace;

@@ -87,7 +87,7 @@ pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResul
 }
 
 /// [`gjk_with_simplex`], showing `tracer` the start and every iteration (see [`super::trace`]).
-pub fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
+pub(crate) fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
     q: &PairQuery<R>,
     kind: QueryKind,
     tracer: &mut T,
@@ -104,14 +104,14 @@ pub fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
 /// random mix's query time in `benches/vs_parry.rs`).
 ///
 /// CPU only: the GPU kernels answer in full whatever the caller reads.
-pub fn gjk_bare<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> BareResult<R> {
+pub(crate) fn gjk_bare<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> BareResult<R> {
     let (search, status) = search(q, kind, &mut NoTrace);
     search.bare_answer(q, status)
 }
 
 /// [`GjkResult`] without the witnesses and the normal: what [`gjk_bare`] answers.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BareResult<R: Real> {
+pub(crate) struct BareResult<R: Real> {
     pub status: GjkStatus,
     pub intersecting: bool,
     pub distance: R,

@@ -13,7 +13,7 @@ use super::simplex::Simplex;
 use crate::real::Real;
 
 /// GJK's state after one iteration, in the pair-local frame and normalised units.
-pub struct GjkStep<'a, 'q, R: Real> {
+pub(crate) struct GjkStep<'a, 'q, R: Real> {
     /// The pair (its support mappings give the support point along `direction` again, bit for bit).
     pub query: &'a PairQuery<'q, R>,
     /// 0 for the start (the first support point), then the answer's iteration count at that step.
@@ -31,7 +31,7 @@ pub struct GjkStep<'a, 'q, R: Real> {
 }
 
 /// Watches GJK. Every method has an empty default.
-pub trait GjkTracer<R: Real> {
+pub(crate) trait GjkTracer<R: Real> {
     /// After the start and after every iteration.
     #[inline(always)]
     fn gjk_step(&mut self, _step: &GjkStep<'_, '_, R>) {}
@@ -43,7 +43,7 @@ pub trait GjkTracer<R: Real> {
 
 /// The tracer that records nothing: what every untraced entry point passes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct NoTrace;
+pub(crate) struct NoTrace;
 
 impl<R: Real> GjkTracer<R> for NoTrace {}
 

@@ -45,7 +45,7 @@ pub fn chunk_ranges(
 }
 
 /// [`chunk_ranges`] over `count` pairs whose estimated work is `work(k)`.
-pub fn chunk_ranges_by(
+pub(crate) fn chunk_ranges_by(
     count: usize,
     max_pairs: usize,
     max_work: u64,

@@ -301,7 +301,7 @@ impl GpuContext {
 /// by its index in the list `gpu-gjk adapters --backend B` prints for the same backend choice, from 0: on a
 /// machine with several GPUs, one worker process per GPU each sets its own (wgpu's preferred adapter is the
 /// same for all of them).
-pub const ADAPTER_ENV: &str = "GPU_GJK_ADAPTER";
+pub(crate) const ADAPTER_ENV: &str = "GPU_GJK_ADAPTER";
 
 /// [`ADAPTER_ENV`]'s index, when set; an error naming it when it is not a number.
 fn chosen_adapter_index(choice: BackendChoice) -> Result<Option<usize>, GpuError> {

@@ -18,17 +18,17 @@ use crate::shape::{ConvexShape, HullAdjacency, START_TABLE_SIDE};
 use std::collections::HashMap;
 
 /// Entries of a climbing hull's start table (a cube map of directions, as on the CPU).
-pub const START_CELLS: usize = 6 * START_TABLE_SIDE * START_TABLE_SIDE;
+pub(crate) const START_CELLS: usize = 6 * START_TABLE_SIDE * START_TABLE_SIDE;
 
 /// Ends a vertex's neighbour list in the pool (indices are never negative).
-pub const END_OF_NEIGHBOURS: f32 = -1.0;
+pub(crate) const END_OF_NEIGHBOURS: f32 = -1.0;
 
 /// Float32 holds every integer below this exactly.
 const EXACT_INTEGERS: usize = 1 << 24;
 
 /// Distinct hulls and, for every shape, which hull it is.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HullSet {
+pub(crate) struct HullSet {
     /// Every hull's centred points, each hull padded to a multiple of four with copies of its first point, which
     /// never win a support scan; a climbing hull's adjacency after them (see the module's text), and in `w`
     /// where each point's neighbour list starts (0 for a scanned hull).
@@ -161,7 +161,7 @@ impl HullSet {
 /// padded point for a scan; for a climb, the start table's entry and a walk's few steps, each reading a
 /// vertex's neighbour list and their points (on a 1,000-vertex hull a walk from the table's vertex ends in a step
 /// or two; six neighbours a vertex on average), rounded up.
-pub fn support_reads(hull: &GpuHull) -> u32 {
+pub(crate) fn support_reads(hull: &GpuHull) -> u32 {
     let scanned = padded_len(hull.count as usize) as u32;
     if hull.climbs == 1 {
         scanned.min(CLIMB_READS)
@@ -197,7 +197,7 @@ fn push_in_fours(pool: &mut Vec<[f32; 4]>, values: impl Iterator<Item = f32>, fi
 }
 
 /// Bytes per hull table entry.
-pub const HULL_STRIDE: u64 = std::mem::size_of::<GpuHull>() as u64;
+pub(crate) const HULL_STRIDE: u64 = std::mem::size_of::<GpuHull>() as u64;
 
 #[cfg(test)]
 mod tests {

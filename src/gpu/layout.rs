@@ -31,7 +31,7 @@ pub struct GpuInstance {
 }
 
 /// Bytes per instance.
-pub const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
+pub(crate) const INSTANCE_STRIDE: u64 = std::mem::size_of::<GpuInstance>() as u64;
 
 /// One pair's answer in the pair-local frame (`GpuResult` in WGSL).
 #[repr(C)]
@@ -64,7 +64,7 @@ pub struct GpuParams {
 /// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and
 /// flag their answer `gpu_loop_limit` when it comes out short: software adapters quietly cut every loop to
 /// one trip once a group of invocations has used up its loop budget.
-pub const LOOP_PROBE_TRIPS: u32 = 2;
+pub(crate) const LOOP_PROBE_TRIPS: u32 = 2;
 
 /// One pair's penetration answer in the pair-local frame (`GpuPenetration` in WGSL).
 #[repr(C)]
@@ -100,11 +100,11 @@ const _: () = assert!(std::mem::size_of::<GpuInstance>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuResult>() == 48);
 const _: () = assert!(std::mem::size_of::<GpuParams>() == 32);
 /// A vertex of the pool is a `vec4<f32>` (w unused): 16-byte stride, as WGSL arrays of vec3 would pad anyway.
-pub const VERTEX_STRIDE: u64 = 16;
+pub(crate) const VERTEX_STRIDE: u64 = 16;
 /// Bytes per pair of the results buffer.
-pub const RESULT_STRIDE: u64 = std::mem::size_of::<GpuResult>() as u64;
+pub(crate) const RESULT_STRIDE: u64 = std::mem::size_of::<GpuResult>() as u64;
 /// A pair is a `vec2<u32>`.
-pub const PAIR_STRIDE: u64 = 8;
+pub(crate) const PAIR_STRIDE: u64 = 8;
 
 impl GpuResult {
     /// The CPU-side result. An unknown status code (which would be a shader bug) reads as
@@ -144,6 +144,6 @@ impl GpuPenetration {
 
 /// Points a hull takes in the vertex pool: its count rounded up to a multiple of four (the kernel scans four
 /// points per loop trip).
-pub fn padded_len(count: usize) -> usize {
+pub(crate) fn padded_len(count: usize) -> usize {
     count.next_multiple_of(4)
 }

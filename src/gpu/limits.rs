@@ -54,10 +54,10 @@ impl BufferLimits {
 /// Pairs per chunk aimed for when a batch streams: 2 MB of pairs up and 8 MB of distance records down, a
 /// fraction of a millisecond on PCIe 4, so the upload of one chunk, the kernel of the one before and the
 /// readback of the one before that overlap, while per-chunk costs (a submission, two mappings) stay small.
-pub const DEFAULT_STREAM_CHUNK: u32 = 1 << 18;
+pub(crate) const DEFAULT_STREAM_CHUNK: u32 = 1 << 18;
 
 /// Chunks in flight at once: one being filled, one on the GPU, one being read back.
-pub const DEFAULT_RING: usize = 3;
+pub(crate) const DEFAULT_RING: usize = 3;
 
 /// Everything a narrow phase splits batches by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use super::pipeline::{bind_group, bind_group_layout, compute_pipeline_over, read
 use super::shader::MARK_BODIES;
 use super::GpuError;
 
-pub use super::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
+pub use super::mark_bits::{MARK_COLLIDING, MARK_DISPUTED};
 
 /// The mark words of a scene's bodies on one device, and the pass that writes them.
 pub struct BodyMarks {

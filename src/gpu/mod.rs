@@ -30,16 +30,21 @@ pub mod shader;
 mod workgroup;
 
 pub use chunks::{chunk_ranges, pair_work, ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
+pub use context::AdapterSummary;
 pub use context::{
-    check_backend_env, computing_adapter, list_adapters, log_instance_creation, AdapterSummary,
-    BackendChoice, GpuContext, ADAPTER_ENV,
+    check_backend_env, computing_adapter, list_adapters, log_instance_creation, BackendChoice,
+    GpuContext,
 };
 pub use error::GpuError;
-pub use limits::{BufferLimits, GpuLimits, DEFAULT_RING, DEFAULT_STREAM_CHUNK};
-pub use marks::{BodyMarks, MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
+pub use limits::{BufferLimits, GpuLimits};
+pub use marks::{BodyMarks, MARK_COLLIDING, MARK_DISPUTED};
 pub use narrow_phase::{GpuBatch, NarrowPhase, Records};
-pub use packed::{PackedContact, PackedDistance, PackedHit, PenetrationFormat, ResultFormat};
-pub use penetration::{ContactRecords, GpuPenetrationBatch};
+pub use packed::PackedContact;
+pub use packed::PenetrationFormat;
+pub use packed::ResultFormat;
+pub use packed::{PackedDistance, PackedHit};
+pub use penetration::ContactRecords;
+pub use penetration::GpuPenetrationBatch;
 pub use pipeline::{read_buffer, wait};
 pub use runner::GpuTimings;
 pub use workgroup::WORKGROUP_SIZE;

@@ -16,10 +16,10 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
 /// Bits of a status word below the iteration count: the status code (GJK's or EPA's, both below 256).
-pub const STATUS_WORD_SHIFT: u32 = 8;
+pub(crate) const STATUS_WORD_SHIFT: u32 = 8;
 /// The largest iteration count a status word holds; larger counts saturate (the default bounds are 64 for GJK
 /// and 60 for EPA).
-pub const MAX_PACKED_ITERATIONS: u32 = u32::MAX >> STATUS_WORD_SHIFT;
+pub(crate) const MAX_PACKED_ITERATIONS: u32 = u32::MAX >> STATUS_WORD_SHIFT;
 
 /// `status | iterations << 8`, as the kernels pack it.
 pub fn status_word(status: u32, iterations: u32) -> u32 {

@@ -11,8 +11,9 @@ use super::chunks::{chunk_ranges_by, pair_work};
 use super::groups::{plan_groups, plan_windows, Group, Window};
 use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
 use super::pipeline::{bind_group, poll};
+pub use super::ring::OutputSpec;
+pub use super::ring::Read;
 use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
-pub use super::ring::{OutputSpec, Read};
 use super::scene::{Scene, SceneBinding};
 use super::GpuError;
 use crate::gjk::{GjkConfig, QueryKind};
@@ -85,7 +86,7 @@ pub trait KernelJob {
 
 /// The most pairs one chunk of `outputs` may hold under the scene's limits: the device's pairs per dispatch,
 /// the streaming chunk size, every chunk buffer's binding limit; whole workgroups where possible.
-pub fn chunk_capacity(scene: &Scene, outputs: &[OutputSpec]) -> u64 {
+pub(crate) fn chunk_capacity(scene: &Scene, outputs: &[OutputSpec]) -> u64 {
     let limits = scene.limits;
     let by_outputs = outputs
         .iter()
@@ -131,7 +132,7 @@ fn check_pairs(pairs: &[Pair], instances: usize) -> Result<(), GpuError> {
 
 /// The settings of one batch.
 #[derive(Clone, Copy, Debug)]
-pub struct BatchSettings<'a> {
+pub(crate) struct BatchSettings<'a> {
     pub kind: QueryKind,
     pub config: &'a GjkConfig,
 }
@@ -201,7 +202,7 @@ enum Source<'p> {
 
 /// Runs `job` over `pairs`, blocking until every chunk's outputs are collected. Pair indices are checked first,
 /// so a bad batch fails whole with the index named.
-pub fn run_batch(
+pub(crate) fn run_batch(
     scene: &mut Scene,
     ring: &mut Ring,
     job: &mut dyn KernelJob,
@@ -214,7 +215,7 @@ pub fn run_batch(
 /// Like [`run_batch`] without the wait at the end: chunks still running stay in flight (collected when done),
 /// and [`settle`] collects them, with this same job, before the ring serves another batch. The host still
 /// blocks when every slot is in flight. For a frame that renders from outputs that stay on the device.
-pub fn run_batch_deferred(
+pub(crate) fn run_batch_deferred(
     scene: &mut Scene,
     ring: &mut Ring,
     job: &mut dyn KernelJob,

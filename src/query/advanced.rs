@@ -4,7 +4,8 @@
 
 use super::frame::{narrow_penetration, narrow_result};
 use super::front_door::{local_float32, local_float64, widened};
-pub use super::kind::{AnswerKind, KindAnswer};
+pub use super::kind::AnswerKind;
+pub(crate) use super::kind::KindAnswer;
 use super::QueryOptions;
 use crate::pose::RelativePose;
 use crate::query::Precision;

@@ -56,7 +56,7 @@ impl AnswerKind {
 }
 
 /// GJK's answer and, for [`AnswerKind::Penetration`], the penetration answer; in A's local frame.
-pub type KindAnswer = (GjkResult<f32>, Option<Penetration<f32>>);
+pub(crate) type KindAnswer = (GjkResult<f32>, Option<Penetration<f32>>);
 
 /// Answers `kind` for one pair, B's local frame placed in A's by `relative`, in A's local frame: float32, with
 /// the float64 repeat of a pair float32 leaves without an answer (as [`super::query_relative`] and

@@ -20,7 +20,7 @@ mod warm_start;
 mod world;
 
 pub use front_door::{distance, intersects, penetration, PairInput, Precision, QueryOptions};
-pub use kind::{AnswerKind, KindAnswer};
+pub use kind::AnswerKind;
 pub use trace::{PairTrace, RunTrace};
 pub use warm_start::WarmStart;
 pub use world::{WorldPenetration, WorldResult};

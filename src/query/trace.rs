@@ -18,7 +18,7 @@ use glam::{DVec3, Vec3};
 /// EPA polytopes are kept whole (for drawing) for this many expansions of a run; later expansions keep
 /// their closest face and support point only. A deep overlap of two finely tessellated spheres makes
 /// hundreds of expansions with a thousand faces each.
-pub const POLYTOPE_SNAPSHOTS: usize = 200;
+pub(crate) const POLYTOPE_SNAPSHOTS: usize = 200;
 
 /// A point of A - B with the support points of A and B it is the difference of, in A's local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,7 +117,7 @@ impl PairTrace {
 /// The tracer that records every run. `centre_a` is A's centre ([`ConvexShape::centre`]), which the
 /// algorithms subtract from both shapes.
 #[derive(Clone, Debug, Default)]
-pub struct PairRecorder {
+pub(crate) struct PairRecorder {
     centre_a: DVec3,
     pub runs: Vec<RunTrace>,
 }

@@ -35,7 +35,7 @@ fn rotation(state: &mut u64) -> Quat {
 
 /// A 20 x 20 x 0.002 slab, a 2 x 0.002 x 0.002 needle, boxes of half-size 1e5 and 1e-3, a cube rounded by 0.2,
 /// the plain cube, a corner tetrahedron and a 1,000-vertex ellipsoid hull, with their kinds.
-pub fn hostile_shapes() -> (Vec<ConvexShape>, Vec<ShapeKind>) {
+pub(crate) fn hostile_shapes() -> (Vec<ConvexShape>, Vec<ShapeKind>) {
     let semi_axes = Vec3::new(1.0, 0.8, 0.6);
     let ellipsoid: Vec<Vec3> = fibonacci_sphere(1000)
         .into_iter()

@@ -46,7 +46,7 @@ pub struct HullAdjacency {
 /// and 1,000 and 5,000-vertex hulls): 16 beat 8 on every case, and 32 won on 1,000-vertex hulls against boxes
 /// but lost on the 482-vertex sphere; the 26 seed directions the table replaced cost 26 dot products per
 /// support call.
-pub const START_TABLE_SIDE: usize = 16;
+pub(crate) const START_TABLE_SIDE: usize = 16;
 
 /// The cell of `dir` in the start table: the face of the cube its largest component points at, then the
 /// other two components over that one, in `START_TABLE_SIDE` equal steps from -1 to 1. A zero or non-finite
@@ -102,7 +102,7 @@ fn cell_centre(cell: usize) -> Vec3 {
 }
 
 /// No previous vertex: start from the start table's vertex for the direction.
-pub const NO_START: u32 = u32::MAX;
+pub(crate) const NO_START: u32 = u32::MAX;
 
 impl HullAdjacency {
     /// The adjacency of `points` over their convex hull's triangles (quickhull with exact predicates, else

@@ -15,11 +15,15 @@ mod primitives;
 mod ray_walk;
 mod support;
 
-pub use adjacency::{HullAdjacency, NO_START, START_TABLE_SIDE};
-pub use hull::{reduce_to_hull, reduce_to_hull_vertices, ReducedHull};
+pub use adjacency::HullAdjacency;
+pub(crate) use adjacency::NO_START;
+pub(crate) use adjacency::START_TABLE_SIDE;
+pub use hull::ReducedHull;
+pub use hull::{reduce_to_hull, reduce_to_hull_vertices};
 pub use obj::{load_obj_models, load_obj_points};
-pub use packed::{PackedPoints, SIMD_SCAN_MIN_POINTS};
-pub use support::{support_index, support_point, HullView};
+pub use packed::PackedPoints;
+pub use support::support_point;
+pub use support::{support_index, HullView};
 
 use crate::error::GjkError;
 use crate::pose::{DPose, Pose, COORDINATE_LIMIT};

@@ -8,7 +8,7 @@ use crate::real::Real;
 /// measured in whole queries in one binary, timed in alternation on `benches/vs_parry/cases.rs`' mix, against the
 /// scalar scan below 48: from 24 points, 1.4% to 1.6% less time per distance query, 3.2% per intersection
 /// query, 0.3% to 2.4% per penetration query; from 16 or 32, about the same; every answer identical.
-pub const SIMD_SCAN_MIN_POINTS: usize = 24;
+pub(crate) const SIMD_SCAN_MIN_POINTS: usize = 24;
 
 /// The most lanes of any [`Real`] (float32's eight).
 const MAX_LANES: usize = 8;

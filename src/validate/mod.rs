@@ -4,10 +4,8 @@
 
 mod penetration;
 
-pub use penetration::{
-    compare_penetration, depth_along, PenetrationComparison, PenetrationCounts, PenetrationReport,
-    DEEP_FRACTION, DEPTH_BAND, NORMAL_BAND,
-};
+pub use penetration::PenetrationComparison;
+pub use penetration::{compare_penetration, depth_along, PenetrationReport};
 
 use crate::gjk::{pair_scale, GjkResult, GjkStatus, QueryKind};
 use crate::instance::Instance;
@@ -17,23 +15,23 @@ use std::fmt::Write as _;
 /// Flags may differ only when both answers put the surfaces within this fraction of the pair scale of
 /// contact: there float32 rounding on either side may fall either way. Distances and witnesses must agree
 /// within it.
-pub const AGREEMENT_BAND: f64 = 1e-4;
+pub(crate) const AGREEMENT_BAND: f64 = 1e-4;
 
 /// Float32 steps of the distance itself that two answers may differ by, beyond [`AGREEMENT_BAND`]: a distance is
 /// a float32 of its own size, and the GPU forms the pair-local frame in float32 where the CPU uses float64, so
 /// pairs far apart for their size (shapes 2e-3 across, 2 apart) differ by a step or two of the distance, which
 /// can exceed a band measured in the shapes' size (there 2e-7 against steps of 2.4e-7).
-pub const DISTANCE_ROUNDING_STEPS: f64 = 8.0;
+pub(crate) const DISTANCE_ROUNDING_STEPS: f64 = 8.0;
 
 /// The band distances and witness gaps of one pair must agree within: [`AGREEMENT_BAND`] of the pair scale, or
 /// [`DISTANCE_ROUNDING_STEPS`] float32 steps of the larger distance when that is wider.
-pub fn distance_band(scale: f64, gpu_distance: f32, cpu_distance: f32) -> f64 {
+pub(crate) fn distance_band(scale: f64, gpu_distance: f32, cpu_distance: f32) -> f64 {
     let larger = gpu_distance.abs().max(cpu_distance.abs()) as f64;
     (AGREEMENT_BAND * scale).max(DISTANCE_ROUNDING_STEPS * f32::EPSILON as f64 * larger)
 }
 
 /// How many worst cases a report keeps.
-pub const WORST_CASES: usize = 5;
+pub(crate) const WORST_CASES: usize = 5;
 
 /// One pair as both sides answered it.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,7 +48,7 @@ pub struct PairComparison {
 }
 
 /// Counts by status: separated, intersecting, max_iterations.
-pub type StatusCounts = [usize; GjkStatus::ALL.len()];
+pub(crate) type StatusCounts = [usize; GjkStatus::ALL.len()];
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValidationReport {

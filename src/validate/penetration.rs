@@ -11,18 +11,18 @@ use std::fmt::Write as _;
 
 /// Pairs deeper than this fraction of the pair's size are compared on depth and normal; shallower ones are
 /// contact within rounding, where the normal is not defined well.
-pub const DEEP_FRACTION: f64 = 1e-3;
+pub(crate) const DEEP_FRACTION: f64 = 1e-3;
 /// Depths must agree within this fraction of the pair's size.
-pub const DEPTH_BAND: f64 = 1e-3;
+pub(crate) const DEPTH_BAND: f64 = 1e-3;
 /// Normals must agree within this angle (radians), unless both are minimal (see
 /// [`PenetrationReport::equivalent_normals`]).
-pub const NORMAL_BAND: f64 = 0.01;
+pub(crate) const NORMAL_BAND: f64 = 0.01;
 
 /// How many cases a report keeps.
 const KEPT_CASES: usize = 5;
 
 /// Counts by [`PenetrationStatus`] (its `u32` value indexes the array).
-pub type PenetrationCounts = [usize; PenetrationStatus::ALL.len()];
+pub(crate) type PenetrationCounts = [usize; PenetrationStatus::ALL.len()];
 
 /// One pair as both sides answered it.
 #[derive(Clone, Debug, PartialEq)]

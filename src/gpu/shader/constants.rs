@@ -149,7 +149,7 @@ pub enum Climbing {
 }
 
 /// [`wgsl_constants`] with `CLIMBING` set for `climbing`.
-pub fn wgsl_constants_for(climbing: Climbing) -> String {
+pub(crate) fn wgsl_constants_for(climbing: Climbing) -> String {
     let mut text = String::from(
         "// Generated from Rust by src/gpu/shader/constants.rs when the kernel is assembled.\n",
     );

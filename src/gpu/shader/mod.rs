@@ -68,21 +68,21 @@ pub const GJK: Kernel = Kernel {
 };
 
 /// Pass 1 of the penetration query (`shaders/penetration_gjk.wgsl`).
-pub const PENETRATION_GJK: Kernel = Kernel {
+pub(crate) const PENETRATION_GJK: Kernel = Kernel {
     name: "penetration_gjk",
     file: shared!("penetration_gjk.wgsl"),
     needs: Needs::Epa,
 };
 
 /// Pass 2 of the penetration query (`shaders/penetration_epa.wgsl`).
-pub const PENETRATION_EPA: Kernel = Kernel {
+pub(crate) const PENETRATION_EPA: Kernel = Kernel {
     name: "penetration_epa",
     file: shared!("penetration_epa.wgsl"),
     needs: Needs::Epa,
 };
 
 /// Marks each body from its pairs' GJK answers, after the GJK pass of a chunk (`shaders/mark_bodies.wgsl`).
-pub const MARK_BODIES: Kernel = Kernel {
+pub(crate) const MARK_BODIES: Kernel = Kernel {
     name: "mark_bodies",
     file: shared!("mark_bodies.wgsl"),
     needs: Needs::Scene,
