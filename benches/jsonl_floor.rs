@@ -22,7 +22,10 @@
 //! compute / (compute + read and recognise + format + write): a path that also converts the poses' numbers,
 //! places the shapes and lays out the answer lines can only do worse.
 
-use gpu_gjk::cli::{answer_pairs, parse_input, push_result, write_mix_file, Executor, ParsedLine};
+use gpu_gjk::cli::write_mix_file;
+use gpu_gjk::io::answers::push_result;
+use gpu_gjk::io::batch::{answer_pairs, Executor};
+use gpu_gjk::io::jsonl::{parse_input, ParsedLine};
 use gpu_gjk::query::AnswerKind;
 use gpu_gjk::scenario::MixSpec;
 use rustc_hash::FxHashMap;

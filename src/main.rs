@@ -2,11 +2,12 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use gpu_gjk::app::{display_available, run_demo, DemoArgs};
-use gpu_gjk::cli::columnar::{reading_a_table, run_convert, ConvertArgs};
 use gpu_gjk::cli::{
-    is_broken_pipe, require_stdout, run_adapters, run_bench, run_inspect, run_query, AdaptersArgs,
-    BenchArgs, InspectArgs, QueryArgs,
+    run_adapters, run_bench, run_convert, run_inspect, run_query, AdaptersArgs, BenchArgs,
+    ConvertArgs, InspectArgs, QueryArgs,
 };
+use gpu_gjk::io::columnar::reading_a_table;
+use gpu_gjk::io::sink::{is_broken_pipe, require_stdout};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -85,7 +86,7 @@ fn main() -> ExitCode {
         env_logger::init();
     }
     // A table reader's panic on a damaged file becomes an error naming the file (see
-    // gpu_gjk::cli::columnar's guard); only such panics are kept off stderr.
+    // gpu_gjk::io::columnar's guard); only such panics are kept off stderr.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if !reading_a_table() {

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module's layer: a module may use modules of lower layers only.
-const LAYERS: [(&str, u32); 21] = [
+const LAYERS: [(&str, u32); 22] = [
     ("real", 0),
     ("error", 0),
     ("mesh_gen", 0),
@@ -22,6 +22,7 @@ const LAYERS: [(&str, u32); 21] = [
     ("gpu", 7),
     ("resolve", 8),
     ("validate", 8),
+    ("io", 9),
     ("bench", 9),
     ("stress", 9),
     ("cli", 10),

@@ -3,7 +3,9 @@
 //! grows. In process on thousands of pairs, and through the binary on a sample of lines.
 
 use glam::DVec3;
-use gpu_gjk::cli::{inspect_pair, pair_line, parse_line, query_pair, trace_value, PairInput};
+use gpu_gjk::cli::{inspect_pair, trace_value};
+use gpu_gjk::io::batch::query_pair;
+use gpu_gjk::io::jsonl::{pair_line, parse_line, PairInput};
 use gpu_gjk::query::AnswerKind;
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use serde_json::Value;
@@ -141,7 +143,7 @@ fn traces_of_random_pairs_end_on_the_query_answer_with_valid_simplices_and_bound
         let pair = parse_line(line.as_bytes()).unwrap();
         let (r, hit) = query_pair(&pair, AnswerKind::Penetration);
         let mut out = Vec::new();
-        gpu_gjk::cli::write_result(&mut out, &r, hit.as_ref()).unwrap();
+        gpu_gjk::io::answers::write_result(&mut out, &r, hit.as_ref()).unwrap();
         let answer: Value = serde_json::from_slice(&out).unwrap();
         let inspected = inspect_pair(i + 1, pair.clone());
         let trace = trace_value(&inspected).unwrap();
@@ -282,7 +284,7 @@ fn float64_repeats_are_traced_and_answer() {
         pair.a.pose.position = pair.b.pose.rotation * pair.a.pose.position;
         let (r, hit) = query_pair(&pair, AnswerKind::Penetration);
         let mut out = Vec::new();
-        gpu_gjk::cli::write_result(&mut out, &r, hit.as_ref()).unwrap();
+        gpu_gjk::io::answers::write_result(&mut out, &r, hit.as_ref()).unwrap();
         let answer: Value = serde_json::from_slice(&out).unwrap();
         let trace = trace_value(&inspect_pair(k + 1, pair.clone())).unwrap();
         check_trace(&pair, &trace, &answer, &format!("needle {k}"));

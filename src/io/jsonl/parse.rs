@@ -333,7 +333,7 @@ pub fn check_rotation(q: [f64; 4], path: &dyn fmt::Display) -> Result<DQuat, Str
 }
 
 /// `q` divided by its largest component, then normalised; `None` when all four are zero.
-pub(super) fn normalised(q: DQuat) -> Option<DQuat> {
+pub(crate) fn normalised(q: DQuat) -> Option<DQuat> {
     let largest = q.to_array().into_iter().map(f64::abs).fold(0.0, f64::max);
     (largest != 0.0).then(|| (q / largest).normalize())
 }

@@ -9,11 +9,11 @@
 
 use super::answer::PairAnswer;
 use super::exec::Executor;
-use super::parse::PairInput;
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult};
 use crate::gpu::{GpuContext, GpuTimings};
 use crate::instance::{Instance, Pair};
+use crate::io::jsonl::parse::PairInput;
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::query::{AnswerKind, WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;

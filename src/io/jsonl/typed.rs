@@ -522,7 +522,7 @@ fn convert(rest: &[u8]) -> Option<(Points, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::parse_line;
+    use crate::io::jsonl::parse_line;
 
     fn both(line: &str) -> (Option<PairInput>, Result<PairInput, String>) {
         let cache = ShapeCache::default();

@@ -16,7 +16,7 @@ mod schema;
 mod shapes;
 
 pub use answers::AnswersBuilder;
-pub use convert::{convert_jsonl, run_convert, table_formats, ConvertArgs, Converted};
+pub use convert::{convert_jsonl, Converted};
 pub use files::{read_table, write_table, BatchFormat, Batches, TableWriter};
 pub use guard::reading_a_table;
 pub use pairs::{read_pairs, PairRow};

@@ -8,12 +8,13 @@
 //! the start of a line is skipped (files joined with `cat` keep theirs); a blank line (nothing but spaces,
 //! tabs and carriage returns) is answered by a blank line and is not an error; every other line is a pair or an error.
 
-use super::exec::Executor;
 use super::parse::{parse_line, PairInput};
 use super::read_ahead::{fill, Filled, ReadAhead};
 use super::typed::{parse_good_line, ShapeCache};
+use crate::io::batch::Executor;
 use anyhow::Context;
-use std::io::Read;
+use std::fs::File;
+use std::io::{self, Read};
 
 use std::path::Path;
 
@@ -108,7 +109,7 @@ fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
 const BLOCK_BYTES: usize = 1 << 18;
 
 /// Bytes per thread in a block on more threads: enough lines per block to hand each thread several
-/// tasks of [`super::exec`]'s minimum size, on lines of a few kilobytes.
+/// tasks of [`crate::io::batch::exec`]'s minimum size, on lines of a few kilobytes.
 const BLOCK_BYTES_PER_THREAD: usize = 1 << 20;
 
 fn block_bytes(exec: &Executor) -> usize {
@@ -258,6 +259,20 @@ fn whole_lines(text: &[u8], read: usize) -> Option<usize> {
         0 => Some(text.len()),
         _ => memchr::memrchr(b'\n', text).map(|last| last + 1),
     }
+}
+
+/// Reads and parses `path` (stdin for `-`) block by block.
+pub fn read_and_parse(
+    path: &Path,
+    exec: &Executor,
+    cache: &ShapeCache,
+) -> anyhow::Result<Vec<ParsedLine>> {
+    if path.as_os_str() == "-" {
+        return parse_stream(io::stdin(), exec, cache).context("cannot read standard input");
+    }
+    let context = || format!("cannot read input file {}", path.display());
+    let file = File::open(path).with_context(context)?;
+    parse_stream(file, exec, cache).with_context(context)
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 
 use super::answer::{query_pair, PairAnswer};
 use super::exec::Executor;
-use super::parse::PairInput;
-use super::query_gpu::query_pairs_gpu;
+use super::gpu::query_pairs_gpu;
 use crate::gpu::GpuContext;
+use crate::io::jsonl::parse::PairInput;
 use crate::query::AnswerKind;
 use std::time::Instant;
 
