@@ -170,7 +170,7 @@ fn main() -> anyhow::Result<()> {
             _ => None,
         })
         .collect();
-    let (results, _) = answer_pairs(&pairs, AnswerKind::Penetration, None, &exec)?;
+    let (results, _) = answer_pairs(&pairs, AnswerKind::Penetration, &exec);
     let mut answers = Vec::new();
     for (r, hit) in &results {
         push_result(&mut answers, r, hit.as_ref());
@@ -189,7 +189,7 @@ fn main() -> anyhow::Result<()> {
     let mut formatted = Vec::with_capacity(answers.len());
     for _ in 0..rounds {
         let start = Instant::now();
-        let (answered, _) = answer_pairs(&pairs, AnswerKind::Penetration, None, &exec)?;
+        let (answered, _) = answer_pairs(&pairs, AnswerKind::Penetration, &exec);
         times[0].push(start.elapsed().as_secs_f64());
         drop(answered);
 

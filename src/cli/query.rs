@@ -6,14 +6,14 @@
 
 use super::choices::{BackendArg, FormatArg};
 use crate::io::answers::write_answer_lines;
-use crate::io::batch::answer_pairs;
+use crate::io::batch::answer_indexed_gpu;
 use crate::io::batch::IndexedAnswers;
 use crate::io::batch::{parse_threads, threads_from_count, Executor};
 use crate::io::batch::{select_backend, SoftwareAdapters};
 use crate::io::batch::{stream_on_cpu, Streamed};
 use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
+use crate::io::jsonl::read_and_parse;
 use crate::io::jsonl::ShapeCache;
-use crate::io::jsonl::{pairs_of, read_and_parse};
 use crate::io::same_file::refuse_same_file;
 use crate::io::sink::Destination;
 use crate::query::AnswerKind;
@@ -97,17 +97,18 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     }
     let kind = args.kind.answer_kind();
     let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
-    let cache = ShapeCache::default();
     let run = match selected.gpu() {
-        None => stream_on_cpu(&args.input, kind, &exec, &cache, &output)?,
+        None => stream_on_cpu(&args.input, kind, &exec, &ShapeCache::default(), &output)?,
         Some(ctx) => {
-            // The GPU answers the whole batch at once: one upload of the shapes, one submission per chunk.
+            // The GPU answers the whole batch at once: one upload of the shapes the reader listed (each
+            // once), one submission per chunk.
+            let cache = ShapeCache::listing();
             let parsed = read_and_parse(&args.input, &exec, &cache)?;
-            let valid = pairs_of(&parsed);
-            let (results, compute_s) = answer_pairs(&valid, kind, Some(ctx), &exec)?;
+            let (shapes, pairs) = cache.into_batch(&parsed);
+            let (results, compute_s) = answer_indexed_gpu(ctx, &shapes, &pairs, kind, &exec)?;
             Streamed {
                 lines: parsed.len(),
-                pairs: valid.len(),
+                pairs: pairs.len(),
                 failed_lines: write_answer_lines(&output, &parsed, &results)?,
                 compute_s,
                 write_s: 0.0,

@@ -1,8 +1,8 @@
 //! A batch answered on the CPU or the GPU: the threads it runs on ([`Executor`]), the backend it runs on
-//! ([`select_backend`]), one pair's answer in world coordinates ([`query_pair`]), a batch of parsed pairs
-//! ([`answer_pairs`]), a batch of indexed pairs handed out range by range ([`IndexedAnswers`]), the GPU
-//! upload and readback ([`gpu`]), and a JSON Lines batch streamed block by block on the CPU
-//! ([`stream_on_cpu`]).
+//! ([`select_backend`]), one pair's answer in world coordinates ([`query_pair`]), a batch of parsed pairs on
+//! the CPU ([`answer_pairs`]), a batch of indexed pairs (two indices into one shape list, whichever reader
+//! made it) on the GPU ([`answer_indexed_gpu`]) or handed out range by range ([`IndexedAnswers`]), and a JSON
+//! Lines batch streamed block by block on the CPU ([`stream_on_cpu`]).
 
 mod answer;
 mod backend;
@@ -15,7 +15,7 @@ mod stream_cpu;
 pub use answer::{query_pair, query_placed, PairAnswer};
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
 pub use exec::{cores, parse_threads, threads_from_count, Executor, MAX_THREADS_PER_CORE};
-pub use gpu::IndexedPair;
+pub use gpu::{answer_indexed_gpu, IndexedPair};
 pub(crate) use indexed::query_indexed;
 pub use indexed::IndexedAnswers;
 pub use parsed::answer_pairs;

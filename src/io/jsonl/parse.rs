@@ -21,6 +21,9 @@ use std::sync::Arc;
 pub struct PlacedShape {
     pub shape: Arc<ConvexShape>,
     pub pose: DPose,
+    /// The shape's index in the shape list of the cache that read it, when that cache lists its shapes
+    /// ([`super::ShapeCache::listing`]); `None` otherwise.
+    pub listed: Option<u32>,
 }
 
 /// A parsed input line.
@@ -193,7 +196,11 @@ pub fn centred_shape(points: &[DVec3], radius: f32) -> Result<(ConvexShape, DVec
 /// A centred shape at `pose`, its centre folded into the float64 pose.
 pub fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
     let pose = fold_centre(centre, pose);
-    PlacedShape { shape, pose }
+    PlacedShape {
+        shape,
+        pose,
+        listed: None,
+    }
 }
 
 /// The pose of a shape centred at `centre` (see [`centred_shape`]) whose points were placed at `pose`.

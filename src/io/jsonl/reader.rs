@@ -98,7 +98,10 @@ fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
         return ParsedLine::Pair(pair);
     }
     match parse_line(line) {
-        Ok(pair) => ParsedLine::Pair(pair),
+        Ok(mut pair) => {
+            cache.list_pair(&mut pair);
+            ParsedLine::Pair(pair)
+        }
         Err(message) => ParsedLine::Error(format!("line {}: {message}", index + 1)),
     }
 }
