@@ -12,8 +12,8 @@ use crate::io::batch::{parse_threads, threads_from_count, Executor};
 use crate::io::batch::{select_backend, SoftwareAdapters};
 use crate::io::batch::{stream_on_cpu, Streamed};
 use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
-use crate::io::jsonl::read_and_parse;
 use crate::io::jsonl::ShapeCache;
+use crate::io::jsonl::{indexed_batch, read_and_parse};
 use crate::io::same_file::refuse_same_file;
 use crate::io::sink::Destination;
 use crate::query::AnswerKind;
@@ -104,7 +104,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
             // once), one submission per chunk.
             let cache = ShapeCache::listing();
             let parsed = read_and_parse(&args.input, &exec, &cache)?;
-            let (shapes, pairs) = cache.into_batch(&parsed);
+            let (shapes, pairs) = indexed_batch(&parsed, cache);
             let (results, compute_s) = answer_indexed_gpu(ctx, &shapes, &pairs, kind, &exec)?;
             Streamed {
                 lines: parsed.len(),

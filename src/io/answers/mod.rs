@@ -10,5 +10,5 @@ pub(crate) mod write_behind;
 pub(crate) mod writer;
 
 pub use fields::AnswerFields;
-pub use lines::{write_answer_lines, AnswerLines};
+pub use lines::write_answer_lines;
 pub use output::{push_result, write_error, write_result};

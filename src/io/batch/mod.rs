@@ -12,9 +12,9 @@ mod indexed;
 mod parsed;
 mod stream_cpu;
 
-pub use answer::{query_pair, query_placed, PairAnswer};
+pub use answer::{query_pair, PairAnswer};
 pub use backend::{select_backend, Backend, Selected, SoftwareAdapters};
-pub use exec::{cores, parse_threads, threads_from_count, Executor, MAX_THREADS_PER_CORE};
+pub use exec::{parse_threads, threads_from_count, Executor};
 pub use gpu::{answer_indexed_gpu, IndexedPair};
 pub(crate) use indexed::query_indexed;
 pub use indexed::IndexedAnswers;

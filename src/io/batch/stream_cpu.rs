@@ -12,8 +12,8 @@
 
 use super::answer::{query_pair, PairAnswer};
 use super::exec::Executor;
+use crate::io::answers::lines::AnswerLines;
 use crate::io::answers::write_behind::WriteBehind;
-use crate::io::answers::AnswerLines;
 use crate::io::jsonl::reader::{for_each_block, pairs_of, ParsedLine};
 use crate::io::jsonl::ShapeCache;
 use crate::io::sink::Destination;

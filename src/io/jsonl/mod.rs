@@ -14,11 +14,8 @@ mod typed;
 
 pub use pair_line::pair_line;
 pub use parse::{
-    centred_shape, check_coordinate, check_finite, check_radius, check_rotation, fold_centre,
-    parse_line, place, PairInput, PlacedShape,
+    centred_shape, check_coordinate, check_radius, check_rotation, fold_centre, parse_line,
+    PairInput, PlacedShape,
 };
-pub use reader::{
-    pairs_of, parse_input, parse_input_with, parse_stream, read_and_parse, read_input, split_lines,
-    ParsedLine,
-};
+pub use reader::{indexed_batch, parse_input, read_and_parse, read_input, split_lines, ParsedLine};
 pub use typed::ShapeCache;

@@ -17,8 +17,6 @@ use super::lexical::vanishes_in_f64;
 use super::parse::{
     centred_shape, normalised, place, within_coordinate_range, PairInput, PlacedShape,
 };
-use super::reader::ParsedLine;
-use crate::io::batch::IndexedPair;
 use crate::pose::DPose;
 use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3};
@@ -352,7 +350,7 @@ const LISTS_PER_HASH: usize = 4;
 /// A cache made by [`ShapeCache::listing`] is also the batch's one shape de-duplication: each shape it builds,
 /// and each shape of a line the field-by-field reader took, is listed there once, and the placed shape
 /// carries its index ([`PlacedShape::listed`]); a batch that goes to the GPU whole is uploaded from that list
-/// ([`ShapeCache::into_batch`]), without comparing shapes again.
+/// ([`super::reader::indexed_batch`]), without comparing shapes again.
 #[derive(Default)]
 pub struct ShapeCache {
     lists: RwLock<Lists>,
@@ -462,43 +460,15 @@ impl ShapeCache {
         }
     }
 
-    /// The batch `parsed` (lines this cache read) as the GPU runs it: the listed shapes that its pairs use,
-    /// in the order of their first use, and each pair as two indices into them and the two world poses.
-    /// Each distinct shape is there once, as the cache shared it; no shape is compared here, and a shape
-    /// that only failed lines built is left out (the GPU's kernels depend on the hulls uploaded).
+    /// The listed shapes, by index: what [`PlacedShape::listed`] indexes.
     ///
     /// # Panics
-    /// When the cache does not list its shapes ([`ShapeCache::listing`]) or did not read `parsed`.
-    pub fn into_batch(self, parsed: &[ParsedLine]) -> (Vec<ConvexShape>, Vec<IndexedPair>) {
-        let listed = self
-            .listed
+    /// When the cache does not list its shapes ([`ShapeCache::listing`]).
+    pub(crate) fn into_listed(self) -> Vec<Arc<ConvexShape>> {
+        self.listed
             .expect("a batch's pairs index a listing ShapeCache")
             .into_inner()
-            .unwrap_or_else(|e| e.into_inner());
-        const UNUSED: u32 = u32::MAX;
-        let mut position = vec![UNUSED; listed.len()];
-        let mut shapes = Vec::new();
-        let mut index = |side: &PlacedShape| {
-            let listed_at = side.listed.expect("pairs read by this ShapeCache") as usize;
-            if position[listed_at] == UNUSED {
-                position[listed_at] = shapes.len() as u32;
-                shapes.push(ConvexShape::clone(&listed[listed_at]));
-            }
-            position[listed_at]
-        };
-        let pairs = parsed
-            .iter()
-            .filter_map(|line| match line {
-                ParsedLine::Pair(pair) => Some(IndexedPair {
-                    a: index(&pair.a),
-                    b: index(&pair.b),
-                    a_pose: pair.a.pose,
-                    b_pose: pair.b.pose,
-                }),
-                _ => None,
-            })
-            .collect();
-        (shapes, pairs)
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// How many distinct shapes (point lists and radius) the cache holds now.
@@ -848,70 +818,5 @@ mod tests {
         assert!(!Arc::ptr_eq(&third.a.shape, &third.b.shape));
         assert_eq!(third.a.shape.radius(), 0.25);
         assert_eq!(cache.len(), 2);
-    }
-}
-
-#[cfg(test)]
-mod listing_tests {
-    use super::*;
-    use crate::io::batch::{query_indexed, query_pair, Executor};
-    use crate::io::jsonl::{pairs_of, parse_input_with};
-    use crate::query::AnswerKind;
-
-    /// A listing cache is the batch's one shape de-duplication: a shape repeated across lines and across a
-    /// line's sides goes into the batch once, a line the field-by-field reader took (an escaped key) has
-    /// shapes of its own, a shape that only a failed line built is left out, and the order is that of first
-    /// use. Each indexed pair answers as its parsed pair does, to the bit.
-    #[test]
-    fn a_listing_cache_gives_a_batch_each_shape_once() {
-        let lines = [
-            r#"{"a": {"points": [[0,0,0],[1,0,0]]}, "b": {"points": [[0,0,0],[1,0,0]], "position": [0.5,0.2,0]}}"#,
-            r#"{"a": {"points": [[0,1,0]], "radius": 0.5}, "b": {"points": [[0,0,0],[1,0,0]], "position": [3,0,0]}}"#,
-            r#"{"a": {"points": [[5,5,5]]}, "b": {"points": [[0,0,0]], "radius": -1}}"#,
-            "",
-            r#"{"\u0061": {"points": [[0,0,0],[1,0,0]]}, "b": {"points": [[2,0,0]], "rotation": [0,0,1,1]}}"#,
-            r#"{"a": {"points": [[0,1,0]], "radius": 0.5, "position": [1,2,3]}, "b": {"points": [[0,1,0]], "radius": 0.5}}"#,
-        ];
-        let text = lines.join("\n");
-        let cache = ShapeCache::listing();
-        let exec = Executor::Single;
-        let parsed = parse_input_with(text.as_bytes(), &exec, &cache);
-        assert!(matches!(parsed[2], ParsedLine::Error(_)), "{:?}", parsed[2]);
-        let parsed_pairs: Vec<PairInput> = pairs_of(&parsed).into_iter().cloned().collect();
-        let (shapes, pairs) = cache.into_batch(&parsed);
-
-        let indices: Vec<[u32; 2]> = pairs.iter().map(|p| [p.a, p.b]).collect();
-        assert_eq!(indices, [[0, 0], [1, 0], [2, 3], [1, 1]]);
-        assert_eq!(shapes.len(), 4);
-        for (pair, indexed) in parsed_pairs.iter().zip(&pairs) {
-            assert_eq!(shapes[indexed.a as usize], *pair.a.shape);
-            assert_eq!(shapes[indexed.b as usize], *pair.b.shape);
-            assert_eq!((indexed.a_pose, indexed.b_pose), (pair.a.pose, pair.b.pose));
-            for kind in [
-                AnswerKind::Penetration,
-                AnswerKind::Distance,
-                AnswerKind::Intersection,
-            ] {
-                let by_index = format!("{:?}", query_indexed(&shapes, indexed, kind));
-                let by_pair = format!("{:?}", query_pair(pair, kind));
-                assert_eq!(by_index, by_pair);
-            }
-        }
-    }
-
-    /// A cache that does not list (the CPU's streaming reader) keeps no shape beyond its lookup tables and
-    /// marks none.
-    #[test]
-    fn a_plain_cache_lists_nothing() {
-        let cache = ShapeCache::default();
-        let parsed = parse_input_with(
-            br#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#,
-            &Executor::Single,
-            &cache,
-        );
-        let ParsedLine::Pair(pair) = &parsed[0] else {
-            panic!("{parsed:?}")
-        };
-        assert_eq!((pair.a.listed, pair.b.listed), (None, None));
     }
 }
