@@ -263,6 +263,8 @@ mod tests {
         out
     }
 
+    // rand comes with the `scenario` feature, which `io` alone does not enable.
+    #[cfg(feature = "scenario")]
     #[test]
     fn lines_are_what_serde_json_writes() {
         use rand::{Rng, SeedableRng};

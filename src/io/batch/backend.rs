@@ -1,6 +1,6 @@
-//! Choosing where commands run: `--backend auto|cpu|gpu|vulkan|gl|metal|dx12` (and `WGPU_BACKEND` for
-//! `auto`/`gpu`). Commands that did not ask for the GPU fall back to the CPU with one notice; commands that did
-//! fail with a clear error.
+//! Choosing where a batch runs: the command line's `--backend auto|cpu|gpu|vulkan|gl|metal|dx12` and the Python
+//! module's `backend=` (and `WGPU_BACKEND` for `auto`/`gpu`). A caller that did not ask for the GPU falls back
+//! to the CPU with one notice; one that did fails with a clear error, worded with the command line's flag.
 
 use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
 use anyhow::anyhow;

@@ -670,6 +670,8 @@ mod tests {
         }
     }
 
+    // rand comes with the `scenario` feature, which `io` alone does not enable.
+    #[cfg(feature = "scenario")]
     #[test]
     fn plain_decimals_convert_as_serde_json_does() {
         use rand::{Rng, SeedableRng};
