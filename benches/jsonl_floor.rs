@@ -22,8 +22,11 @@
 //! compute / (compute + read and recognise + format + write): a path that also converts the poses' numbers,
 //! places the shapes and lays out the answer lines can only do worse.
 
-use gpu_gjk::cli::{answer_pairs, parse_input, push_result, write_mix_file, Executor, ParsedLine};
-use gpu_gjk::query::advanced::AnswerKind;
+use gpu_gjk::io::answers::push_result;
+use gpu_gjk::io::batch::{answer_pairs, Executor};
+use gpu_gjk::io::jsonl::write_mix_file;
+use gpu_gjk::io::jsonl::{parse_input, ParsedLine};
+use gpu_gjk::query::AnswerKind;
 use gpu_gjk::scenario::MixSpec;
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
@@ -167,7 +170,7 @@ fn main() -> anyhow::Result<()> {
             _ => None,
         })
         .collect();
-    let (results, _) = answer_pairs(&pairs, AnswerKind::Penetration, None, &exec)?;
+    let (results, _) = answer_pairs(&pairs, AnswerKind::Penetration, &exec);
     let mut answers = Vec::new();
     for (r, hit) in &results {
         push_result(&mut answers, r, hit.as_ref());
@@ -186,7 +189,7 @@ fn main() -> anyhow::Result<()> {
     let mut formatted = Vec::with_capacity(answers.len());
     for _ in 0..rounds {
         let start = Instant::now();
-        let (answered, _) = answer_pairs(&pairs, AnswerKind::Penetration, None, &exec)?;
+        let (answered, _) = answer_pairs(&pairs, AnswerKind::Penetration, &exec);
         times[0].push(start.elapsed().as_secs_f64());
         drop(answered);
 

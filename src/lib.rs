@@ -14,7 +14,9 @@
 //!    repeat, world coordinates).
 //! 6. [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
 //! 7. [`resolve`] (the GPU's named failures answered again on the CPU) and [`validate`] (GPU against CPU).
-//! 8. The programs, behind cargo features: `bench` and `cli` (feature `cli`), `stress` and `app` (feature
+//! 8. With the `io` feature, `io`: batches in and answers out (JSON Lines, Arrow IPC and Parquet tables) and
+//!    the drivers that answer them on the CPU or the GPU, shared by the command line and the Python module.
+//! 9. The programs, behind cargo features: `bench` and `cli` (feature `cli`), `stress` and `app` (feature
 //!    `app`). `cargo build --lib --no-default-features` builds the library without any of them.
 
 pub mod batch;
@@ -36,6 +38,9 @@ pub mod validate;
 pub mod scenario;
 
 pub use epa::PenetrationStatus;
+
+#[cfg(feature = "io")]
+pub mod io;
 pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 pub use instance::{Instance, Pair};

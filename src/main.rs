@@ -11,16 +11,17 @@ mod stress;
 // The library's modules at the program's root, so that the program's modules name them as `crate::gpu`,
 // `crate::query`, ... as they would inside the library.
 use gpu_gjk::{
-    batch, broad_phase, epa, error, gjk, gpu, instance, pose, query, scenario, shape, validate,
+    batch, broad_phase, epa, error, gjk, gpu, instance, io, pose, query, scenario, shape, validate,
 };
 
 use app::{display_available, run_demo, DemoArgs};
 use clap::{CommandFactory, Parser, Subcommand};
-use cli::columnar::{reading_a_table, run_convert, ConvertArgs};
 use cli::{
-    is_broken_pipe, require_stdout, run_adapters, run_bench, run_inspect, run_query, AdaptersArgs,
-    BenchArgs, InspectArgs, QueryArgs,
+    run_adapters, run_bench, run_convert, run_inspect, run_query, AdaptersArgs, BenchArgs,
+    ConvertArgs, InspectArgs, QueryArgs,
 };
+use gpu_gjk::io::columnar::reading_a_table;
+use gpu_gjk::io::sink::{is_broken_pipe, require_stdout};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -99,7 +100,7 @@ fn main() -> ExitCode {
         env_logger::init();
     }
     // A table reader's panic on a damaged file becomes an error naming the file (see
-    // cli::columnar's guard); only such panics are kept off stderr.
+    // gpu_gjk::io::columnar's guard); only such panics are kept off stderr.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if !reading_a_table() {

@@ -12,10 +12,10 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, Schema};
-use gpu_gjk::cli::columnar::{
+use gpu_gjk::io::columnar::{
     answers_schema, pairs_schema, read_table, shapes_schema, write_table, BatchFormat,
 };
-use gpu_gjk::cli::write_mix_file;
+use gpu_gjk::io::jsonl::write_mix_file;
 use gpu_gjk::scenario::MixSpec;
 use serde_json::value::RawValue;
 use std::collections::HashMap;

@@ -5,10 +5,10 @@
 //! equal one by one.
 
 use gpu_gjk::batch::Threads;
-use gpu_gjk::cli::{
-    parse_input, parse_line, query_pair, split_lines, write_error, write_mix_file, write_result,
-    Executor, ParsedLine,
-};
+use gpu_gjk::io::answers::{write_error, write_result};
+use gpu_gjk::io::batch::{query_pair, Executor};
+use gpu_gjk::io::jsonl::write_mix_file;
+use gpu_gjk::io::jsonl::{parse_input, parse_line, split_lines, ParsedLine};
 use gpu_gjk::scenario::MixSpec;
 use std::path::PathBuf;
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! footer or the message header says hold the value.
 
 use arrow_array::{ArrayRef, RecordBatch, UInt32Array};
-use gpu_gjk::cli::columnar::{write_table, BatchFormat};
+use gpu_gjk::io::columnar::{write_table, BatchFormat};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
@@ -350,8 +350,8 @@ impl Mutations {
 /// runs that found this file's other cases were the same, run through `gpu-gjk query`.
 #[test]
 fn mutated_tables_are_read_or_refused_never_a_panic() {
-    use gpu_gjk::cli::columnar::ColumnarBatch;
-    use gpu_gjk::cli::{threads_from_count, Executor};
+    use gpu_gjk::io::batch::{threads_from_count, Executor};
+    use gpu_gjk::io::columnar::ColumnarBatch;
     let dir = scratch("mutated");
     let exec = Executor::new(threads_from_count(1)).unwrap();
     let (arrow_shapes, arrow_pairs) = example_tables(&dir, "arrow");

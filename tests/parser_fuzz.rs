@@ -1,4 +1,4 @@
-//! Fuzzer for `gpu-gjk query`'s line reader (`cli::parse_input`: cutting the input into lines and parsing
+//! Fuzzer for `gpu-gjk query`'s line reader (`io::jsonl::parse_input`: cutting the input into lines and parsing
 //! each), with proptest on stable Rust: random bytes, mutated valid lines, numbers of every size, deep nesting,
 //! invalid UTF-8, CRLF line ends and byte order marks. The properties are about behaviour, not about how the
 //! parser is written, so they hold for any parser that keeps the documented rules:
@@ -31,7 +31,8 @@ mod common;
 
 use common::fuzz::Budget;
 use gpu_gjk::batch::Threads;
-use gpu_gjk::cli::{parse_input, parse_line, split_lines, Executor, ParsedLine};
+use gpu_gjk::io::batch::Executor;
+use gpu_gjk::io::jsonl::{parse_input, parse_line, split_lines, ParsedLine};
 use proptest::prelude::*;
 use std::time::Instant;
 

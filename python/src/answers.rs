@@ -4,8 +4,9 @@
 //! a row's answer), which the Python half turns into text columns with one vectorised step; the rare
 //! errors go out as (row, message) pairs.
 
-use gpu_gjk::cli::{AnswerFields, Executor, IndexedAnswers, PairAnswer};
 use gpu_gjk::epa::PenetrationStatus;
+use gpu_gjk::io::answers::AnswerFields;
+use gpu_gjk::io::batch::{Executor, IndexedAnswers, PairAnswer};
 use gpu_gjk::GjkStatus;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1};

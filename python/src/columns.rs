@@ -4,8 +4,9 @@
 //! fails that row only. Shapes are built once per id, and only those some pair refers to.
 
 use glam::{DQuat, DVec3};
-use gpu_gjk::cli::{
-    centred_shape, check_coordinate, check_radius, check_rotation, fold_centre, IndexedPair,
+use gpu_gjk::io::batch::IndexedPair;
+use gpu_gjk::io::jsonl::{
+    centred_shape, check_coordinate, check_radius, check_rotation, fold_centre,
 };
 use gpu_gjk::{ConvexShape, DPose};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};

@@ -1,16 +1,16 @@
 //! `gpu_gjk._native`: the Rust half of the `gpu_gjk` Python module. It takes the columnar batch as NumPy
 //! views (the Python half, `gpu_gjk/__init__.py`, gets them from Arrow tables or dicts of arrays, without
 //! copies where the layout allows), turns each pair row into the command line's pair (two shape indices and
-//! two world poses) with its checks, and answers them with the command line's `IndexedAnswers` (CPU threads,
-//! or the GPU with its failures answered again on the CPU), a block of rows per thread straight into the
-//! answer arrays. So the answers and the errors are `gpu-gjk query`'s.
+//! two world poses) with its checks, and answers them with `gpu_gjk::io`'s `IndexedAnswers`, as the command
+//! line does (CPU threads, or the GPU with its failures answered again on the CPU), a block of rows per
+//! thread straight into the answer arrays. So the answers and the errors are `gpu-gjk query`'s.
 
 mod answers;
 mod columns;
 
 use answers::Answers;
 use columns::{PairColumns, Pairs, ShapeColumns, Shapes};
-use gpu_gjk::cli::{
+use gpu_gjk::io::batch::{
     parse_threads, select_backend, threads_from_count, Backend, Executor, IndexedAnswers,
     IndexedPair, Selected, SoftwareAdapters,
 };
@@ -36,11 +36,10 @@ fn answer_kind(kind: &str) -> PyResult<AnswerKind> {
 
 /// `backend=`, as the command line's `--backend`.
 fn backend(name: &str) -> PyResult<Backend> {
-    use clap::ValueEnum;
-    Backend::from_str(name, false).map_err(|_| {
-        let names: Vec<String> = Backend::value_variants()
+    Backend::from_name(name).ok_or_else(|| {
+        let names: Vec<String> = Backend::ALL
             .iter()
-            .filter_map(|b| b.to_possible_value().map(|v| format!("'{}'", v.get_name())))
+            .map(|(_, name)| format!("'{name}'"))
             .collect();
         PyValueError::new_err(format!(
             "backend must be one of {}, got {name:?}",

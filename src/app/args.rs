@@ -2,8 +2,8 @@
 
 use super::overlays::{Overlay, OverlayToggles};
 use crate::bench::parse_within;
-use crate::cli::same_file::refuse_same_file;
 use crate::gpu::BackendChoice;
+use crate::io::same_file::refuse_same_file;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 use super::overlays::{contact, Contact};
 use super::sim::FrameData;
 use crate::batch;
-use crate::cli::pair_line;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
+use crate::io::jsonl::pair_line;
 use crate::stress::StressScene;
 
 /// One pair of the picked body, as the panel shows it.

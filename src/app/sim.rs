@@ -539,12 +539,6 @@ impl Simulation {
             }
         }
     }
-
-    /// The instances of this frame, for callers that need them (tests).
-    #[cfg(test)]
-    pub fn instances(&self) -> Vec<Instance> {
-        self.scene.instances()
-    }
 }
 
 /// How far one frame advances the scene: `Some(dt)` runs the broad and narrow phases (`Some(0.0)` when the

@@ -14,6 +14,8 @@ mod warmup;
 pub use chart::render_chart;
 pub use export::{to_csv, to_json};
 pub use record::{kind_name, BackendId, BenchKind, Record};
+#[cfg(test)]
+pub use run::MAX_STEP_LABEL;
 pub use run::{run_bench, step_count, GpuBench, Group, Progress, GPU_WARMUP_PAIRS};
 pub use spec::{
     parse_hull_points, parse_pairs, parse_repeat, parse_shapes, parse_within, sweep_sizes,

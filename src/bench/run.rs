@@ -45,11 +45,6 @@ impl<'a> GpuBench<'a> {
         self.narrow.limits().max_pairs_per_chunk
     }
 
-    #[cfg(test)]
-    pub fn limits(&self) -> GpuLimits {
-        self.narrow.gpu_limits()
-    }
-
     /// Uploads a scene's hulls and instances and makes every buffer its batches need.
     fn load(&mut self, scene: &Scene, penetration: bool) -> anyhow::Result<()> {
         self.narrow

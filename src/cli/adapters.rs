@@ -1,7 +1,7 @@
 //! `gpu-gjk adapters`: what wgpu can see here, so a user can tell why the GPU path is or is not used.
 
-use super::sink::require_stdout;
 use crate::gpu::{check_backend_env, list_adapters, BackendChoice};
+use crate::io::sink::require_stdout;
 use anyhow::bail;
 use std::io::Write;
 

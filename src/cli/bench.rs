@@ -1,15 +1,16 @@
 //! `gpu-gjk bench`: maps the arguments onto [`crate::bench`], drives the progress bar, prints the tables and
 //! writes the files asked for. Returns whether every comparison was clean (exit code 0) or not (2).
 
-use super::backend::{select_backend, Backend, Selected, SoftwareAdapters};
 use super::bench_io::{run_io_bench, IoBenchSpec};
-use super::same_file::refuse_same_file;
-use super::sink::{require_stdout, Destination, Format};
+use super::choices::BackendArg;
 use crate::bench::{
     self, kind_name, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, render_chart,
     render_group, step_count, sweep_sizes, BenchSpec, GpuBench, Group, KindChoice, Progress,
     ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
 };
+use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
+use crate::io::same_file::refuse_same_file;
+use crate::io::sink::{require_stdout, Destination, Format};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
@@ -32,8 +33,8 @@ pub struct BenchArgs {
     pub max_hull_points: usize,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    pub backend: Backend,
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
     /// Measure 1e3, 1e4, 1e5 and 1e6 pairs (and 1e7 when --sweep-max allows) instead of --pairs.
     #[arg(long)]
     pub sweep: bool,
@@ -223,7 +224,7 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     if args.io {
         return run_io(args, &spec, &exports, &mut report);
     }
-    let selected = select_backend(args.backend, SoftwareAdapters::Accept)?;
+    let selected = select_backend(args.backend.into(), SoftwareAdapters::Accept)?;
     let kinds: Vec<&str> = spec.kinds.iter().map(|&k| kind_name(k)).collect();
     writeln!(
         report,
@@ -261,7 +262,7 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
                 if g.has_timestamps() { "yes" } else { "not supported by this adapter" }
             )?;
         }
-        _ if args.backend == Backend::Cpu => writeln!(report, "GPU: skipped (--backend cpu)")?,
+        _ if args.backend == BackendArg::Cpu => writeln!(report, "GPU: skipped (--backend cpu)")?,
         _ => writeln!(
             report,
             "GPU: skipped (no GPU adapter; see the notice on stderr and `gpu-gjk adapters`), CPU rows only"

@@ -8,45 +8,24 @@
 //! byte and as the "before" figure. The file is also converted to the two tables of a columnar batch (Arrow
 //! IPC and Parquet, not timed) and answered as `query --shapes S P --output A` does, answers table included.
 
-use super::answer::query_pair;
-use super::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBatch, CpuAnswers};
-use super::exec::Executor;
-use super::input::{read_input, split_lines, ParsedLine};
-use super::pair_line::pair_line;
-use super::parse::{parse_line, PairInput};
-use super::query::write_all;
-use super::sink::Destination;
-use super::stream_cpu::stream_on_cpu;
-use super::typed::ShapeCache;
 use crate::batch::Threads;
 use crate::bench::{text_table, thousands};
+use crate::io::answers::write_answer_lines;
+use crate::io::batch::query_pair;
+use crate::io::batch::stream_on_cpu;
+use crate::io::batch::Executor;
+use crate::io::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBatch, CpuAnswers};
+use crate::io::jsonl::write_mix_file;
+use crate::io::jsonl::ShapeCache;
+use crate::io::jsonl::{parse_line, PairInput};
+use crate::io::jsonl::{read_input, split_lines, ParsedLine};
+use crate::io::sink::Destination;
 use crate::query::AnswerKind;
-use crate::scenario::{random_scene, MixSpec};
+use crate::scenario::MixSpec;
 use anyhow::{bail, Context};
 use serde_json::json;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// Writes the scene as a `query` input file; returns its size in bytes.
-pub fn write_mix_file(path: &Path, seed: u64, pairs: usize, mix: &MixSpec) -> anyhow::Result<u64> {
-    let scene = random_scene(seed, pairs, mix);
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut out = BufWriter::new(file);
-    for &[ia, ib] in &scene.pairs {
-        let (a, b) = (&scene.instances[ia as usize], &scene.instances[ib as usize]);
-        let line = pair_line(
-            &scene.shapes[a.shape as usize],
-            &a.pose.to_f64(),
-            &scene.shapes[b.shape as usize],
-            &b.pose.to_f64(),
-        );
-        writeln!(out, "{line}")?;
-    }
-    out.flush()?;
-    Ok(std::fs::metadata(path)?.len())
-}
 
 /// Which parser a run uses.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -120,7 +99,7 @@ fn end_to_end(
     stages.compute = start.elapsed().as_secs_f64();
 
     let start = Instant::now();
-    write_all(&Destination::File(output.to_path_buf()), &parsed, &results)?;
+    write_answer_lines(&Destination::File(output.to_path_buf()), &parsed, &results)?;
     stages.write = start.elapsed().as_secs_f64();
     Ok((stages, cache.len()))
 }

@@ -6,11 +6,11 @@
 //! is the one `query` gives, bit for bit. The picture (`--screenshot`) is drawn by the demo's inspector; the
 //! command line hands it the parsed pair (see `src/main.rs`).
 
-use super::input::{read_input, split_lines};
-use super::output::write_result;
-use super::parse::{parse_line, PairInput};
-use super::same_file::refuse_same_file;
 use crate::gjk::GjkConfig;
+use crate::io::answers::write_result;
+use crate::io::jsonl::{parse_line, PairInput};
+use crate::io::jsonl::{read_input, split_lines};
+use crate::io::same_file::refuse_same_file;
 use crate::one_pair::trace_penetration;
 use crate::pose::{DPose, RelativePose};
 use crate::query::trace::{EpaIterationTrace, GjkIterationTrace, RunTrace, TracePoint};
@@ -178,6 +178,7 @@ struct TraceJson {
 }
 
 /// The trace in world coordinates, as `--trace` writes it.
+#[cfg(test)]
 pub fn trace_value(inspected: &Inspected) -> Result<serde_json::Value> {
     Ok(serde_json::to_value(trace_json(inspected)?)?)
 }
@@ -319,3 +320,6 @@ fn table(inspected: &Inspected) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,23 +4,20 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
-use super::answer::PairAnswer;
-use super::answer_batch::answer_pairs;
-use super::answer_lines::AnswerLines;
-use super::backend::{select_backend, Backend, SoftwareAdapters};
-use super::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
-use super::exec::{parse_threads, threads_from_count, Executor};
-use super::indexed_answers::IndexedAnswers;
-use super::input::{pairs_of, parse_stream, ParsedLine};
-use super::same_file::refuse_same_file;
-use super::sink::Destination;
-use super::stream_cpu::{stream_on_cpu, Streamed};
-use super::typed::ShapeCache;
+use super::choices::{BackendArg, FormatArg};
+use crate::io::answers::write_answer_lines;
+use crate::io::batch::answer_indexed_gpu;
+use crate::io::batch::IndexedAnswers;
+use crate::io::batch::{parse_threads, threads_from_count, Executor};
+use crate::io::batch::{select_backend, SoftwareAdapters};
+use crate::io::batch::{stream_on_cpu, Streamed};
+use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
+use crate::io::jsonl::ShapeCache;
+use crate::io::jsonl::{indexed_batch, read_and_parse};
+use crate::io::same_file::refuse_same_file;
+use crate::io::sink::Destination;
 use crate::query::AnswerKind;
-use anyhow::Context;
-use std::fs::File;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
@@ -33,11 +30,11 @@ pub struct QueryArgs {
     pub shapes: Option<PathBuf>,
     /// The input's format, when its name does not say it (JSON Lines unless the extension names a table).
     #[arg(long, value_enum)]
-    pub format: Option<BatchFormat>,
+    pub format: Option<FormatArg>,
     /// Which backend answers the queries. `auto` uses a hardware GPU when there is one and the CPU
     /// otherwise (a software rasteriser is slower than the CPU reference); `gpu` uses any adapter.
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    pub backend: Backend,
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
     /// CPU threads: 0 = all cores, 1 = a single thread, N = a pool of N threads (at most 8 per core).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
@@ -99,19 +96,20 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         return columnar_query(args, format, &output, &exec);
     }
     let kind = args.kind.answer_kind();
-    let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
-    let cache = ShapeCache::default();
+    let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
     let run = match selected.gpu() {
-        None => stream_on_cpu(&args.input, kind, &exec, &cache, &output)?,
+        None => stream_on_cpu(&args.input, kind, &exec, &ShapeCache::default(), &output)?,
         Some(ctx) => {
-            // The GPU answers the whole batch at once: one upload of the shapes, one submission per chunk.
+            // The GPU answers the whole batch at once: one upload of the shapes the reader listed (each
+            // once), one submission per chunk.
+            let cache = ShapeCache::listing();
             let parsed = read_and_parse(&args.input, &exec, &cache)?;
-            let valid = pairs_of(&parsed);
-            let (results, compute_s) = answer_pairs(&valid, kind, Some(ctx), &exec)?;
+            let (shapes, pairs) = indexed_batch(&parsed, cache);
+            let (results, compute_s) = answer_indexed_gpu(ctx, &shapes, &pairs, kind, &exec)?;
             Streamed {
                 lines: parsed.len(),
-                pairs: valid.len(),
-                failed_lines: write_all(&output, &parsed, &results)?,
+                pairs: pairs.len(),
+                failed_lines: write_answer_lines(&output, &parsed, &results)?,
                 compute_s,
                 write_s: 0.0,
             }
@@ -131,6 +129,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
 fn columnar_input(args: &QueryArgs) -> anyhow::Result<Option<BatchFormat>> {
     let format = args
         .format
+        .map(BatchFormat::from)
         .or_else(|| BatchFormat::from_extension(&args.input))
         .unwrap_or(BatchFormat::Jsonl);
     let output = args.output.as_deref().and_then(BatchFormat::from_extension);
@@ -162,7 +161,7 @@ fn columnar_query(
 ) -> anyhow::Result<QueryReport> {
     let shapes = args.shapes.as_deref().expect("checked by columnar_input");
     let batch = ColumnarBatch::read(shapes, &args.input, format, exec)?;
-    let selected = select_backend(args.backend, SoftwareAdapters::SkipInAuto)?;
+    let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
     let kind = args.kind.answer_kind();
     let output_format = args
         .output
@@ -200,20 +199,6 @@ fn columnar_query(
     })
 }
 
-/// Reads and parses `path` (stdin for `-`) block by block.
-pub(super) fn read_and_parse(
-    path: &Path,
-    exec: &Executor,
-    cache: &ShapeCache,
-) -> anyhow::Result<Vec<ParsedLine>> {
-    if path.as_os_str() == "-" {
-        return parse_stream(io::stdin(), exec, cache).context("cannot read standard input");
-    }
-    let context = || format!("cannot read input file {}", path.display());
-    let file = File::open(path).with_context(context)?;
-    parse_stream(file, exec, cache).with_context(context)
-}
-
 /// `pairs=1234 compute_s=0.001230 pairs_per_s=1003252`.
 pub fn stats_line(pairs: usize, compute_s: f64) -> String {
     let rate = if compute_s > 0.0 {
@@ -222,20 +207,6 @@ pub fn stats_line(pairs: usize, compute_s: f64) -> String {
         0.0
     };
     format!("pairs={pairs} compute_s={compute_s:.6} pairs_per_s={rate:.0}")
-}
-
-/// Writes one line per input line in order and echoes each error line to stderr; returns how many lines
-/// failed. `results` holds the answers of the valid lines, in order.
-pub(super) fn write_all(
-    output: &Destination,
-    parsed: &[ParsedLine],
-    results: &[PairAnswer],
-) -> anyhow::Result<usize> {
-    let mut lines = AnswerLines::new(output.open()?);
-    lines
-        .write(parsed, results)
-        .and_then(|()| lines.finish())
-        .with_context(|| format!("cannot write to {}", output.describe()))
 }
 
 #[cfg(test)]

@@ -32,6 +32,8 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["query"],
     &["batch", "gpu"],
     &["resolve", "validate"],
+    // Batches read and answered: JSON Lines, Arrow and Parquet, the batch drivers on the CPU and the GPU.
+    &["io"],
 ];
 
 /// The binary crate's modules (declared in `src/main.rs`), in groups above every library module. `one_pair`

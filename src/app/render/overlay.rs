@@ -129,12 +129,6 @@ impl OverlayBatch {
     pub fn is_empty(&self) -> bool {
         self.prims.is_empty() && self.triangles.is_empty()
     }
-
-    #[cfg(test)]
-    pub fn clear(&mut self) {
-        self.prims.clear();
-        self.triangles.clear();
-    }
 }
 
 /// The camera of one overlay view and how its overlays are drawn.

@@ -17,8 +17,8 @@ use std::io::{BufWriter, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
-/// A batch file's format (`--format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// A batch file's format (the command line's `--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BatchFormat {
     /// JSON Lines, one pair per line (shapes inline).
     Jsonl,

@@ -1,40 +1,7 @@
-//! One parsed pair's answer in world coordinates, on the CPU: what `query` prints for a line, and the type the
-//! GPU path fills too.
+//! One answer's fields as they are written: the JSON line's, the answers table's and the Python module's.
 
-use super::parse::PairInput;
-use crate::gjk::{GjkConfig, GjkStatus};
-use crate::pose::{DPose, RelativePose};
-use crate::query::advanced::answer_relative;
-use crate::query::{AnswerKind, QueryOptions, WorldPenetration, WorldResult};
-use crate::shape::ConvexShape;
-
-/// One pair's answer in world coordinates: GJK's answer and, for `--kind penetration`, the penetration answer.
-pub type PairAnswer = (WorldResult, Option<WorldPenetration>);
-
-/// One query: the pair-local frame formed in float64 from the world poses (so pairs far from the origin
-/// keep their precision), GJK and (on overlap, for penetration) EPA in float32, the answers moved back to
-/// world coordinates.
-pub fn query_pair(pair: &PairInput, kind: AnswerKind) -> PairAnswer {
-    query_placed(
-        (&pair.a.shape, &pair.a.pose),
-        (&pair.b.shape, &pair.b.pose),
-        kind,
-    )
-}
-
-/// [`query_pair`] on two centred shapes at their world poses (centres folded in), however they were read.
-pub fn query_placed(
-    (a, a_pose): (&ConvexShape, &DPose),
-    (b, b_pose): (&ConvexShape, &DPose),
-    kind: AnswerKind,
-) -> PairAnswer {
-    let relative = RelativePose::<f32>::between(a_pose, b_pose);
-    let (local, hit) = answer_relative(a, b, &relative, kind, QueryOptions::default());
-    (
-        WorldResult::from_local(&local, a_pose),
-        hit.map(|hit| WorldPenetration::from_local(&hit, a_pose)),
-    )
-}
+use crate::gjk::GjkStatus;
+use crate::query::{WorldPenetration, WorldResult};
 
 /// The fields of one answer as `query` prints them (and the Python module returns them), in world
 /// coordinates: `-0.0` written as `0.0`; on intersecting pairs with a penetration answer, EPA's normal,

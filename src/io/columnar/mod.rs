@@ -15,11 +15,8 @@ mod run;
 mod schema;
 mod shapes;
 
-pub use answers::AnswersBuilder;
-pub use convert::{convert_jsonl, run_convert, table_formats, ConvertArgs, Converted};
-pub use files::{read_table, write_table, BatchFormat, Batches, TableWriter};
+pub use convert::{convert_jsonl, Converted};
+pub use files::{read_table, write_table, BatchFormat};
 pub use guard::reading_a_table;
-pub use pairs::{read_pairs, PairRow};
-pub use run::{write_answers, AnswerSource, ColumnarBatch, CpuAnswers, RangedAnswers};
+pub use run::{write_answers, ColumnarBatch, CpuAnswers, RangedAnswers};
 pub use schema::{answers_schema, pairs_schema, shapes_schema};
-pub use shapes::{read_shapes, ShapeTable};

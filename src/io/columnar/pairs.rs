@@ -6,10 +6,10 @@
 use super::columns::{coordinate, finite, FixedColumn, U32Column};
 use super::files::{read_table, BatchFormat};
 use super::shapes::ShapeTable;
-use crate::cli::exec::Executor;
-use crate::cli::parse::{fold_centre, normalised};
-use crate::cli::query_gpu::IndexedPair;
 use crate::error::GjkError;
+use crate::io::batch::gpu::IndexedPair;
+use crate::io::batch::Executor;
+use crate::io::jsonl::parse::{fold_centre, normalised};
 use crate::pose::DPose;
 use anyhow::anyhow;
 use arrow_array::RecordBatch;

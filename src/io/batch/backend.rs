@@ -1,12 +1,12 @@
-//! Choosing where commands run: `--backend auto|cpu|gpu|vulkan|gl|metal|dx12` (and `WGPU_BACKEND` for
-//! `auto`/`gpu`). Commands that did not ask for the GPU fall back to the CPU with one notice; commands that did
-//! fail with a clear error.
+//! Choosing where a batch runs: the command line's `--backend auto|cpu|gpu|vulkan|gl|metal|dx12` and the Python
+//! module's `backend=` (and `WGPU_BACKEND` for `auto`/`gpu`). A caller that did not ask for the GPU falls back
+//! to the CPU with one notice; one that did fails with a clear error, worded with the command line's flag.
 
 use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
 use anyhow::anyhow;
 
-/// The `--backend` values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+/// Where a batch runs: the command line's `--backend` values and the Python module's `backend=`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
     /// The GPU when one is available (see each command for whether a software adapter counts), else the CPU.
     #[default]
@@ -23,6 +23,24 @@ pub enum Backend {
     Metal,
     /// The GPU through Direct3D 12 only.
     Dx12,
+}
+
+impl Backend {
+    /// Every backend with its name, in the order the command line lists them.
+    pub const ALL: [(Backend, &'static str); 7] = [
+        (Backend::Auto, "auto"),
+        (Backend::Cpu, "cpu"),
+        (Backend::Gpu, "gpu"),
+        (Backend::Vulkan, "vulkan"),
+        (Backend::Gl, "gl"),
+        (Backend::Metal, "metal"),
+        (Backend::Dx12, "dx12"),
+    ];
+
+    /// The backend `name` names (as the command line spells it), if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(b, _)| *b)
+    }
 }
 
 /// What a command will run on.

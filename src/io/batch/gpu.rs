@@ -1,5 +1,5 @@
-//! `query --backend gpu` (JSON Lines, columnar files and the Python module): the batch's shapes go up as
-//! hulls once, each with one instance at the origin that every pair with that shape as A shares, and each
+//! `query --backend gpu` (JSON Lines, columnar files and the Python module): the batch's shape list (each
+//! shape once: the JSON reader's listing cache, or a shapes table) goes up as hulls, each with one instance at the origin that every pair with that shape as A shares, and each
 //! pair adds one instance: B at its pose relative to A, formed in float64 here, so the GPU computes in the
 //! pair-local frame without losing the precision of far-away world coordinates. A pair is then 40 bytes on
 //! the way up (one 32-byte instance and two indices). The kernel is the one `kind` needs (no EPA for
@@ -9,7 +9,6 @@
 
 use super::answer::PairAnswer;
 use super::exec::Executor;
-use super::parse::PairInput;
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult};
 use crate::gpu::{GpuContext, GpuTimings};
@@ -17,8 +16,6 @@ use crate::instance::{Instance, Pair};
 use crate::pose::{DPose, Pose, RelativePose};
 use crate::query::{AnswerKind, WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
-use std::collections::HashMap;
-use std::sync::Arc;
 
 /// One pair as a batch runs it: two indices into a shape list and the shapes' world poses (each shape's
 /// centre folded in), whichever reader made it.
@@ -28,34 +25,6 @@ pub struct IndexedPair {
     pub b: u32,
     pub a_pose: DPose,
     pub b_pose: DPose,
-}
-
-/// Runs the valid pairs on the GPU; returns the answers and the batch time (upload, compute, readback).
-pub fn query_pairs_gpu(
-    ctx: &GpuContext,
-    pairs: &[&PairInput],
-    kind: AnswerKind,
-    exec: &Executor,
-) -> anyhow::Result<(Vec<PairAnswer>, f64)> {
-    // A shape that the parser shared between lines (the same points and radius) goes up once.
-    let mut shapes: Vec<ConvexShape> = Vec::new();
-    let mut index_of: HashMap<*const ConvexShape, u32> = HashMap::new();
-    let mut shape_index = |shape: &Arc<ConvexShape>| {
-        *index_of.entry(Arc::as_ptr(shape)).or_insert_with(|| {
-            shapes.push(ConvexShape::clone(shape));
-            shapes.len() as u32 - 1
-        })
-    };
-    let indexed: Vec<IndexedPair> = pairs
-        .iter()
-        .map(|pair| IndexedPair {
-            a: shape_index(&pair.a.shape),
-            b: shape_index(&pair.b.shape),
-            a_pose: pair.a.pose,
-            b_pose: pair.b.pose,
-        })
-        .collect();
-    query_indexed_gpu(ctx, &shapes, &indexed, kind, exec)
 }
 
 /// The instances and index pairs of a batch: instance `s` is shape `s` at the origin (every pair's A), and
@@ -153,8 +122,10 @@ pub fn run_indexed_gpu(
     })
 }
 
-/// [`query_pairs_gpu`] on pairs that index `shapes`: [`run_indexed_gpu`], every answer in world coordinates.
-fn query_indexed_gpu(
+/// Runs pairs that index `shapes` on the GPU ([`run_indexed_gpu`]); returns every answer in world
+/// coordinates, in order, and the batch time (upload, compute, readback). A JSON Lines batch comes here
+/// with the shape list its reader kept ([`crate::io::jsonl::ShapeCache::listing`]), each shape once.
+pub fn answer_indexed_gpu(
     ctx: &GpuContext,
     shapes: &[ConvexShape],
     pairs: &[IndexedPair],

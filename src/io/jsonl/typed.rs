@@ -163,7 +163,7 @@ impl<'a> Cursor<'a> {
             }
             Some(())
         })?;
-        fields.placed()
+        fields.placed(cache)
     }
 }
 
@@ -249,7 +249,7 @@ struct ShapeFields {
 }
 
 impl ShapeFields {
-    fn placed(self) -> Option<PlacedShape> {
+    fn placed(self, cache: &ShapeCache) -> Option<PlacedShape> {
         let radius = match self.radius {
             None => 0.0,
             Some(r) if r >= 0.0 && within_coordinate_range(r) => r as f32,
@@ -265,13 +265,16 @@ impl ShapeFields {
             Some(q) => normalised(DQuat::from_array(q))?,
         };
         let pose = DPose::checked(position, rotation).ok()?;
-        let (shape, centre) = self.points?.shape(radius)?;
-        Some(place(shape, centre, pose))
+        let (shape, centre, listed) = self.points?.shape(radius, cache)?;
+        let mut placed = place(shape, centre, pose);
+        placed.listed = listed;
+        Some(placed)
     }
 }
 
-/// A built shape and the centre its points were moved by.
-type Built = (Arc<ConvexShape>, DVec3);
+/// A built shape, the centre its points were moved by, and its index in the cache's shape list (when the
+/// cache lists its shapes, see [`ShapeCache::listing`]).
+type Built = (Arc<ConvexShape>, DVec3, Option<u32>);
 
 /// One point list as written, converted, with the shapes built from it, one per radius seen: the first
 /// (nearly always the only one) is read without a lock, since the lock taken for every shape cost about
@@ -284,7 +287,7 @@ struct Points {
 }
 
 impl Points {
-    fn shape(&self, radius: f32) -> Option<Built> {
+    fn shape(&self, radius: f32, cache: &ShapeCache) -> Option<Built> {
         let bits = radius.to_bits();
         let first = |first: &OnceLock<(u32, Built)>| match first.get() {
             Some((b, built)) if *b == bits => Some(built.clone()),
@@ -302,7 +305,9 @@ impl Points {
             return Some(built.clone());
         }
         let (shape, centre) = centred_shape(&self.points, radius).ok()?;
-        let built = (Arc::new(shape), centre);
+        let shape = Arc::new(shape);
+        let listed = cache.list(&shape);
+        let built = (shape, centre, listed);
         if self.first.get().is_none() {
             let _ = self.first.set((bits, built.clone()));
         } else {
@@ -341,9 +346,16 @@ const LISTS_PER_HASH: usize = 4;
 /// when every list took it), so only lists the first lookup cannot tell apart pay it. The whole-text hash is
 /// fast, not keyed: a file can make it collide, and then lists past [`LISTS_PER_HASH`] are converted every
 /// time instead of cached (linear still).
+///
+/// A cache made by [`ShapeCache::listing`] is also the batch's one shape de-duplication: each shape it builds,
+/// and each shape of a line the field-by-field reader took, is listed there once, and the placed shape
+/// carries its index ([`PlacedShape::listed`]); a batch that goes to the GPU whole is uploaded from that list
+/// ([`super::reader::indexed_batch`]), without comparing shapes again.
 #[derive(Default)]
 pub struct ShapeCache {
     lists: RwLock<Lists>,
+    /// The shapes handed out, by index; `None` unless the cache lists them.
+    listed: Option<Mutex<Vec<Arc<ConvexShape>>>>,
 }
 
 #[derive(Default)]
@@ -418,6 +430,47 @@ impl Lists {
 }
 
 impl ShapeCache {
+    /// A cache that also lists the shapes it hands out (see [`ShapeCache`]). The list keeps every shape read,
+    /// so its memory grows with the distinct shapes of the input: for a batch that is held whole anyway.
+    pub fn listing() -> Self {
+        Self {
+            listed: Some(Mutex::default()),
+            ..Self::default()
+        }
+    }
+
+    /// Adds `shape` to the list and returns its index; `None` when the cache does not list.
+    fn list(&self, shape: &Arc<ConvexShape>) -> Option<u32> {
+        let mut listed = self
+            .listed
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let index = u32::try_from(listed.len()).expect("a batch lists fewer than 2^32 shapes");
+        listed.push(shape.clone());
+        Some(index)
+    }
+
+    /// Lists the shapes of a pair that the field-by-field reader built (each its own shape, as that reader
+    /// shares none); nothing when the cache does not list.
+    pub(crate) fn list_pair(&self, pair: &mut PairInput) {
+        if self.listed.is_some() {
+            pair.a.listed = self.list(&pair.a.shape);
+            pair.b.listed = self.list(&pair.b.shape);
+        }
+    }
+
+    /// The listed shapes, by index: what [`PlacedShape::listed`] indexes.
+    ///
+    /// # Panics
+    /// When the cache does not list its shapes ([`ShapeCache::listing`]).
+    pub(crate) fn into_listed(self) -> Vec<Arc<ConvexShape>> {
+        self.listed
+            .expect("a batch's pairs index a listing ShapeCache")
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
     /// How many distinct shapes (point lists and radius) the cache holds now.
     pub fn len(&self) -> usize {
         let lists = self.lists.read().unwrap_or_else(|e| e.into_inner());
@@ -522,7 +575,7 @@ fn convert(rest: &[u8]) -> Option<(Points, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::parse_line;
+    use crate::io::jsonl::parse_line;
 
     fn both(line: &str) -> (Option<PairInput>, Result<PairInput, String>) {
         let cache = ShapeCache::default();
@@ -617,6 +670,8 @@ mod tests {
         }
     }
 
+    // rand comes with the `scenario` feature, which `io` alone does not enable.
+    #[cfg(feature = "scenario")]
     #[test]
     fn plain_decimals_convert_as_serde_json_does() {
         use rand::{Rng, SeedableRng};

@@ -8,12 +8,14 @@
 //! the start of a line is skipped (files joined with `cat` keep theirs); a blank line (nothing but spaces,
 //! tabs and carriage returns) is answered by a blank line and is not an error; every other line is a pair or an error.
 
-use super::exec::Executor;
-use super::parse::{parse_line, PairInput};
+use super::parse::{parse_line, PairInput, PlacedShape};
 use super::read_ahead::{fill, Filled, ReadAhead};
 use super::typed::{parse_good_line, ShapeCache};
+use crate::io::batch::{Executor, IndexedPair};
+use crate::shape::ConvexShape;
 use anyhow::Context;
-use std::io::Read;
+use std::fs::File;
+use std::io::{self, Read};
 
 use std::path::Path;
 
@@ -76,6 +78,45 @@ pub fn pairs_of(parsed: &[ParsedLine]) -> Vec<&PairInput> {
         .collect()
 }
 
+/// A batch that `cache` (a listing cache, [`ShapeCache::listing`]) read as `parsed`, as the GPU runs it: the
+/// listed shapes that its pairs use, in the order of their first use, and each pair as two indices into them
+/// and the two world poses. Each distinct shape is there once, as the cache shared it; no shape is compared
+/// here, and a shape that only failed lines built is left out (the GPU's kernels depend on the hulls
+/// uploaded).
+///
+/// # Panics
+/// When the cache does not list its shapes, or did not read `parsed`.
+pub fn indexed_batch(
+    parsed: &[ParsedLine],
+    cache: ShapeCache,
+) -> (Vec<ConvexShape>, Vec<IndexedPair>) {
+    let listed = cache.into_listed();
+    const UNUSED: u32 = u32::MAX;
+    let mut position = vec![UNUSED; listed.len()];
+    let mut shapes = Vec::new();
+    let mut index = |side: &PlacedShape| {
+        let listed_at = side.listed.expect("pairs read by this ShapeCache") as usize;
+        if position[listed_at] == UNUSED {
+            position[listed_at] = shapes.len() as u32;
+            shapes.push(ConvexShape::clone(&listed[listed_at]));
+        }
+        position[listed_at]
+    };
+    let pairs = parsed
+        .iter()
+        .filter_map(|line| match line {
+            ParsedLine::Pair(pair) => Some(IndexedPair {
+                a: index(&pair.a),
+                b: index(&pair.b),
+                a_pose: pair.a.pose,
+                b_pose: pair.b.pose,
+            }),
+            _ => None,
+        })
+        .collect();
+    (shapes, pairs)
+}
+
 /// Cuts `text` into lines and parses each, in order (in parallel unless `exec` is single-threaded).
 pub fn parse_input(text: &[u8], exec: &Executor) -> Vec<ParsedLine> {
     parse_input_with(text, exec, &ShapeCache::default())
@@ -97,7 +138,10 @@ fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
         return ParsedLine::Pair(pair);
     }
     match parse_line(line) {
-        Ok(pair) => ParsedLine::Pair(pair),
+        Ok(mut pair) => {
+            cache.list_pair(&mut pair);
+            ParsedLine::Pair(pair)
+        }
         Err(message) => ParsedLine::Error(format!("line {}: {message}", index + 1)),
     }
 }
@@ -108,7 +152,7 @@ fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
 const BLOCK_BYTES: usize = 1 << 18;
 
 /// Bytes per thread in a block on more threads: enough lines per block to hand each thread several
-/// tasks of [`super::exec`]'s minimum size, on lines of a few kilobytes.
+/// tasks of [`crate::io::batch::exec`]'s minimum size, on lines of a few kilobytes.
 const BLOCK_BYTES_PER_THREAD: usize = 1 << 20;
 
 fn block_bytes(exec: &Executor) -> usize {
@@ -258,6 +302,20 @@ fn whole_lines(text: &[u8], read: usize) -> Option<usize> {
         0 => Some(text.len()),
         _ => memchr::memrchr(b'\n', text).map(|last| last + 1),
     }
+}
+
+/// Reads and parses `path` (stdin for `-`) block by block.
+pub fn read_and_parse(
+    path: &Path,
+    exec: &Executor,
+    cache: &ShapeCache,
+) -> anyhow::Result<Vec<ParsedLine>> {
+    if path.as_os_str() == "-" {
+        return parse_stream(io::stdin(), exec, cache).context("cannot read standard input");
+    }
+    let context = || format!("cannot read input file {}", path.display());
+    let file = File::open(path).with_context(context)?;
+    parse_stream(file, exec, cache).with_context(context)
 }
 
 #[cfg(test)]
@@ -417,5 +475,70 @@ mod tests {
             split_lines(b"x\n  \ny"),
             vec![&b"x"[..], &b"  "[..], &b"y"[..]]
         );
+    }
+}
+
+#[cfg(test)]
+mod listing_tests {
+    use super::*;
+    use crate::io::batch::{query_indexed, query_pair, Executor};
+    use crate::io::jsonl::parse::PairInput;
+    use crate::query::AnswerKind;
+
+    /// A listing cache is the batch's one shape de-duplication: a shape repeated across lines and across a
+    /// line's sides goes into the batch once, a line the field-by-field reader took (an escaped key) has
+    /// shapes of its own, a shape that only a failed line built is left out, and the order is that of first
+    /// use. Each indexed pair answers as its parsed pair does, to the bit.
+    #[test]
+    fn a_listing_cache_gives_a_batch_each_shape_once() {
+        let lines = [
+            r#"{"a": {"points": [[0,0,0],[1,0,0]]}, "b": {"points": [[0,0,0],[1,0,0]], "position": [0.5,0.2,0]}}"#,
+            r#"{"a": {"points": [[0,1,0]], "radius": 0.5}, "b": {"points": [[0,0,0],[1,0,0]], "position": [3,0,0]}}"#,
+            r#"{"a": {"points": [[5,5,5]]}, "b": {"points": [[0,0,0]], "radius": -1}}"#,
+            "",
+            r#"{"\u0061": {"points": [[0,0,0],[1,0,0]]}, "b": {"points": [[2,0,0]], "rotation": [0,0,1,1]}}"#,
+            r#"{"a": {"points": [[0,1,0]], "radius": 0.5, "position": [1,2,3]}, "b": {"points": [[0,1,0]], "radius": 0.5}}"#,
+        ];
+        let text = lines.join("\n");
+        let cache = ShapeCache::listing();
+        let exec = Executor::Single;
+        let parsed = parse_input_with(text.as_bytes(), &exec, &cache);
+        assert!(matches!(parsed[2], ParsedLine::Error(_)), "{:?}", parsed[2]);
+        let parsed_pairs: Vec<PairInput> = pairs_of(&parsed).into_iter().cloned().collect();
+        let (shapes, pairs) = indexed_batch(&parsed, cache);
+
+        let indices: Vec<[u32; 2]> = pairs.iter().map(|p| [p.a, p.b]).collect();
+        assert_eq!(indices, [[0, 0], [1, 0], [2, 3], [1, 1]]);
+        assert_eq!(shapes.len(), 4);
+        for (pair, indexed) in parsed_pairs.iter().zip(&pairs) {
+            assert_eq!(shapes[indexed.a as usize], *pair.a.shape);
+            assert_eq!(shapes[indexed.b as usize], *pair.b.shape);
+            assert_eq!((indexed.a_pose, indexed.b_pose), (pair.a.pose, pair.b.pose));
+            for kind in [
+                AnswerKind::Penetration,
+                AnswerKind::Distance,
+                AnswerKind::Intersection,
+            ] {
+                let by_index = format!("{:?}", query_indexed(&shapes, indexed, kind));
+                let by_pair = format!("{:?}", query_pair(pair, kind));
+                assert_eq!(by_index, by_pair);
+            }
+        }
+    }
+
+    /// A cache that does not list (the CPU's streaming reader) keeps no shape beyond its lookup tables and
+    /// marks none.
+    #[test]
+    fn a_plain_cache_lists_nothing() {
+        let cache = ShapeCache::default();
+        let parsed = parse_input_with(
+            br#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#,
+            &Executor::Single,
+            &cache,
+        );
+        let ParsedLine::Pair(pair) = &parsed[0] else {
+            panic!("{parsed:?}")
+        };
+        assert_eq!((pair.a.listed, pair.b.listed), (None, None));
     }
 }

@@ -6,7 +6,7 @@
 
 use super::answer::{query_placed, PairAnswer};
 use super::exec::Executor;
-use super::query_gpu::{run_indexed_gpu, GpuLocalAnswers, IndexedPair};
+use super::gpu::{run_indexed_gpu, GpuLocalAnswers, IndexedPair};
 use crate::gpu::{GpuContext, GpuTimings};
 use crate::query::AnswerKind;
 use crate::shape::ConvexShape;

@@ -7,9 +7,9 @@
 //! it at its next hand-over (and stops reading) or when it finishes. Dropping the handle waits for the blocks
 //! already handed over to be written: a batch cut short by a read error keeps the answers before it.
 
-use super::answer::PairAnswer;
-use super::answer_lines::AnswerLines;
-use super::input::ParsedLine;
+use super::lines::AnswerLines;
+use crate::io::batch::PairAnswer;
+use crate::io::jsonl::reader::ParsedLine;
 use std::io::{self, Write};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;

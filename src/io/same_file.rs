@@ -44,7 +44,7 @@ fn is_dash(path: &Path) -> bool {
 /// writing truncates nothing (`query --output /dev/stdout` typed at a terminal reads and writes the same
 /// terminal). A file that does not exist yet is no input; two that do not are one when their folders are one
 /// and their names equal (two outputs named `out.arrow` and `./out.arrow`).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::metadata(a), std::fs::metadata(b)) {
         (Ok(ma), Ok(_)) if !ma.is_file() => false,
         (Ok(ma), Ok(mb)) => same_inode(&ma, &mb) || canonical_equal(a, b),

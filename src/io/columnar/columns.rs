@@ -4,7 +4,7 @@
 //! field: `a_position[1]: NaN is not a finite number`).
 
 use super::schema::type_name;
-use crate::cli::parse::{check_coordinate, check_finite};
+use crate::io::jsonl::parse::{check_coordinate, check_finite};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, UInt32Type};
 use arrow_array::{Array, ArrayRef, FixedSizeListArray, RecordBatch};

@@ -31,7 +31,8 @@ pub fn pair_line(a: &ConvexShape, pose_a: &DPose, b: &ConvexShape, pose_b: &DPos
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{parse_line, query_pair};
+    use crate::io::batch::query_pair;
+    use crate::io::jsonl::parse_line;
     use crate::pose::Pose;
     use glam::{Quat, Vec3};
 

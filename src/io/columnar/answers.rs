@@ -3,8 +3,8 @@
 //! where the JSON line has them), and `error` on a row that could not be answered.
 
 use super::schema::answers_schema;
-use crate::cli::answer::PairAnswer;
 use crate::gjk::GjkStatus;
+use crate::io::batch::PairAnswer;
 use arrow_array::builder::{BooleanBuilder, Float64Builder, StringBuilder, UInt32Builder};
 use arrow_array::{ArrayRef, FixedSizeListArray, Float64Array, RecordBatch};
 use arrow_buffer::NullBufferBuilder;

@@ -1,9 +1,11 @@
 //! The answer lines of a JSON Lines batch: one output line per input line, in order, each error line also
 //! echoed to stderr. Written in one go after the GPU's batch, or block by block as the CPU answers them.
 
-use super::answer::PairAnswer;
-use super::answer_writer::AnswerWriter;
-use super::input::ParsedLine;
+use super::writer::AnswerWriter;
+use crate::io::batch::PairAnswer;
+use crate::io::jsonl::reader::ParsedLine;
+use crate::io::sink::Destination;
+use anyhow::Context;
 use std::io::{self, BufWriter, Stderr, Write};
 
 pub struct AnswerLines<W: Write> {
@@ -49,4 +51,18 @@ impl<W: Write> AnswerLines<W> {
         self.out.flush()?;
         Ok(self.failed)
     }
+}
+
+/// Writes one line per input line in order and echoes each error line to stderr; returns how many lines
+/// failed. `results` holds the answers of the valid lines, in order.
+pub fn write_answer_lines(
+    output: &Destination,
+    parsed: &[ParsedLine],
+    results: &[PairAnswer],
+) -> anyhow::Result<usize> {
+    let mut lines = AnswerLines::new(output.open()?);
+    lines
+        .write(parsed, results)
+        .and_then(|()| lines.finish())
+        .with_context(|| format!("cannot write to {}", output.describe()))
 }

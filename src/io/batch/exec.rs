@@ -111,10 +111,10 @@ impl Executor {
 
 /// Most threads `--threads` may ask for per core: beyond the cores a pool only adds switching, and a
 /// mistyped count (`--threads 1000000000`) would otherwise spend minutes starting threads.
-pub const MAX_THREADS_PER_CORE: usize = 8;
+const MAX_THREADS_PER_CORE: usize = 8;
 
 /// The cores rayon would use for `--threads 0`.
-pub fn cores() -> usize {
+fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

@@ -130,7 +130,7 @@ pub fn require_stdout(what: &str) -> anyhow::Result<()> {
 /// Whether standard output was closed when the program started. The Rust runtime reopens a closed
 /// standard stream on /dev/null before `main` (so writes to it would succeed and vanish), and it opens it
 /// for reading and writing, which a shell's `> /dev/null` never does: that pair is the sign.
-pub fn stdout_was_closed() -> bool {
+fn stdout_was_closed() -> bool {
     #[cfg(unix)]
     {
         use rustix::fs::{fcntl_getfl, fstat, stat, OFlags};

@@ -6,17 +6,17 @@
 //! blocks before it written.
 //!
 //! On one thread everything runs in turn on the caller's. On more, reading the next block and writing the
-//! last one's answers run on threads of their own ([`super::read_ahead`], [`WriteBehind`]) while the block
+//! last one's answers run on threads of their own ([`crate::io::jsonl::read_ahead`], [`WriteBehind`]) while the block
 //! between them is parsed and answered on the others: in turn, they left all cores but one idle for about a
 //! third of a run.
 
 use super::answer::{query_pair, PairAnswer};
-use super::answer_lines::AnswerLines;
 use super::exec::Executor;
-use super::input::{for_each_block, pairs_of, ParsedLine};
-use super::sink::Destination;
-use super::typed::ShapeCache;
-use super::write_behind::WriteBehind;
+use crate::io::answers::lines::AnswerLines;
+use crate::io::answers::write_behind::WriteBehind;
+use crate::io::jsonl::reader::{for_each_block, pairs_of, ParsedLine};
+use crate::io::jsonl::ShapeCache;
+use crate::io::sink::Destination;
 use crate::query::AnswerKind;
 use anyhow::Context;
 use std::fs::File;
@@ -27,7 +27,7 @@ use std::time::Instant;
 /// What a JSON Lines run did, and the seconds it spent answering and writing (with more than one thread,
 /// writing is the time spent waiting for the writing thread).
 #[derive(Default)]
-pub(super) struct Streamed {
+pub struct Streamed {
     pub lines: usize,
     pub pairs: usize,
     pub failed_lines: usize,
@@ -56,7 +56,7 @@ impl Streamed {
 }
 
 /// Answers the JSON Lines batch at `path` (stdin for `-`) block by block, writing the answer lines to `output`.
-pub(super) fn stream_on_cpu(
+pub fn stream_on_cpu(
     path: &Path,
     kind: AnswerKind,
     exec: &Executor,

@@ -21,6 +21,9 @@ use std::sync::Arc;
 pub struct PlacedShape {
     pub shape: Arc<ConvexShape>,
     pub pose: DPose,
+    /// The shape's index in the shape list of the cache that read it, when that cache lists its shapes
+    /// ([`super::ShapeCache::listing`]); `None` otherwise.
+    pub listed: Option<u32>,
 }
 
 /// A parsed input line.
@@ -193,7 +196,11 @@ pub fn centred_shape(points: &[DVec3], radius: f32) -> Result<(ConvexShape, DVec
 /// A centred shape at `pose`, its centre folded into the float64 pose.
 pub fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
     let pose = fold_centre(centre, pose);
-    PlacedShape { shape, pose }
+    PlacedShape {
+        shape,
+        pose,
+        listed: None,
+    }
 }
 
 /// The pose of a shape centred at `centre` (see [`centred_shape`]) whose points were placed at `pose`.
@@ -333,7 +340,7 @@ pub fn check_rotation(q: [f64; 4], path: &dyn fmt::Display) -> Result<DQuat, Str
 }
 
 /// `q` divided by its largest component, then normalised; `None` when all four are zero.
-pub(super) fn normalised(q: DQuat) -> Option<DQuat> {
+pub(crate) fn normalised(q: DQuat) -> Option<DQuat> {
     let largest = q.to_array().into_iter().map(f64::abs).fold(0.0, f64::max);
     (largest != 0.0).then(|| (q / largest).normalize())
 }

@@ -6,9 +6,9 @@
 use super::columns::{coordinate, F64Column, FixedRows, U32Column};
 use super::files::{read_table, BatchFormat};
 use super::schema::type_name;
-use crate::cli::exec::Executor;
-use crate::cli::parse::{centred_shape, check_radius};
 use crate::error::GjkError;
+use crate::io::batch::Executor;
+use crate::io::jsonl::parse::{centred_shape, check_radius};
 use crate::shape::ConvexShape;
 use anyhow::{anyhow, bail};
 use arrow_array::cast::AsArray;
