@@ -126,7 +126,9 @@ pub struct DemoArgs {
     #[arg(long)]
     pub next_disagreement: bool,
     /// A self-test of how disagreements are shown: flip the GPU's intersecting flag on N pairs per frame
-    /// before the CPU check, which then reports them (so a `--frames` run exits with code 2).
+    /// before the CPU check, which then reports them (so a `--frames` run exits with code 2). Debug builds
+    /// only: fault injection has no place in the frame loop of a release build.
+    #[cfg(debug_assertions)]
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub flip_gpu_answers: usize,
     /// Where "copy pair" (C) appends the selected pair as a `query` line.
@@ -201,6 +203,7 @@ impl DemoArgs {
             inspect: false,
             inspect_step: None,
             next_disagreement: false,
+            #[cfg(debug_assertions)]
             flip_gpu_answers: 0,
             pairs_out: PathBuf::from("gpu-gjk-pairs.jsonl"),
             copy_pair: false,

@@ -52,7 +52,10 @@ pub fn demo_simulation(
         sim.mode = NarrowMode::Cpu;
     }
     sim.response = args.response;
-    sim.flip_gpu_answers = args.flip_gpu_answers;
+    #[cfg(debug_assertions)]
+    {
+        sim.flip_gpu_answers = args.flip_gpu_answers;
+    }
     let largest = sim.scene.spec().size.1;
     let debug = DebugView::new(
         args.overlay_toggles(),

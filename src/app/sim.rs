@@ -6,7 +6,7 @@ use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAn
 use super::draw_list::{draw_slots, mark_of_state};
 use crate::batch::WarmCache;
 use crate::broad_phase::{grid_pairs, world_aabbs, Aabb};
-use crate::gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
+use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::layout::GpuResult;
 use crate::gpu::NarrowPhase;
 use crate::instance::Instance;
@@ -136,7 +136,9 @@ pub struct Simulation {
     /// The latest frame's pairs and answers.
     pub data: FrameData,
     /// A self-test of the disagreement display (`--flip-gpu-answers`): the intersecting flag of this many
-    /// pairs per frame is flipped in the GPU's answers before the check, which must then report them.
+    /// pairs per frame is flipped in the GPU's answers before the check, which must then report them. Debug
+    /// builds only.
+    #[cfg(debug_assertions)]
     pub flip_gpu_answers: usize,
     /// Whether anything shown needs each frame's per-pair answers on the host (overlays, a picked body, the
     /// inspector); the window sets it. Without it, with the check sampled and the response off, a frame's
@@ -172,6 +174,7 @@ impl Simulation {
             disputed_pairs: Vec::new(),
             frame: 0,
             data: FrameData::default(),
+            #[cfg(debug_assertions)]
             flip_gpu_answers: 0,
             answers_wanted: true,
             deferred_check: None,
@@ -240,6 +243,7 @@ impl Simulation {
                 let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
                 stats.gpu_blocking_waits += batch.timings.blocking_waits;
+                #[cfg(debug_assertions)]
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
                 let raw = batch.results.clone();
                 // The check compares what the GPU answered; the colours need an answer for every pair, so
@@ -361,10 +365,14 @@ impl Simulation {
         stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
         stats.gpu_blocking_waits += records.timings.blocking_waits;
         let Some(job) = job else { return Ok(()) };
-        let mut gpu: Vec<GjkResult<f32>> =
-            records.records.iter().map(GpuResult::to_result).collect();
+        let gpu: Vec<GjkResult<f32>> = records.records.iter().map(GpuResult::to_result).collect();
         self.colliding_pairs_read_back = gpu.iter().filter(|r| r.intersecting).count();
-        flip_answers(&mut gpu, self.flip_gpu_answers);
+        #[cfg(debug_assertions)]
+        let gpu = {
+            let mut gpu = gpu;
+            flip_answers(&mut gpu, self.flip_gpu_answers);
+            gpu
+        };
         self.totals.gpu_failures += gpu.iter().filter(|r| r.status.is_failure()).count() as u64;
         self.check(&job, &gpu, stats)
     }
@@ -561,6 +569,7 @@ pub fn frame_step(
 }
 
 /// Flips the intersecting flag (and the status with it) of `count` pairs spread over the batch.
+#[cfg(debug_assertions)]
 fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
     if count == 0 || answers.is_empty() {
         return;
@@ -569,9 +578,9 @@ fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
     for answer in answers.iter_mut().step_by(stride).take(count) {
         answer.intersecting = !answer.intersecting;
         answer.status = if answer.intersecting {
-            GjkStatus::Intersecting
+            crate::gjk::GjkStatus::Intersecting
         } else {
-            GjkStatus::Separated
+            crate::gjk::GjkStatus::Separated
         };
         answer.distance = if answer.intersecting { 0.0 } else { 1.0 };
     }
@@ -584,6 +593,7 @@ fn ms(start: Instant) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gjk::GjkStatus;
 
     #[test]
     fn paused_frames_do_not_run_the_narrow_phase_unless_stepped_or_edited() {
@@ -595,6 +605,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(debug_assertions)]
     fn flipped_answers_change_their_flags_and_statuses() {
         let answer = GjkResult {
             status: GjkStatus::Separated,

@@ -98,6 +98,7 @@ fn the_gpu_marks_colour_each_body_as_the_cpu_would_frame_after_frame() {
 }
 
 #[test]
+#[cfg(debug_assertions)]
 fn disputed_bodies_and_the_cpu_mode_reach_the_same_marks() {
     let Some(ctx) = context() else { return };
     let _guard = exclusive();
