@@ -8,7 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::{Vec3, Vec3A};
-use gpu_gjk::mesh_gen::fibonacci_sphere as sphere_points;
+use gpu_gjk::scenario::mesh_gen::fibonacci_sphere as sphere_points;
 use gpu_gjk::shape::{support_index, HullAdjacency, HullView, PackedPoints};
 use std::hint::black_box;
 use std::time::Duration;

@@ -48,9 +48,11 @@ impl Digest {
 }
 
 fn big_hulls() -> (Vec<ConvexShape>, Vec<Instance>, Vec<[u32; 2]>) {
-    let sphere = ConvexShape::hull(&gpu_gjk::mesh_gen::fibonacci_sphere(1000), 0.0).unwrap();
+    let sphere =
+        ConvexShape::hull(&gpu_gjk::scenario::mesh_gen::fibonacci_sphere(1000), 0.0).unwrap();
     let cube = ConvexShape::cuboid(Vec3::new(0.5, 0.3, 0.2)).unwrap();
-    let round = ConvexShape::hull(&gpu_gjk::mesh_gen::fibonacci_sphere(300), 0.1).unwrap();
+    let round =
+        ConvexShape::hull(&gpu_gjk::scenario::mesh_gen::fibonacci_sphere(300), 0.1).unwrap();
     let shapes = vec![sphere, cube, round];
     let mut instances = Vec::new();
     let mut pairs = Vec::new();

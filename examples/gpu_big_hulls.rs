@@ -10,7 +10,7 @@
 use glam::Vec3;
 use gpu_gjk::batch::{query_batch, Threads};
 use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase};
-use gpu_gjk::mesh_gen::fibonacci_sphere;
+use gpu_gjk::scenario::mesh_gen::fibonacci_sphere;
 use gpu_gjk::scenario::{random_rotation, random_unit};
 use gpu_gjk::validate::compare;
 use gpu_gjk::{ConvexShape, GjkConfig, Instance, Pose, QueryKind};

@@ -1,5 +1,5 @@
 //! Times `ConvexShape::from_obj` on large generated meshes: `cargo run --release --example hull_timing -- N`.
-use gpu_gjk::mesh_gen;
+use gpu_gjk::scenario::mesh_gen;
 use gpu_gjk::ConvexShape;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;

@@ -1,23 +1,52 @@
-//! gpu-gjk: batch convex collision queries (intersection, distance, penetration depth) on the GPU, with a
-//! trusted CPU reference.
+//! gpu-gjk: do these convex shapes collide, how far apart are they, how deep do they overlap, for one pair on
+//! the CPU or for millions of pairs at once on the GPU, with a trusted CPU reference.
 //!
-//! The library's layers, lowest first; each module uses only the ones before it (`tests/architecture/` checks
-//! this, and that no modules and no files use each other in a cycle):
+//! # One pair: the front door
+//!
+//! Three calls, each with a [`PairInput`] (two shapes and their world poses) and [`QueryOptions`] (precision,
+//! iteration bound and tolerance, warm start, trace): [`distance`], [`intersects`] and [`penetration`].
+//!
+//! ```
+//! use glam::{Quat, Vec3};
+//! use gpu_gjk::{distance, penetration, ConvexShape, PairInput, Pose, QueryOptions};
+//!
+//! let cube = ConvexShape::cuboid(Vec3::ONE)?; // half extents 1
+//! let pill = ConvexShape::capsule(1.0, 0.5)?; // segment along Y, radius 0.5
+//! let far = Pose::new(Vec3::new(3.0, 0.0, 0.0), Quat::from_rotation_z(0.3));
+//! let gap = distance(&PairInput::new(&cube, Pose::IDENTITY, &pill, far), QueryOptions::default());
+//! assert!(!gap.intersecting && gap.distance > 0.0);
+//!
+//! let near = Pose::from_position(Vec3::new(1.2, 0.0, 0.0));
+//! let (_, hit) = penetration(&PairInput::new(&cube, Pose::IDENTITY, &pill, near), QueryOptions::default());
+//! assert!((hit.depth - 0.3).abs() < 1e-5);
+//! # Ok::<(), gpu_gjk::GjkError>(())
+//! ```
+//!
+//! # Many pairs
+//!
+//! [`batch`] answers many pairs on the CPU (rayon), [`gpu`] on the GPU ([`gpu::NarrowPhase`]), and with the
+//! `io` feature `io` reads batches from JSON Lines, Arrow IPC and Parquet and writes their answers.
+//!
+//! # Layers
+//!
+//! Lowest first; each module uses only the ones before it (`tests/architecture/` checks this, and that no
+//! modules and no files use each other in a cycle):
 //!
 //! 1. [`real`], [`pose`], [`error`]: scalars (f32 and f64 through one trait), poses, the error type.
 //! 2. [`shape`]: convex shapes (points about their centre plus a radius) and their support functions.
 //! 3. [`instance`]: what every batch shares, CPU or GPU: instances (shape index + pose) and pairs.
 //! 4. [`gjk`], then [`epa`]: the algorithms, on a [`gjk::PairQuery`] in normalised units. Beside them, the
-//!    helpers that need only shapes and instances: [`broad_phase`], [`mesh_gen`], and with the `scenario`
-//!    feature `scenario` (seeded random scenes).
+//!    helpers that need only shapes and instances: [`broad_phase`], and with the `scenario` feature
+//!    `scenario` (seeded random scenes, the stress scene, the asset meshes).
 //! 5. [`query`]: one pair of placed shapes answered (centring, units, GJK then EPA, certificates, the float64
-//!    repeat, world coordinates).
+//!    repeat, world coordinates): the front door above, and [`query::advanced`] below it for batch code.
 //! 6. [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
 //! 7. [`resolve`] (the GPU's named failures answered again on the CPU) and [`validate`] (GPU against CPU).
 //! 8. With the `io` feature, `io`: batches in and answers out (JSON Lines, Arrow IPC and Parquet tables) and
 //!    the drivers that answer them on the CPU or the GPU, shared by the command line and the Python module.
-//! 9. The programs, behind cargo features: `bench` and `cli` (feature `cli`), `stress` and `app` (feature
-//!    `app`). `cargo build --lib --no-default-features` builds the library without any of them.
+//!
+//! The `gpu-gjk` program (commands, the desktop stress test, the benchmark) is a user of this library like any
+//! other; its modules are the binary's own. `cargo build --lib --no-default-features` builds the library alone.
 
 pub mod batch;
 pub mod broad_phase;
@@ -26,7 +55,6 @@ pub mod error;
 pub mod gjk;
 pub mod gpu;
 pub mod instance;
-pub mod mesh_gen;
 pub mod pose;
 pub mod query;
 pub mod real;

@@ -10,6 +10,7 @@ use rand_pcg::Pcg64Mcg;
 use std::f32::consts::TAU;
 
 mod hostile;
+pub mod mesh_gen;
 mod scene;
 pub mod stress;
 pub use hostile::hostile_scene;

@@ -1,7 +1,7 @@
 //! The OBJ files in `assets/`: they load as the expected convex shapes, their meshes are closed and wound
 //! outwards, and they are exactly what `src/mesh_gen.rs` writes (`cargo run --example gen_assets`).
 
-use gpu_gjk::mesh_gen;
+use gpu_gjk::scenario::mesh_gen;
 use gpu_gjk::ConvexShape;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

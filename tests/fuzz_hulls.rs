@@ -96,7 +96,7 @@ impl Placement {
 }
 
 fn sphere_points(n: usize) -> impl Iterator<Item = DVec3> {
-    gpu_gjk::mesh_gen::fibonacci_sphere(n)
+    gpu_gjk::scenario::mesh_gen::fibonacci_sphere(n)
         .into_iter()
         .map(|p| p.as_dvec3())
 }

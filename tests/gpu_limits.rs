@@ -114,7 +114,9 @@ fn climbing_hulls_gathered_by_groups_answer_as_when_resident() {
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(256);
     let mut shapes: Vec<ConvexShape> = [300, 420, 610]
         .iter()
-        .map(|&n| ConvexShape::hull(&gpu_gjk::mesh_gen::fibonacci_sphere(n), 0.0).unwrap())
+        .map(|&n| {
+            ConvexShape::hull(&gpu_gjk::scenario::mesh_gen::fibonacci_sphere(n), 0.0).unwrap()
+        })
         .collect();
     assert!(shapes.iter().all(|s| s.adjacency().is_some()));
     shapes.push(ConvexShape::cuboid(Vec3::new(0.5, 0.4, 0.3)).unwrap());

@@ -9,7 +9,7 @@ use glam::{Quat, Vec3};
 use gpu_gjk::batch::{penetration_batch, query_batch, Threads};
 use gpu_gjk::epa::PenetrationStatus;
 use gpu_gjk::gpu::{ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
-use gpu_gjk::mesh_gen::fibonacci_sphere;
+use gpu_gjk::scenario::mesh_gen::fibonacci_sphere;
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use gpu_gjk::validate::{compare as compare_results, compare_penetration};
 use gpu_gjk::{ConvexShape, GjkConfig, GjkStatus, Instance, Pose, QueryKind};

@@ -351,7 +351,8 @@ fn float32_agrees_with_float64() {
 #[test]
 fn reused_polytope_storage_gives_the_answers_of_fresh_storage() {
     let scene = random_scene(41, 4000, &MixSpec::default());
-    let sphere = ConvexShape::hull(&gpu_gjk::mesh_gen::fibonacci_sphere(482), 0.0).unwrap();
+    let sphere =
+        ConvexShape::hull(&gpu_gjk::scenario::mesh_gen::fibonacci_sphere(482), 0.0).unwrap();
     let config = GjkConfig::default();
     let mut pairs: Vec<(&ConvexShape, Pose, &ConvexShape, Pose)> = scene
         .pairs

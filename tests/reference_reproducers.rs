@@ -389,7 +389,7 @@ fn deep_round_overlaps(rng: &mut Pcg64Mcg) -> Vec<Case> {
 fn hulls_of_thin_clouds(rng: &mut Pcg64Mcg) -> Vec<Case> {
     let mut cases = Vec::new();
     for f in [1e-4, 3e-4, 1e-3] {
-        let cloud: Vec<Vec3> = gpu_gjk::mesh_gen::fibonacci_sphere(1500)
+        let cloud: Vec<Vec3> = gpu_gjk::scenario::mesh_gen::fibonacci_sphere(1500)
             .into_iter()
             .map(|p| Vec3::new(p.x, p.z * f as f32, p.y))
             .collect();

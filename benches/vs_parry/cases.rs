@@ -7,7 +7,7 @@ use crate::one_pair as query;
 use crate::pairs::{reduced_scene, to_parry, Pair};
 use glam::Vec3;
 use gpu_gjk::gjk::{GjkConfig, QueryKind};
-use gpu_gjk::mesh_gen::fibonacci_sphere;
+use gpu_gjk::scenario::mesh_gen::fibonacci_sphere;
 use gpu_gjk::scenario::{random_rotation, random_scene, random_unit, MixSpec, ShapeKind};
 use gpu_gjk::{ConvexShape, Pose};
 use parry3d::shape::Shape;

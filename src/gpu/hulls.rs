@@ -199,7 +199,7 @@ fn push_in_fours(pool: &mut Vec<[f32; 4]>, values: impl Iterator<Item = f32>, fi
 /// Bytes per hull table entry.
 pub(crate) const HULL_STRIDE: u64 = std::mem::size_of::<GpuHull>() as u64;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "scenario"))]
 mod tests {
     use super::*;
     use glam::Vec3;
@@ -230,7 +230,8 @@ mod tests {
     /// ended; the hull after it starts where the footprint ends.
     #[test]
     fn a_climbing_hulls_adjacency_reads_back_from_the_pool() {
-        let round = ConvexShape::hull(&crate::mesh_gen::fibonacci_sphere(1001), 0.25).unwrap();
+        let round =
+            ConvexShape::hull(&crate::scenario::mesh_gen::fibonacci_sphere(1001), 0.25).unwrap();
         let small = ConvexShape::cuboid(Vec3::splat(0.5)).unwrap();
         let set = HullSet::pack(&[small.clone(), round.clone(), small.clone()]);
         assert_eq!(set.hull_of_shape, vec![0, 1, 0]);

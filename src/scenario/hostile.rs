@@ -1,9 +1,9 @@
 //! The hostile penetration set: shapes that broke collision libraries (thin, tiny, huge, far from the origin),
 //! every ordered pair of them, in one scene. Hand-built, not drawn from `rand`, so that the same pairs come out
 //! on every machine and with every version of the generator crates.
+use super::mesh_gen::fibonacci_sphere;
 use super::{Scene, ShapeKind};
 use crate::instance::Instance;
-use crate::mesh_gen::fibonacci_sphere;
 use crate::pose::Pose;
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec3};

@@ -265,13 +265,13 @@ fn quickhull_f64_indices(placed: &[Vector]) -> Option<(Vec<usize>, Vec<[u32; 3]>
     Some((picked, triangles))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "scenario"))]
 mod tests {
     use super::*;
     use crate::shape::support_index;
     use glam::DVec3;
 
-    use crate::mesh_gen::fibonacci_sphere as sphere_points;
+    use crate::scenario::mesh_gen::fibonacci_sphere as sphere_points;
 
     fn directions(n: usize) -> Vec<Vec3A> {
         sphere_points(n)

@@ -418,10 +418,10 @@ fn coplanar(points: &[Vec3], a: [u32; 3], b: [u32; 3]) -> bool {
         .all(|&k| orient(points, a, points[k as usize]) == 0.0)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "scenario"))]
 mod tests {
     use super::*;
-    use crate::mesh_gen::fibonacci_sphere;
+    use crate::scenario::mesh_gen::fibonacci_sphere;
 
     /// The support value along `dir` of the listed points against all of them.
     fn same_support(points: &[Vec3], kept: &[usize], dirs: usize) {

@@ -129,11 +129,11 @@ fn dedup(points: &[Vec3]) -> Vec<Vec3> {
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "scenario"))]
 mod tests {
     use super::*;
 
-    use crate::mesh_gen::fibonacci_sphere as sphere_points;
+    use crate::scenario::mesh_gen::fibonacci_sphere as sphere_points;
 
     /// A solid set's reduction, which must be the checked exact quickhull's (the only one with triangles).
     fn solid_hull(points: &[Vec3]) -> ReducedHull {
