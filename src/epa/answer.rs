@@ -5,7 +5,7 @@
 use crate::real::Real;
 
 /// Most polytope vertices (the start tetrahedron included) in the first try, the GPU's bound.
-pub const EPA_MAX_VERTICES: usize = 64;
+pub(crate) const EPA_MAX_VERTICES: usize = 64;
 /// Most polytope faces, live and dead slots together (dead slots are reused).
 pub(crate) const EPA_MAX_FACES: usize = 128;
 /// Most horizon edges in one expansion.

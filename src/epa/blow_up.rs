@@ -26,7 +26,7 @@ pub enum Start<R: Real> {
 }
 
 /// Blows GJK's simplex up to a tetrahedron in `poly`. `eps` is EPA's tolerance in normalised units.
-pub fn blow_up<R: Real>(
+pub(crate) fn blow_up<R: Real>(
     q: &PairQuery<R>,
     simplex: &Simplex<R>,
     poly: &mut Polytope<R>,

@@ -14,23 +14,14 @@ use super::blow_up::{blow_up, towards_b, Start};
 use super::contact::{contact, finish};
 use super::polytope::{Face, Polytope};
 use super::trace::{EpaStep, EpaTracer};
-use crate::gjk::{NoTrace, PairQuery, Simplex};
+use crate::gjk::{PairQuery, Simplex};
 use crate::real::Real;
 
 /// The start tetrahedron's faces, outward for the orientation `blow_up` leaves.
 const START_FACES: [[usize; 3]; 4] = [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]];
 
 /// EPA on the cores of a pair whose cores overlap or touch (the origin is in A - B, within the tolerance),
-/// started from GJK's final simplex, within `limits`.
-pub fn expand<R: Real>(
-    q: &PairQuery<R>,
-    simplex: &Simplex<R>,
-    limits: EpaLimits,
-) -> Penetration<R> {
-    expand_traced(q, simplex, limits, &mut NoTrace)
-}
-
-/// [`expand`], showing `tracer` every expansion (see [`super::trace`]).
+/// started from GJK's final simplex, within `limits`, showing `tracer` every expansion (see [`super::trace`]).
 pub(crate) fn expand_traced<R: Real, T: EpaTracer<R>>(
     q: &PairQuery<R>,
     simplex: &Simplex<R>,

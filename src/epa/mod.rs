@@ -4,7 +4,7 @@
 //!
 //! Split by purpose, the same way as its WGSL twin in `shaders/shared/epa/`: [`answer`] (what EPA answers and
 //! its bounds), [`polytope`] (faces, slots, closest face, horizon), [`blow_up`] (one helper per starting
-//! simplex), [`expand`] (the expansion loop) and [`contact`] (weights, contact points). Named bounds, and a
+//! simplex), [`expand`](expand::expand_traced) (the expansion loop) and [`contact`] (weights, contact points). Named bounds, and a
 //! named status whenever one is hit, never a silent guess. Composing GJK, EPA, the certificate and the float64
 //! repeat is the [`crate::query`] layer's work.
 
@@ -24,17 +24,17 @@ pub(crate) use answer::EPA_COPLANAR_ULPS;
 pub(crate) use answer::EPA_MAX_FACES;
 pub(crate) use answer::EPA_MAX_HORIZON;
 pub(crate) use answer::EPA_MAX_ITERATIONS;
+pub(crate) use answer::EPA_MAX_VERTICES;
 pub(crate) use answer::EPA_TOLERANCE;
 pub(crate) use answer::EPA_TOUCH_SLACK;
 pub(crate) use answer::EPA_UNIT_NORMAL_SLACK;
-pub use answer::{Penetration, PenetrationStatus, EPA_MAX_VERTICES};
-pub use expand::expand;
+pub use answer::{Penetration, PenetrationStatus};
 pub(crate) use expand::expand_traced;
 pub(crate) use trace::EpaStep;
 pub(crate) use trace::EpaTracer;
 pub(crate) use trace::PairTracer;
 
-use crate::gjk::{NoTrace, PairQuery, Simplex};
+use crate::gjk::{PairQuery, Simplex};
 use crate::real::Real;
 
 /// Whether GJK's direction `n` (A to B) separates the cores: B's extent along it starts where A's ends or
@@ -73,23 +73,15 @@ pub(crate) fn cores_apart<R: Real>(
     )
 }
 
-/// The answer for a pair GJK found intersecting, from its final simplex. `gjk_normal` is GJK's direction from
-/// A to B (zero when the cores overlap).
+/// The answer for a pair GJK found intersecting, from its final simplex, showing `tracer` every expansion of
+/// each try (see [`trace`]). `gjk_normal` is GJK's direction from A to B (zero when the cores overlap).
 ///
 /// Cores apart, or touching without overlap along GJK's direction, radii overlapping (spheres, capsules,
-/// rounded boxes): the depth is what the radii add beyond the core distance, along GJK's direction, which comes from the closest point's projection and stays
-/// accurate when the cores nearly touch (the difference of the two witnesses loses digits there). Otherwise
-/// EPA, first within the GPU's bounds ([`EpaLimits::FIRST`]); when those run out (a deep overlap of finely
-/// tessellated round hulls) again within bounds that grow with the hulls ([`EpaLimits::grown`]).
-pub fn penetrate<R: Real>(
-    q: &PairQuery<R>,
-    simplex: &Simplex<R>,
-    gjk_normal: R::V,
-) -> Penetration<R> {
-    penetrate_traced(q, simplex, gjk_normal, &mut NoTrace)
-}
-
-/// [`penetrate`], showing `tracer` every expansion of each try (see [`trace`]).
+/// rounded boxes): the depth is what the radii add beyond the core distance, along GJK's direction, which comes
+/// from the closest point's projection and stays accurate when the cores nearly touch (the difference of the two
+/// witnesses loses digits there). Otherwise EPA, first within the GPU's bounds ([`EpaLimits::FIRST`]); when
+/// those run out (a deep overlap of finely tessellated round hulls) again within bounds that grow with the
+/// hulls ([`EpaLimits::grown`]).
 pub(crate) fn penetrate_traced<R: Real, T: EpaTracer<R>>(
     q: &PairQuery<R>,
     simplex: &Simplex<R>,

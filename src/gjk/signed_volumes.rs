@@ -63,7 +63,7 @@ fn same_sign<R: Real>(a: R, b: R) -> bool {
 }
 
 /// Segment `s[i] s[j]`.
-pub fn s1d<R: Real>(s: &[R::V; 4], i: usize, j: usize) -> Projection<R> {
+pub(crate) fn s1d<R: Real>(s: &[R::V; 4], i: usize, j: usize) -> Projection<R> {
     let a = s[i];
     let t = s[j] - a;
     let tt = R::length_squared(t);
@@ -124,7 +124,7 @@ fn signed_areas<R: Real>(n: R::V, raw: R::V, [a, b, c]: [R::V; 3], p0: R::V) -> 
 ///
 /// With `exhaustive`, every edge is evaluated whatever the signs say: the fallback used when rounding made
 /// the sign tests skip the region that holds the closest point (see `Simplex::reduce`).
-pub fn s2d<R: Real>(
+pub(crate) fn s2d<R: Real>(
     s: &[R::V; 4],
     i: usize,
     j: usize,
@@ -195,7 +195,7 @@ pub fn s2d<R: Real>(
 /// and GJK would step back to the same segment forever. The plane projection's direction is accurate (it
 /// comes from the face normal), and keeping the whole triangle lets the next support point close the
 /// tetrahedron around the origin.
-pub fn s2d_plane<R: Real>(s: &[R::V; 4]) -> Option<Projection<R>> {
+pub(crate) fn s2d_plane<R: Real>(s: &[R::V; 4]) -> Option<Projection<R>> {
     let (a, b, c) = (s[0], s[1], s[2]);
     let raw = R::cross(b - a, c - a);
     let n = R::balanced(raw);
@@ -240,7 +240,7 @@ fn det3<R: Real>(a: R::V, b: R::V, c: R::V) -> R {
 }
 
 /// Tetrahedron `s[0..4]`. With `exhaustive`, every face is evaluated (see [`s2d`]).
-pub fn s3d<R: Real>(s: &[R::V; 4], exhaustive: bool) -> Projection<R> {
+pub(crate) fn s3d<R: Real>(s: &[R::V; 4], exhaustive: bool) -> Projection<R> {
     // Cofactors of the 4x4 matrix [s0 s1 s2 s3; 1 1 1 1]: c[m] is the signed volume of the tetrahedron with
     // the origin in place of vertex m, and their sum is the full signed volume.
     let c = [

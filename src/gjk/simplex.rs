@@ -8,7 +8,7 @@ use super::signed_volumes::{s1d, s2d, s3d, Projection};
 use crate::real::Real;
 
 #[derive(Clone, Copy, Debug)]
-pub struct Simplex<R: Real> {
+pub(crate) struct Simplex<R: Real> {
     /// Minkowski-difference points `w = a - b`.
     pub w: [R::V; 4],
     /// Support points of A (pair-local frame).

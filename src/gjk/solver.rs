@@ -82,7 +82,10 @@ struct GjkSearch<R: Real> {
 
 /// [`gjk`], also returning the final simplex (1 to 4 points of A - B with their support points), where EPA
 /// starts when the cores overlap.
-pub fn gjk_with_simplex<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> (GjkResult<R>, Simplex<R>) {
+pub(crate) fn gjk_with_simplex<R: Real>(
+    q: &PairQuery<R>,
+    kind: QueryKind,
+) -> (GjkResult<R>, Simplex<R>) {
     gjk_with_simplex_traced(q, kind, &mut NoTrace)
 }
 

@@ -62,10 +62,7 @@ impl NarrowPhase {
         let penetrations: &[GpuPenetration] = bytemuck::cast_slice(&job.penetration_words[..words]);
         Ok(GpuPenetrationBatch {
             results: results.iter().map(GpuResult::to_result).collect(),
-            penetrations: penetrations
-                .iter()
-                .map(GpuPenetration::to_penetration)
-                .collect(),
+            penetrations: penetrations.iter().map(|p| p.to_penetration()).collect(),
             timings,
             epa_pairs: job.epa_pairs,
             resolved_on_cpu: 0,

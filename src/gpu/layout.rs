@@ -12,7 +12,7 @@ use glam::Vec3;
 /// [`super::hulls`]) and its support is found by hill climbing, 0 when by a scan of every point.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct GpuHull {
+pub(crate) struct GpuHull {
     pub offset: u32,
     pub count: u32,
     pub radius: f32,
@@ -24,7 +24,7 @@ pub struct GpuHull {
 /// A placed body (`GpuInstance` in WGSL): position, hull index, rotation quaternion (xyzw).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct GpuInstance {
+pub(crate) struct GpuInstance {
     pub position: [f32; 3],
     pub hull: u32,
     pub rotation: [f32; 4],
@@ -48,7 +48,7 @@ pub struct GpuResult {
 /// Per-dispatch settings (`GpuParams` in WGSL).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct GpuParams {
+pub(crate) struct GpuParams {
     pub pair_count: u32,
     pub max_iterations: u32,
     pub kind: u32,
@@ -69,7 +69,7 @@ pub(crate) const LOOP_PROBE_TRIPS: u32 = 2;
 /// One pair's penetration answer in the pair-local frame (`GpuPenetration` in WGSL).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct GpuPenetration {
+pub(crate) struct GpuPenetration {
     pub normal: [f32; 3],
     pub depth: f32,
     pub contact_a: [f32; 3],
@@ -82,7 +82,7 @@ pub struct GpuPenetration {
 /// of A and B with the barycentric weight in `w`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct GpuEpaTask {
+pub(crate) struct GpuEpaTask {
     pub pair: u32,
     pub len: u32,
     pub pad: [u32; 2],
@@ -91,7 +91,7 @@ pub struct GpuEpaTask {
 }
 
 /// Bytes before the first task in the EPA queue: the indirect dispatch arguments (x, y, z) and the count.
-pub const EPA_QUEUE_HEADER: u64 = 16;
+pub(crate) const EPA_QUEUE_HEADER: u64 = 16;
 
 const _: () = assert!(std::mem::size_of::<GpuHull>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuPenetration>() == 48);
@@ -126,7 +126,7 @@ impl GpuResult {
 impl GpuPenetration {
     /// The CPU-side answer. An unknown status code (a shader bug) reads as `Degenerate`, a named failure,
     /// never as penetrating or separated.
-    pub fn to_penetration(&self) -> Penetration<f32> {
+    pub fn to_penetration(self) -> Penetration<f32> {
         let status = PenetrationStatus::ALL
             .get(self.status as usize)
             .copied()

@@ -47,4 +47,4 @@ pub use penetration::ContactRecords;
 pub use penetration::GpuPenetrationBatch;
 pub use pipeline::{read_buffer, wait};
 pub use runner::GpuTimings;
-pub use workgroup::WORKGROUP_SIZE;
+pub(crate) use workgroup::WORKGROUP_SIZE;

@@ -2,4 +2,4 @@
 
 /// Invocations per workgroup, emitted into the WGSL as `WORKGROUP_SIZE`. 64 is a multiple of every vendor's
 /// SIMD width (32 or 64) and small enough that a pair's long GJK run holds back few neighbours.
-pub const WORKGROUP_SIZE: u32 = 64;
+pub(crate) const WORKGROUP_SIZE: u32 = 64;

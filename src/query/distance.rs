@@ -1,8 +1,7 @@
 //! Distance and intersection queries on one pair of placed shapes: GJK on the prepared pair, and the float64
 //! repeat of a pair that float32 rounding leaves unresolved.
 
-use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
-use crate::epa::PairTracer;
+use super::kind::{answer_relative, AnswerKind};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
@@ -24,7 +23,8 @@ pub fn query_relative(
 }
 
 /// [`query_relative`], showing `tracer` the float32 run and the float64 repeat when there is one.
-pub fn query_relative_traced<T: PairTracer>(
+#[cfg(test)]
+pub(crate) fn query_relative_traced<T: crate::epa::PairTracer>(
     a: &ConvexShape,
     b: &ConvexShape,
     relative: &RelativePose<f32>,
@@ -32,5 +32,6 @@ pub fn query_relative_traced<T: PairTracer>(
     config: &GjkConfig,
     tracer: &mut T,
 ) -> GjkResult<f32> {
-    answer_relative_traced(a, b, relative, AnswerKind::of(kind), config, None, tracer).0
+    super::kind::answer_relative_traced(a, b, relative, AnswerKind::of(kind), config, None, tracer)
+        .0
 }

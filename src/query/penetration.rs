@@ -1,8 +1,8 @@
 //! Penetration queries on one pair of placed shapes: GJK, then EPA where the shapes overlap, then the
 //! certificate every penetrating answer must pass, and the float64 repeat of a pair float32 cannot finish.
 
-use super::kind::{answer_relative, answer_relative_traced, AnswerKind};
-use crate::epa::{PairTracer, Penetration};
+use super::kind::{answer_relative, AnswerKind};
+use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult};
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
@@ -27,7 +27,8 @@ pub fn penetration_relative(
 
 /// [`penetration_relative`], showing `tracer` every run: the float32 one, and the float64 repeat when there is
 /// one (see [`super::trace`] for a tracer that records them).
-pub fn penetration_relative_traced<T: PairTracer>(
+#[cfg(test)]
+pub(crate) fn penetration_relative_traced<T: crate::epa::PairTracer>(
     a: &ConvexShape,
     b: &ConvexShape,
     relative: &RelativePose<f32>,
@@ -35,7 +36,8 @@ pub fn penetration_relative_traced<T: PairTracer>(
     tracer: &mut T,
 ) -> (GjkResult<f32>, Penetration<f32>) {
     let kind = AnswerKind::Penetration;
-    let (result, hit) = answer_relative_traced(a, b, relative, kind, config, None, tracer);
+    let (result, hit) =
+        super::kind::answer_relative_traced(a, b, relative, kind, config, None, tracer);
     (
         result,
         hit.expect("a penetration query answers a penetration"),

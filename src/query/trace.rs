@@ -6,13 +6,15 @@
 //! does not keep: the new support point of each iteration and the distance bounds. Runs the same code as the
 //! untraced entry points, so a traced pair gets the very same answer.
 
+#[cfg(test)]
 use super::distance::query_relative_traced;
+#[cfg(test)]
 use super::penetration::penetration_relative_traced;
 use crate::epa::{EpaStep, EpaTracer, Penetration};
-use crate::gjk::{GjkConfig, GjkResult, GjkStatus, GjkStep, GjkTracer, QueryKind};
-use crate::pose::RelativePose;
+use crate::gjk::{GjkResult, GjkStatus, GjkStep, GjkTracer};
 use crate::real::Real;
-use crate::shape::ConvexShape;
+#[cfg(test)]
+use crate::{gjk::GjkConfig, gjk::QueryKind, pose::RelativePose, shape::ConvexShape};
 use glam::{DVec3, Vec3};
 
 /// EPA polytopes are kept whole (for drawing) for this many expansions of a run; later expansions keep
@@ -235,7 +237,8 @@ impl<R: Real> EpaTracer<R> for PairRecorder {
 
 /// [`super::penetration_relative`] with every run recorded: GJK (distance mode), then EPA on an overlap, then
 /// the float64 repeat when float32 cannot finish. `relative` places B's local frame in A's local frame.
-pub fn trace_penetration(
+#[cfg(test)]
+pub(crate) fn trace_penetration(
     a: &ConvexShape,
     b: &ConvexShape,
     relative: &RelativePose<f32>,
@@ -251,7 +254,8 @@ pub fn trace_penetration(
 }
 
 /// [`super::query_relative`] with every run recorded.
-pub fn trace_query(
+#[cfg(test)]
+pub(crate) fn trace_query(
     a: &ConvexShape,
     b: &ConvexShape,
     relative: &RelativePose<f32>,

@@ -115,7 +115,7 @@ fn ring_point(radius: f64, y: f64, i: usize, segments: usize) -> [f64; 3] {
 }
 
 /// The cube `[-1, 1]^3`: 8 positions, 6 face normals, 12 triangles.
-pub fn cube() -> Mesh {
+pub(crate) fn cube() -> Mesh {
     let mut m = Mesh::default();
     for i in 0..8 {
         m.position([
@@ -213,7 +213,7 @@ pub fn uv_sphere(stacks: usize, slices: usize) -> Mesh {
 }
 
 /// Cylinder along Y, radius 1, half height 1: two rings of `segments` points, smooth sides, flat caps.
-pub fn cylinder(segments: usize) -> Mesh {
+pub(crate) fn cylinder(segments: usize) -> Mesh {
     let mut m = revolution(
         None,
         &[(1.0, 1.0, 1.0, 0.0), (1.0, -1.0, 1.0, 0.0)],
@@ -227,7 +227,7 @@ pub fn cylinder(segments: usize) -> Mesh {
 
 /// Cone along Y: apex at `(0, 1, 0)`, base ring of radius 1 at `y = -1`, smooth sides (the apex gets one
 /// normal per side triangle, at the triangle's mid angle), flat base.
-pub fn cone(segments: usize) -> Mesh {
+pub(crate) fn cone(segments: usize) -> Mesh {
     let mut m = Mesh::default();
     let apex = m.position([0.0, 1.0, 0.0]);
     // Side normal of a cone of radius 1 and height 2: (2 cos a, 1, 2 sin a) / sqrt(5).
@@ -250,7 +250,7 @@ pub fn cone(segments: usize) -> Mesh {
 
 /// Capsule along Y: a segment from `y = -half_height` to `y = half_height` swept by `radius`. Each
 /// hemisphere has `rings` rings (the last on its equator) of `segments` points and a pole.
-pub fn capsule(half_height: f64, radius: f64, rings: usize, segments: usize) -> Mesh {
+pub(crate) fn capsule(half_height: f64, radius: f64, rings: usize, segments: usize) -> Mesh {
     let mut list = Vec::new();
     for k in 1..=rings {
         let theta = 0.5 * PI * k as f64 / rings as f64;
@@ -271,7 +271,7 @@ pub fn capsule(half_height: f64, radius: f64, rings: usize, segments: usize) -> 
 }
 
 /// Regular icosahedron with circumradius 1 and flat faces.
-pub fn icosahedron() -> Mesh {
+pub(crate) fn icosahedron() -> Mesh {
     let t = (1.0 + 5f64.sqrt()) / 2.0;
     let scale = 1.0 / (1.0 + t * t).sqrt();
     let raw: [[f64; 3]; 12] = [
@@ -325,7 +325,7 @@ pub fn icosahedron() -> Mesh {
 
 /// Right prism along Y over a regular polygon of `sides` sides with circumradius `radius`, from
 /// `y = -half_height` to `y = half_height`, flat faces.
-pub fn prism(sides: usize, radius: f64, half_height: f64) -> Mesh {
+pub(crate) fn prism(sides: usize, radius: f64, half_height: f64) -> Mesh {
     let mut m = Mesh::default();
     for y in [half_height, -half_height] {
         for i in 0..sides {
@@ -353,7 +353,7 @@ pub struct Asset {
 }
 
 /// Every asset, in a fixed order.
-pub fn assets() -> Vec<Asset> {
+pub(crate) fn assets() -> Vec<Asset> {
     vec![
         Asset {
             file: "cube.obj",

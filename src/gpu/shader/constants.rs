@@ -27,7 +27,7 @@ use std::fmt::Write;
 
 /// A constant's value, in the WGSL type it is declared with.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum WgslValue {
+pub(crate) enum WgslValue {
     U32(u32),
     I32(i32),
     F32(f32),
@@ -35,7 +35,7 @@ pub enum WgslValue {
 
 /// One emitted constant.
 #[derive(Clone, Debug, PartialEq)]
-pub struct WgslConstant {
+pub(crate) struct WgslConstant {
     pub name: String,
     pub value: WgslValue,
 }
@@ -62,7 +62,7 @@ fn i32_constant(name: &str, value: i32) -> WgslConstant {
 }
 
 /// Every shared constant, in emission order.
-pub fn shared_constants() -> Vec<WgslConstant> {
+pub(crate) fn shared_constants() -> Vec<WgslConstant> {
     let mut out = vec![
         f32_constant("EPSILON", f32::EPSILON as f64),
         f32_constant("CONVERGENCE_ULPS", CONVERGENCE_ULPS),

@@ -3,6 +3,8 @@
 //! file under `shaders/`).
 
 pub mod constants;
+#[cfg(test)]
+mod layout_tests;
 
 /// A shared WGSL file, by path (for messages) and text.
 pub struct SharedFile {
@@ -89,7 +91,7 @@ pub(crate) const MARK_BODIES: Kernel = Kernel {
 };
 
 /// Every kernel the crate compiles.
-pub const KERNELS: [&Kernel; 4] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA, &MARK_BODIES];
+pub(crate) const KERNELS: [&Kernel; 4] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA, &MARK_BODIES];
 
 impl Kernel {
     /// The shared files this kernel is assembled from, in order.

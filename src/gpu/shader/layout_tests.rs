@@ -2,11 +2,9 @@
 //! twin; every constant the WGSL shares with Rust is the Rust value, emitted, never written by hand. Runs on
 //! any machine, GPU or not.
 
-use gpu_gjk::gpu::layout::{
-    GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult,
-};
-use gpu_gjk::gpu::shader::constants::{shared_constants, WgslValue};
-use gpu_gjk::gpu::shader::{kernel, KERNELS};
+use crate::gpu::layout::{GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult};
+use crate::gpu::shader::constants::{shared_constants, WgslValue};
+use crate::gpu::shader::{kernel, KERNELS};
 use std::mem::{offset_of, size_of};
 
 fn parse_and_validate(name: &str, source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
@@ -155,7 +153,7 @@ fn epa_structs_match_their_rust_twins() {
     // The queue's tasks start after the 16-byte header the Rust side writes and copies.
     let (_, members) = wgsl_layout(&module, "EpaQueue");
     let tasks = members.iter().find(|(n, _)| n == "tasks").expect("tasks");
-    assert_eq!(tasks.1 as u64, gpu_gjk::gpu::layout::EPA_QUEUE_HEADER);
+    assert_eq!(tasks.1 as u64, crate::gpu::layout::EPA_QUEUE_HEADER);
 }
 
 /// The value naga reads back for a module-scope constant.
@@ -201,18 +199,18 @@ fn every_shared_constant_in_the_wgsl_is_the_rust_value() {
     };
     assert_eq!(
         value("EPA_MAX_VERTICES"),
-        WgslValue::U32(gpu_gjk::epa::EPA_MAX_VERTICES as u32)
+        WgslValue::U32(crate::epa::EPA_MAX_VERTICES as u32)
     );
     assert_eq!(
         value("WORKGROUP_SIZE"),
-        WgslValue::U32(gpu_gjk::gpu::WORKGROUP_SIZE)
+        WgslValue::U32(crate::gpu::WORKGROUP_SIZE)
     );
     assert_eq!(value("EPSILON"), WgslValue::F32(f32::EPSILON));
-    for status in gpu_gjk::GjkStatus::ALL {
+    for status in crate::GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());
         assert_eq!(value(&name), WgslValue::U32(status as u32));
     }
-    for status in gpu_gjk::epa::PenetrationStatus::ALL {
+    for status in crate::epa::PenetrationStatus::ALL {
         let name = format!("PEN_{}", status.name().to_uppercase());
         assert_eq!(value(&name), WgslValue::U32(status as u32));
     }
