@@ -1,11 +1,12 @@
 //! The shapes table into one centred `ConvexShape` per id, built once (in parallel) however many pairs
-//! use it. A table that cannot be read (a missing or mistyped column, a null or repeated id) is an error
-//! naming the file, row and column; a shape with a bad value (no points, a NaN, a negative radius) only
+//! use it. A table that cannot be read (a missing, unknown or mistyped column, a null or repeated id) is
+//! an error naming the file, row and column; a shape with a bad value (no points, a NaN, a negative radius) only
 //! makes the pairs that use it error rows, whose message names the shape's row and column.
 
 use super::columns::{coordinate, F64Column, FixedRows, U32Column};
 use super::files::{read_table, BatchFormat};
-use super::schema::type_name;
+use super::known_columns::check_columns;
+use super::schema::{shapes_schema, type_name};
 use crate::error::GjkError;
 use crate::io::batch::Executor;
 use crate::io::jsonl::parse::{centred_shape, check_radius};
@@ -77,8 +78,9 @@ pub fn read_shapes(
     format: BatchFormat,
     exec: &Executor,
 ) -> anyhow::Result<ShapeTable> {
-    let (_, batches) = read_table(path, format)?;
+    let (schema, batches) = read_table(path, format)?;
     let at = |message: String| anyhow!("{}: {message}", path.display());
+    check_columns(&schema, "shapes", &shapes_schema()).map_err(at)?;
     let mut rows: Vec<(u32, usize, RawShape)> = Vec::new();
     let mut first_row_of: FxHashMap<u32, usize> = FxHashMap::default();
     for batch in batches {
