@@ -11,6 +11,7 @@ mod ipc_file;
 mod ipc_message;
 mod ipc_stream;
 mod known_columns;
+mod lists;
 mod pairs;
 mod run;
 mod schema;

@@ -73,8 +73,11 @@ pub fn type_name(data_type: &DataType) -> String {
         DataType::FixedSizeList(child, width) => {
             format!("fixed_size_list<{}, {width}>", type_name(child.data_type()))
         }
-        DataType::List(child) | DataType::LargeList(child) => {
-            format!("list<{}>", type_name(child.data_type()))
+        DataType::List(child) => format!("list<{}>", type_name(child.data_type())),
+        DataType::LargeList(child) => format!("large_list<{}>", type_name(child.data_type())),
+        DataType::ListView(child) => format!("list_view<{}>", type_name(child.data_type())),
+        DataType::LargeListView(child) => {
+            format!("large_list_view<{}>", type_name(child.data_type()))
         }
         DataType::Float64 => "float64".into(),
         DataType::Float32 => "float32".into(),
