@@ -69,6 +69,7 @@ fn every_writers_tables_give_the_pyarrow_tables_answers() {
         ("polars", "arrow"),
         ("duckdb", "parquet"),
         ("list_view", "arrow"),
+        ("list_view", "parquet"),
     ];
     for (writer, extension) in writers {
         let shapes = fixture(&format!("{writer}_shapes.{extension}"));

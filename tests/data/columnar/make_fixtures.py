@@ -7,8 +7,8 @@ The same shapes and pairs each time; only the writer (and so the column types it
                                back as list<list<float64>> and list<float64>, as non-Arrow writers store them
     polars.{arrow,parquet}     Polars from Python lists: large_list<large_list<float64>>, large_list<float64>
     duckdb.parquet             DuckDB's COPY ... (FORMAT parquet): list<list<float64>>, list<float64>
-    list_view.arrow            pyarrow with the lists cast to list_view<...> (Arrow IPC only: Parquet has no
-                               list views)
+    list_view.{arrow,parquet}  pyarrow with the lists typed list_view<...> (in Parquet, the embedded Arrow
+                               schema says list_view)
 
 Run from this folder with a Python that has the three writers (they are not the project's requirements):
 
@@ -127,6 +127,8 @@ def write_list_view():
     )
     feather.write_feather(shapes, out("list_view_shapes.arrow"), compression="uncompressed")
     feather.write_feather(pairs, out("list_view_pairs.arrow"), compression="uncompressed")
+    pq.write_table(shapes, out("list_view_shapes.parquet"))
+    pq.write_table(pairs, out("list_view_pairs.parquet"))
 
 
 def write_polars():
