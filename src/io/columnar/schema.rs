@@ -83,6 +83,26 @@ pub fn type_name(data_type: &DataType) -> String {
         DataType::Float32 => "float32".into(),
         DataType::UInt32 => "uint32".into(),
         DataType::Utf8 => "utf8".into(),
+        DataType::LargeUtf8 => "large_utf8".into(),
+        DataType::Utf8View => "utf8_view".into(),
         other => other.to_string().to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_say_the_real_list_layout() {
+        let large = DataType::LargeList(Arc::new(Field::new_list_field(vec3_type(), true)));
+        assert_eq!(type_name(&large), "large_list<fixed_size_list<float64, 3>>");
+        assert_eq!(
+            type_name(&points_type()),
+            "list<fixed_size_list<float64, 3>>"
+        );
+        let view = DataType::ListView(Arc::new(Field::new_list_field(DataType::LargeUtf8, true)));
+        assert_eq!(type_name(&view), "list_view<large_utf8>");
+        assert_eq!(type_name(&DataType::Int64), "int64");
     }
 }
