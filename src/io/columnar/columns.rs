@@ -1,13 +1,15 @@
 //! Typed access to a record batch's columns, straight on the arrays' value buffers: a column of the wrong
 //! type is an error for the whole table (its message names the column and both types); a null or a bad
-//! value is an error for its row (its message names the column and the element, as `query` names a JSON
-//! field: `a_position[1]: NaN is not a finite number`).
+//! value, or a list row of the wrong length, is an error for its row (its message names the column and the
+//! element, as `query` names a JSON field: `a_position[1]: NaN is not a finite number`, `a_position:
+//! expected 3 numbers, got 2`).
 
+use super::lists::{ListRows, Spans};
 use super::schema::type_name;
 use crate::io::jsonl::parse::{check_coordinate, check_finite};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, UInt32Type};
-use arrow_array::{Array, ArrayRef, FixedSizeListArray, RecordBatch};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_buffer::NullBuffer;
 use arrow_schema::DataType;
 use std::fmt::Display;
@@ -96,7 +98,8 @@ impl<'a> F64Column<'a> {
     }
 }
 
-/// A `fixed_size_list<float64, N>` column (N = 3 or 4), read as rows of N values.
+/// A column of N float64 values per row (N = 3 or 4): `fixed_size_list<float64, N>`, or any other list
+/// layout of float64 ([`ListRows`]) whose rows each hold N values.
 #[derive(Clone, Copy)]
 pub struct FixedColumn<'a, const N: usize> {
     pub name: &'static str,
@@ -111,79 +114,112 @@ impl<'a, const N: usize> FixedColumn<'a, N> {
         let rows = FixedRows::new(array).ok_or_else(|| {
             wrong_type(
                 name,
-                &format!("fixed_size_list<float64, {N}>"),
+                &format!("fixed_size_list<float64, {N}> (or a list of float64, {N} per row)"),
                 array.data_type(),
             )
         })?;
         Ok(Some(Self { name, rows }))
     }
 
-    /// Every row's N values, one row after another, when neither the lists nor their values have a null.
+    /// Every row's N values, one row after another, when neither the lists nor their values have a null and
+    /// every row holds N values.
     pub fn values_without_nulls(&self) -> Option<&'a [f64]> {
-        (self.rows.list_nulls.is_none() && self.rows.value_nulls.is_none())
-            .then_some(self.rows.values)
+        self.rows.values_without_nulls()
     }
 
-    /// Row `row`'s N values, or the message naming the null (`a_rotation[2]: ...`).
+    /// Row `row`'s N values, or the message naming the null or the count (`a_rotation[2]: ...`).
     #[inline]
     pub fn get(&self, row: usize) -> Result<[f64; N], String> {
         self.rows
             .get(row)
-            .map_err(|null| null.message(self.name, N))
+            .map_err(|fault| fault.message(self.name, N))
     }
 }
 
-/// Rows of N float64 values in a fixed-size list array (a column, or a shape's points).
+/// Rows of N float64 values in a list array of any layout (a column, or a shape's points).
 #[derive(Clone, Copy)]
 pub struct FixedRows<'a, const N: usize> {
+    /// The child array's values.
     values: &'a [f64],
     list_nulls: Option<&'a NullBuffer>,
     value_nulls: Option<&'a NullBuffer>,
+    /// Where each row lies in `values`.
+    spans: Spans<'a>,
+    /// When every row holds N values one after another (always so in a `fixed_size_list<float64, N>`):
+    /// where the first starts. The rows are then read without their spans.
+    regular_start: Option<usize>,
+    len: usize,
 }
 
-/// Which part of a row was null: the whole list, or element `k`.
+/// Why a row has no N values: the whole list is null, element `k` is, or it holds another count.
 #[derive(Clone, Copy, Debug)]
-pub enum NullAt {
-    List,
-    Element(usize),
+pub enum RowFault {
+    NullList,
+    NullElement(usize),
+    Count(usize),
 }
 
-impl NullAt {
-    /// `NAME: expected an array of 3 numbers, got null` or `NAME[k]: expected a number, got null`, as
-    /// `query` words a JSON `null` there.
+impl RowFault {
+    /// `NAME: expected an array of 3 numbers, got null`, `NAME[k]: expected a number, got null` or
+    /// `NAME: expected 3 numbers, got 2`, as `query` words a JSON `null` or a short array there.
     pub fn message(self, name: impl Display, width: usize) -> String {
         let what = if width == 4 { " [x, y, z, w]" } else { "" };
         match self {
-            NullAt::List => format!("{name}: expected an array of {width} numbers{what}, got null"),
-            NullAt::Element(k) => format!("{name}[{k}]: expected a number, got null"),
+            RowFault::NullList => {
+                format!("{name}: expected an array of {width} numbers{what}, got null")
+            }
+            RowFault::NullElement(k) => format!("{name}[{k}]: expected a number, got null"),
+            RowFault::Count(got) => format!("{name}: expected {width} numbers{what}, got {got}"),
         }
     }
 }
 
 impl<'a, const N: usize> FixedRows<'a, N> {
-    /// `None` when `array` is not a `fixed_size_list<float64, N>`.
+    /// `None` when `array` is not a list of float64, or is a `fixed_size_list` of another width.
     pub fn new(array: &'a dyn Array) -> Option<Self> {
-        let list: &FixedSizeListArray = array.as_fixed_size_list_opt()?;
-        if list.value_length() as usize != N {
+        let lists = ListRows::new(array)?;
+        if matches!(lists.spans, Spans::Fixed(width) if width != N) {
             return None;
         }
-        let values = list.values().as_primitive_opt::<Float64Type>()?;
+        let values = lists.child.as_primitive_opt::<Float64Type>()?;
         Some(Self {
             values: values.values(),
-            list_nulls: list.nulls().filter(|n| n.null_count() > 0),
+            list_nulls: lists.nulls,
             value_nulls: values.nulls().filter(|n| n.null_count() > 0),
+            spans: lists.spans,
+            regular_start: lists.spans.regular_start(lists.len, N),
+            len: lists.len,
         })
     }
 
-    #[inline]
-    pub fn get(&self, row: usize) -> Result<[f64; N], NullAt> {
-        if self.list_nulls.is_some_and(|n| n.is_null(row)) {
-            return Err(NullAt::List);
+    /// Every row's N values, one row after another, when neither the lists nor their values have a null
+    /// and every row holds N values.
+    pub fn values_without_nulls(&self) -> Option<&'a [f64]> {
+        if self.list_nulls.is_some() || self.value_nulls.is_some() {
+            return None;
         }
-        let start = row * N;
+        let start = self.regular_start?;
+        self.values.get(start..start + self.len * N)
+    }
+
+    #[inline]
+    pub fn get(&self, row: usize) -> Result<[f64; N], RowFault> {
+        if self.list_nulls.is_some_and(|n| n.is_null(row)) {
+            return Err(RowFault::NullList);
+        }
+        let start = match self.regular_start {
+            Some(first) => first + row * N,
+            None => {
+                let span = self.spans.get(row);
+                if span.len() != N {
+                    return Err(RowFault::Count(span.len()));
+                }
+                span.start
+            }
+        };
         if let Some(nulls) = self.value_nulls {
             if let Some(k) = (0..N).find(|&k| nulls.is_null(start + k)) {
-                return Err(NullAt::Element(k));
+                return Err(RowFault::NullElement(k));
             }
         }
         let mut out = [0.0; N];

@@ -10,6 +10,8 @@ mod guard;
 mod ipc_file;
 mod ipc_message;
 mod ipc_stream;
+mod known_columns;
+mod lists;
 mod pairs;
 mod run;
 mod schema;

@@ -1,10 +1,12 @@
 //! The pairs table, record batch by record batch, straight into the batch's pairs: shape indices and world
 //! poses read from the columns' value buffers, with the JSON reader's rules (coordinate limit, quaternion
 //! normalisation, each shape's centre folded into its pose). A bad row becomes its error message; the
-//! other rows are answered.
+//! other rows are answered. A column the schema does not name stops the command before any row is read.
 
 use super::columns::{coordinate, finite, FixedColumn, U32Column};
 use super::files::{read_table, BatchFormat};
+use super::known_columns::check_columns;
+use super::schema::pairs_schema;
 use super::shapes::ShapeTable;
 use crate::error::GjkError;
 use crate::io::batch::gpu::IndexedPair;
@@ -174,7 +176,9 @@ pub fn read_pairs(
     shapes: &ShapeTable,
     exec: &Executor,
 ) -> anyhow::Result<Vec<PairRow>> {
-    let (_, batches) = read_table(path, format)?;
+    let (schema, batches) = read_table(path, format)?;
+    check_columns(&schema, "pairs", &pairs_schema())
+        .map_err(|message| anyhow!("{}: {message}", path.display()))?;
     let mut rows = Vec::new();
     let mut indices: Vec<usize> = Vec::new();
     for batch in batches {

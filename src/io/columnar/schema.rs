@@ -73,13 +73,36 @@ pub fn type_name(data_type: &DataType) -> String {
         DataType::FixedSizeList(child, width) => {
             format!("fixed_size_list<{}, {width}>", type_name(child.data_type()))
         }
-        DataType::List(child) | DataType::LargeList(child) => {
-            format!("list<{}>", type_name(child.data_type()))
+        DataType::List(child) => format!("list<{}>", type_name(child.data_type())),
+        DataType::LargeList(child) => format!("large_list<{}>", type_name(child.data_type())),
+        DataType::ListView(child) => format!("list_view<{}>", type_name(child.data_type())),
+        DataType::LargeListView(child) => {
+            format!("large_list_view<{}>", type_name(child.data_type()))
         }
         DataType::Float64 => "float64".into(),
         DataType::Float32 => "float32".into(),
         DataType::UInt32 => "uint32".into(),
         DataType::Utf8 => "utf8".into(),
+        DataType::LargeUtf8 => "large_utf8".into(),
+        DataType::Utf8View => "utf8_view".into(),
         other => other.to_string().to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_say_the_real_list_layout() {
+        let large = DataType::LargeList(Arc::new(Field::new_list_field(vec3_type(), true)));
+        assert_eq!(type_name(&large), "large_list<fixed_size_list<float64, 3>>");
+        assert_eq!(
+            type_name(&points_type()),
+            "list<fixed_size_list<float64, 3>>"
+        );
+        let view = DataType::ListView(Arc::new(Field::new_list_field(DataType::LargeUtf8, true)));
+        assert_eq!(type_name(&view), "list_view<large_utf8>");
+        assert_eq!(type_name(&DataType::Int64), "int64");
     }
 }

@@ -1,18 +1,20 @@
 //! The shapes table into one centred `ConvexShape` per id, built once (in parallel) however many pairs
-//! use it. A table that cannot be read (a missing or mistyped column, a null or repeated id) is an error
-//! naming the file, row and column; a shape with a bad value (no points, a NaN, a negative radius) only
-//! makes the pairs that use it error rows, whose message names the shape's row and column.
+//! use it. A table that cannot be read (a missing, unknown or mistyped column, a null or repeated id) is an
+//! error naming the file, row and column; a shape with a bad value (no points, a point of 2 numbers, a NaN,
+//! a negative radius) only makes the pairs that use it error rows, whose message names the shape's row and
+//! column.
 
 use super::columns::{coordinate, F64Column, FixedRows, U32Column};
 use super::files::{read_table, BatchFormat};
-use super::schema::type_name;
+use super::known_columns::check_columns;
+use super::lists::ListRows;
+use super::schema::{shapes_schema, type_name};
 use crate::error::GjkError;
 use crate::io::batch::Executor;
 use crate::io::jsonl::parse::{centred_shape, check_radius};
 use crate::shape::ConvexShape;
 use anyhow::{anyhow, bail};
-use arrow_array::cast::AsArray;
-use arrow_array::{Array, RecordBatch};
+use arrow_array::RecordBatch;
 use glam::DVec3;
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -77,8 +79,9 @@ pub fn read_shapes(
     format: BatchFormat,
     exec: &Executor,
 ) -> anyhow::Result<ShapeTable> {
-    let (_, batches) = read_table(path, format)?;
+    let (schema, batches) = read_table(path, format)?;
     let at = |message: String| anyhow!("{}: {message}", path.display());
+    check_columns(&schema, "shapes", &shapes_schema()).map_err(at)?;
     let mut rows: Vec<(u32, usize, RawShape)> = Vec::new();
     let mut first_row_of: FxHashMap<u32, usize> = FxHashMap::default();
     for batch in batches {
@@ -135,16 +138,15 @@ fn read_batch(
     let points = batch
         .column_by_name("points")
         .ok_or_else(|| missing("points"))?;
-    let expected = "list<fixed_size_list<float64, 3>>";
     let mistyped = || {
         format!(
-            "column `points`: expected {expected}, got {}",
+            "column `points`: expected list<fixed_size_list<float64, 3>> (or lists of lists of float64, 3 \
+             per point), got {}",
             type_name(points.data_type())
         )
     };
-    let lists = points.as_list_opt::<i32>().ok_or_else(mistyped)?;
-    let coordinates = FixedRows::<3>::new(lists.values().as_ref()).ok_or_else(mistyped)?;
-    let offsets = lists.value_offsets();
+    let lists = ListRows::new(points.as_ref()).ok_or_else(mistyped)?;
+    let coordinates = FixedRows::<3>::new(lists.child.as_ref()).ok_or_else(mistyped)?;
     for i in 0..batch.num_rows() {
         let row = first + i;
         let id = ids
@@ -153,8 +155,7 @@ fn read_batch(
         let raw = if lists.is_null(i) {
             Err("points: expected an array of points, got null".to_string())
         } else {
-            let span = offsets[i] as usize..offsets[i + 1] as usize;
-            shape_points(&coordinates, span).and_then(|p| Ok((p, radius(radii, i)?)))
+            shape_points(&coordinates, lists.spans.get(i)).and_then(|p| Ok((p, radius(radii, i)?)))
         };
         rows.push((id, row, raw));
     }
@@ -173,7 +174,7 @@ fn shape_points(
     for (k, index) in span.enumerate() {
         let p = coordinates
             .get(index)
-            .map_err(|null| null.message(format_args!("points[{k}]"), 3))?;
+            .map_err(|fault| fault.message(format_args!("points[{k}]"), 3))?;
         for (j, x) in p.iter().enumerate() {
             coordinate(*x, format_args!("points[{k}][{j}]"))?;
         }
