@@ -15,7 +15,7 @@ pub(crate) const EPA_MAX_ITERATIONS: u32 = (EPA_MAX_VERTICES - 4) as u32;
 /// The bounds of one EPA run: how many vertices, faces and horizon edges its polytope may hold. It makes at
 /// most `vertices - 4` expansions (each adds a vertex).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EpaLimits {
+pub(crate) struct EpaLimits {
     pub vertices: usize,
     pub faces: usize,
     pub horizon: usize,

@@ -15,7 +15,7 @@ use crate::gjk::{PairQuery, Simplex};
 use crate::real::Real;
 
 /// How the blow-up ended.
-pub enum Start<R: Real> {
+pub(crate) enum Start<R: Real> {
     /// A tetrahedron in the polytope's first four vertices, oriented so that faces (0,1,2), (0,3,1), (0,2,3)
     /// and (1,3,2) face outwards.
     Tetrahedron,

@@ -14,7 +14,7 @@ use crate::gjk::{s2d, PairQuery};
 use crate::real::Real;
 
 /// The answer from the closest `face` EPA ended on with `status`.
-pub fn contact<R: Real>(
+pub(crate) fn contact<R: Real>(
     q: &PairQuery<R>,
     poly: &Polytope<R>,
     face: Face<R>,
@@ -101,7 +101,7 @@ fn coplanar_neighbour<R: Real>(q: &PairQuery<R>, poly: &Polytope<R>, face: Face<
 
 /// A penetration answer from the cores' contact points: the contact points move out by the radii along the
 /// normal; a negative depth (rounding at an exact touch) is 0.
-pub fn finish<R: Real>(
+pub(crate) fn finish<R: Real>(
     [radius_a, radius_b]: [R; 2],
     status: PenetrationStatus,
     core_a: R::V,

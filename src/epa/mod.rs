@@ -16,7 +16,7 @@ mod planes;
 pub mod polytope;
 pub mod trace;
 
-pub use answer::EpaLimits;
+pub(crate) use answer::EpaLimits;
 pub(crate) use answer::EPA_CERTIFICATE_ROUNDING_ULPS;
 pub(crate) use answer::EPA_CERTIFICATE_SLACK;
 pub(crate) use answer::EPA_COPLANAR_COSINE_SLACK;

@@ -25,7 +25,7 @@ thread_local! {
 /// A triangle of the polytope: its corners (counter-clockwise seen from outside), its plane (unit normal and
 /// distance from the origin) and whether its slot is in use.
 #[derive(Clone, Copy)]
-pub struct Face<R: Real> {
+pub(crate) struct Face<R: Real> {
     /// Corner vertices, 32-bit: the bounds keep vertex indices below 16,384 ([`EpaLimits::grown`]), and a
     /// face is 32 bytes instead of 48.
     pub v: [u32; 3],
@@ -35,7 +35,7 @@ pub struct Face<R: Real> {
 }
 
 /// The polytope, in storage bounded by [`EpaLimits`].
-pub struct Polytope<R: Real> {
+pub(crate) struct Polytope<R: Real> {
     pub w: Vec<R::V>,
     pub a: Vec<R::V>,
     pub b: Vec<R::V>,

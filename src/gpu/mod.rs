@@ -37,7 +37,8 @@ pub use context::{
 };
 pub use error::GpuError;
 pub use limits::{BufferLimits, GpuLimits};
-pub use marks::{BodyMarks, MARK_COLLIDING, MARK_DISPUTED};
+pub use marks::{MARK_COLLIDING, MARK_DISPUTED};
+pub use marks::BodyMarks;
 pub use narrow_phase::{GpuBatch, NarrowPhase, Records};
 pub use packed::PackedContact;
 pub use packed::PenetrationFormat;
@@ -45,6 +46,7 @@ pub use packed::ResultFormat;
 pub use packed::{PackedDistance, PackedHit};
 pub use penetration::ContactRecords;
 pub use penetration::GpuPenetrationBatch;
-pub use pipeline::{read_buffer, wait};
+pub use pipeline::{read_buffer};
+pub use pipeline::wait;
 pub use runner::GpuTimings;
 pub(crate) use workgroup::WORKGROUP_SIZE;

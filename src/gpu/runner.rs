@@ -227,7 +227,7 @@ pub(crate) fn run_batch_deferred(
 
 /// Collects every chunk a deferred batch left in flight, waiting (once) only if one is still running. Returns
 /// what that cost: the wait, the copy out, the kernel time of the chunks collected here.
-pub fn settle(
+pub(crate) fn settle(
     scene: &Scene,
     ring: &mut Ring,
     job: &mut dyn KernelJob,

@@ -19,7 +19,8 @@ pub use adjacency::HullAdjacency;
 pub(crate) use adjacency::NO_START;
 pub(crate) use adjacency::START_TABLE_SIDE;
 pub use hull::ReducedHull;
-pub use hull::{reduce_to_hull, reduce_to_hull_vertices};
+pub use hull::{reduce_to_hull};
+pub use hull::reduce_to_hull_vertices;
 pub use obj::{load_obj_models, load_obj_points};
 pub use packed::PackedPoints;
 pub use support::support_point;
@@ -36,7 +37,7 @@ use std::sync::Arc;
 /// hulls (memory, not arithmetic, bound) broke even at about 120-250 vertices with a few hulls and lost up to
 /// 900 vertices with 400 hulls, where the scan streams memory the walk reads piecemeal. 256 keeps the scan
 /// below that; the walk wins by orders of magnitude on the big hulls it is for.
-pub const HILL_CLIMB_MIN_VERTICES: usize = 256;
+pub(crate) const HILL_CLIMB_MIN_VERTICES: usize = 256;
 
 /// A convex shape: `convex_hull(points) ⊕ sphere(radius)`, in its local frame.
 ///

@@ -63,7 +63,7 @@ pub struct Kernel {
 }
 
 /// GJK for every pair (`shaders/gjk.wgsl`).
-pub const GJK: Kernel = Kernel {
+pub(crate) const GJK: Kernel = Kernel {
     name: "gjk_kernel",
     file: shared!("gjk.wgsl"),
     needs: Needs::Gjk,
