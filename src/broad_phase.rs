@@ -34,7 +34,7 @@ pub(crate) fn world_aabb(shape: &ConvexShape, instance: &Instance) -> Aabb {
     }
 }
 
-/// The world box of every instance ([`world_aabb`]), each of a shape of `shapes`: what a frame's broad phase
+/// The world box of every instance (`world_aabb`), each of a shape of `shapes`: what a frame's broad phase
 /// sorts. Panics on a shape index out of range (callers check instances first).
 pub fn world_aabbs(shapes: &[ConvexShape], instances: &[Instance]) -> Vec<Aabb> {
     instances

@@ -94,17 +94,17 @@ pub enum PenetrationStatus {
     Penetrating = 1,
     /// GJK hit its iteration bound, so whether the shapes overlap is unknown.
     GjkMaxIterations = 2,
-    /// EPA hit [`EPA_MAX_ITERATIONS`]; the fields hold the best face found, a lower bound on the depth.
+    /// EPA hit `EPA_MAX_ITERATIONS`; the fields hold the best face found, a lower bound on the depth.
     MaxIterations = 3,
-    /// The polytope outgrew [`EPA_MAX_VERTICES`], [`EPA_MAX_FACES`] or [`EPA_MAX_HORIZON`]; best face so far.
+    /// The polytope outgrew `EPA_MAX_VERTICES`, `EPA_MAX_FACES` or `EPA_MAX_HORIZON`; best face so far.
     Overflow = 4,
     /// Rounding broke the polytope (a face with no area, or a fold found by the checks); best face so far.
     /// The float32 entry points then repeat the pair in float64.
     Degenerate = 5,
-    /// GJK was left unresolved by rounding ([`GjkStatus::Unresolved`]), so whether the shapes overlap is
+    /// GJK was left unresolved by rounding (`Unresolved`), so whether the shapes overlap is
     /// unknown. The float32 entry points repeat the pair in float64.
     GjkUnresolved = 6,
-    /// The GPU adapter cut a loop of the kernel short ([`GjkStatus::GpuLoopLimit`]); answer on the CPU.
+    /// The GPU adapter cut a loop of the kernel short (`GpuLoopLimit`); answer on the CPU.
     GpuLoopLimit = 7,
 }
 

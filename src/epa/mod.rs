@@ -4,7 +4,7 @@
 //!
 //! Split by purpose, the same way as its WGSL twin in `shaders/shared/epa/`: [`answer`] (what EPA answers and
 //! its bounds), [`polytope`] (faces, slots, closest face, horizon), [`blow_up`] (one helper per starting
-//! simplex), [`expand`](expand::expand_traced) (the expansion loop) and [`contact`] (weights, contact points). Named bounds, and a
+//! simplex), `expand` (the expansion loop) and [`contact`] (weights, contact points). Named bounds, and a
 //! named status whenever one is hit, never a silent guess. Composing GJK, EPA, the certificate and the float64
 //! repeat is the [`crate::query`] layer's work.
 

@@ -1,5 +1,5 @@
 //! A hook that lets a caller watch EPA expand (the inspector, `gpu-gjk inspect --trace`), at no cost when
-//! nobody watches: the tracer is a generic parameter and [`NoTrace`]'s empty method is inlined away. Like
+//! nobody watches: the tracer is a generic parameter and `NoTrace`'s empty method is inlined away. Like
 //! GJK's hook ([`crate::gjk::trace`]) it hands out only what the loop already holds.
 
 use super::polytope::{Face, Polytope};

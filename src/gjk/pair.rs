@@ -7,7 +7,7 @@ use crate::real::Real;
 use crate::shape::HullView;
 
 /// Two core point sets in the pair-local frame: A as given, B through the relative pose, both multiplied by
-/// `unit`, a power of two that brings the pair's scale near 1 (see [`super::pair_unit`]). `shaders/shared/
+/// `unit`, a power of two that brings the pair's scale near 1 (see `pair_unit`). `shaders/shared/
 /// support.wgsl` holds its twin.
 ///
 /// Radii are not part of the support mapping: GJK runs on the cores and the radii are applied as a margin

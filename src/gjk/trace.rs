@@ -1,6 +1,6 @@
 //! A hook that lets a caller watch GJK iterate (the inspector, `gpu-gjk inspect --trace`) and costs nothing
-//! when nobody watches: [`gjk_with_simplex_traced`](super::gjk_with_simplex_traced) takes the tracer as a
-//! generic parameter, and [`NoTrace`]'s empty methods are inlined away, so the untraced entry points compile to
+//! when nobody watches: `gjk_with_simplex_traced` takes the tracer as a
+//! generic parameter, and `NoTrace`'s empty methods are inlined away, so the untraced entry points compile to
 //! the same loop as before the hook existed.
 //!
 //! The hook only hands out what the loop already holds (references and copies); anything derived (the new

@@ -46,7 +46,7 @@ impl NarrowPhase {
     }
 
     /// Sets the instances and answers penetration for every pair, GJK's answer and the penetration answer in
-    /// full, blocking until they are back. The GPU twin of [`crate::query::penetration_relative`] except that
+    /// full, blocking until they are back. The GPU twin of `penetration_relative` except that
     /// it never repeats a pair in float64 and has only the first try's EPA bounds: such pairs keep a named
     /// failure status for the CPU to answer.
     pub fn run_penetration(

@@ -254,7 +254,7 @@ impl GpuContext {
     /// Picks the best adapter of the chosen backends that runs compute shaders and opens a device with the
     /// adapter's own limits (the defaults would cap storage bindings far below what the hardware allows) and
     /// timestamp queries where the adapter has them.
-    /// With [`ADAPTER_ENV`] set, the adapter of that index instead.
+    /// With `ADAPTER_ENV` set, the adapter of that index instead.
     pub fn new(choice: BackendChoice) -> Result<Self, GpuError> {
         let instance = new_instance(choice);
         let adapter = match chosen_adapter_index(choice)? {

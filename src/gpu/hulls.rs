@@ -4,11 +4,11 @@
 //! one hull.
 //!
 //! **Adjacency in the pool.** A hull with a vertex adjacency (hulls of at least
-//! [`HILL_CLIMB_MIN_VERTICES`](crate::shape::HILL_CLIMB_MIN_VERTICES) vertices, as on the CPU) is climbed on the
+//! `HILL_CLIMB_MIN_VERTICES` vertices, as on the CPU) is climbed on the
 //! GPU too, and its adjacency travels in the same pool, right after its padded points, so that it needs no
 //! binding of its own and goes wherever the points go (a gathered group copies the hull's whole footprint):
-//! first the start table ([`START_CELLS`] vertex indices, four to a pool entry), then the neighbour lists, each
-//! vertex's neighbours in ascending order and then [`END_OF_NEIGHBOURS`], four to an entry. Each point's `w`
+//! first the start table (`START_CELLS` vertex indices, four to a pool entry), then the neighbour lists, each
+//! vertex's neighbours in ascending order and then `END_OF_NEIGHBOURS`, four to an entry. Each point's `w`
 //! holds where its list starts. Indices are stored as float32 values, exact below 2^24, rather than as bit
 //! patterns, which would be subnormal floats that a driver is free to flush on the way; a hull whose indices
 //! would not be exact is scanned instead.

@@ -65,9 +65,9 @@ pub struct GpuLimits {
     pub buffers: BufferLimits,
     /// Pairs and estimated work per dispatch.
     pub chunk: ChunkLimits,
-    /// Pairs per chunk aimed for ([`DEFAULT_STREAM_CHUNK`]); the device's limits may make chunks smaller.
+    /// Pairs per chunk aimed for (`DEFAULT_STREAM_CHUNK`); the device's limits may make chunks smaller.
     pub stream_chunk: u32,
-    /// Chunks in flight at once ([`DEFAULT_RING`], at least 1).
+    /// Chunks in flight at once (`DEFAULT_RING`, at least 1).
     pub ring: usize,
 }
 

@@ -1,12 +1,12 @@
 //! The GPU batch narrow phase: the WGSL twins of the shape, GJK, EPA and query layers run over a scene kept on
 //! the GPU, with the device kept apart from the work.
 //!
-//! [`context`] gets a device (or bring your own); [`shader`] assembles the kernels (constants emitted from Rust,
+//! `context` gets a device (or bring your own); [`shader`] assembles the kernels (constants emitted from Rust,
 //! shared WGSL, one kernel per file); [`layout`] holds the Rust twins of the WGSL structs and [`packed`] the
-//! compact result records; [`hulls`] packs identical shapes once; [`scene`] keeps hulls and instances on the
-//! device; [`limits`] and [`chunks`] say how batches are split, [`groups`] how a scene too large for the device
-//! goes up in parts; [`runner`] streams any kernel's batch through the ring of [`ring`]; [`narrow_phase`] and
-//! [`penetration`] are the GJK and GJK + EPA jobs; [`marks`] marks each body from its pairs' answers on the
+//! compact result records; [`hulls`] packs identical shapes once; `scene` keeps hulls and instances on the
+//! device; [`limits`] and [`chunks`] say how batches are split, `groups` how a scene too large for the device
+//! goes up in parts; [`runner`] streams any kernel's batch through the ring of `ring`; `narrow_phase` and
+//! `penetration` are the GJK and GJK + EPA jobs; [`marks`] marks each body from its pairs' answers on the
 //! GPU, for a renderer to colour from.
 
 pub mod chunks;
@@ -37,16 +37,17 @@ pub use context::{
 };
 pub use error::GpuError;
 pub use limits::{BufferLimits, GpuLimits};
-pub use marks::{MARK_COLLIDING, MARK_DISPUTED};
 pub use marks::BodyMarks;
-pub use narrow_phase::{GpuBatch, NarrowPhase, Records};
+pub use marks::{MARK_COLLIDING, MARK_DISPUTED};
+pub use narrow_phase::Records;
+pub use narrow_phase::{GpuBatch, NarrowPhase};
 pub use packed::PackedContact;
 pub use packed::PenetrationFormat;
 pub use packed::ResultFormat;
 pub use packed::{PackedDistance, PackedHit};
 pub use penetration::ContactRecords;
 pub use penetration::GpuPenetrationBatch;
-pub use pipeline::{read_buffer};
+pub use pipeline::read_buffer;
 pub use pipeline::wait;
 pub use runner::GpuTimings;
 pub(crate) use workgroup::WORKGROUP_SIZE;

@@ -7,7 +7,7 @@
 //! | [`ResultFormat::Full`] | 48 | [`GpuResult`](super::layout::GpuResult): every field, bit for bit |
 //! | [`ResultFormat::Distance`] | 32 | [`PackedDistance`]: witness A, distance, normal, status and iterations |
 //! | [`ResultFormat::Hit`] | 4 | [`PackedHit`]: status and iterations (intersection tests) |
-//! | [`PenetrationFormat::Full`] | 96 | GJK's [`GpuResult`](super::layout::GpuResult) and [`GpuPenetration`](super::layout::GpuPenetration) |
+//! | [`PenetrationFormat::Full`] | 96 | GJK's [`GpuResult`](super::layout::GpuResult) and `GpuPenetration` |
 //! | [`PenetrationFormat::Contact`] | 48 | [`PackedContact`]: the penetration answer, GJK's status and iterations, and GJK's whole answer where the pair does not overlap |
 
 use crate::epa::{Penetration, PenetrationStatus};
@@ -21,8 +21,9 @@ pub(crate) const STATUS_WORD_SHIFT: u32 = 8;
 /// and 60 for EPA).
 pub(crate) const MAX_PACKED_ITERATIONS: u32 = u32::MAX >> STATUS_WORD_SHIFT;
 
+#[cfg(test)]
 /// `status | iterations << 8`, as the kernels pack it.
-pub fn status_word(status: u32, iterations: u32) -> u32 {
+pub(crate) fn status_word(status: u32, iterations: u32) -> u32 {
     status | (iterations.min(MAX_PACKED_ITERATIONS) << STATUS_WORD_SHIFT)
 }
 
@@ -108,7 +109,7 @@ pub struct PackedDistance {
     pub point: [f32; 3],
     pub distance: f32,
     pub normal: [f32; 3],
-    /// [`status_word`]: status and iterations.
+    /// `status_word`: status and iterations.
     pub status_word: u32,
 }
 

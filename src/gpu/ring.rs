@@ -19,7 +19,7 @@ pub enum Read {
 
 /// A kernel's output binding.
 #[derive(Clone, Debug, PartialEq)]
-pub struct OutputSpec {
+pub(crate) struct OutputSpec {
     pub label: &'static str,
     /// Bytes per pair in the batch's format (0: not written in this format).
     pub stride: u64,

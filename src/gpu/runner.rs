@@ -1,17 +1,17 @@
-//! One runner for every kernel: a batch streams through a ring of chunk slots ([`super::ring`]). Per chunk the
+//! One runner for every kernel: a batch streams through a ring of chunk slots (`ring`). Per chunk the
 //! host writes the pairs straight into a mapped staging buffer, and one submission copies them in, runs the
 //! kernel's passes, resolves its timestamps and copies the outputs out; the host blocks only when every slot is
 //! in flight and once at the end of the batch. A scene too large for the device goes group by group
-//! ([`super::groups`]).
+//! (`groups`).
 //!
-//! A kernel's side is a [`KernelJob`]: its outputs (bindings 5 onwards, after the scene's 0 to 4), how to
+//! A kernel's side is a `KernelJob`: its outputs (bindings 5 onwards, after the scene's 0 to 4), how to
 //! encode one chunk (one pass or two) and where the bytes read back go.
 
 use super::chunks::{chunk_ranges_by, pair_work};
 use super::groups::{plan_groups, plan_windows, Group, Window};
 use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
 use super::pipeline::{bind_group, poll};
-pub use super::ring::OutputSpec;
+pub(crate) use super::ring::OutputSpec;
 pub use super::ring::Read;
 use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
 use super::scene::{Scene, SceneBinding};
@@ -59,7 +59,7 @@ impl GpuTimings {
 }
 
 /// One kernel's side of a batch.
-pub trait KernelJob {
+pub(crate) trait KernelJob {
     fn layout(&self) -> &wgpu::BindGroupLayout;
     /// The outputs, bound from binding 5 on in this order, for the batch's format.
     fn outputs(&self) -> &[OutputSpec];

@@ -1,6 +1,6 @@
 //! A pair's GJK iterations and EPA expansions, recorded for the inspector and `gpu-gjk inspect --trace`.
 //!
-//! The algorithms only call a tracer (see [`crate::gjk::trace`] and [`crate::epa::trace`]); [`PairRecorder`]
+//! The algorithms only call a tracer (see [`crate::gjk::trace`] and [`crate::epa::trace`]); `PairRecorder`
 //! is the tracer that writes down what they show, moved from the pair-local frame in normalised units to A's
 //! local frame in the user's units (in float64, which holds float32 values exactly), and adds what the loop
 //! does not keep: the new support point of each iteration and the distance bounds. Runs the same code as the
@@ -67,7 +67,7 @@ pub struct EpaIterationTrace {
     /// The support point along the closest face's normal.
     pub support: TracePoint,
     /// The polytope's vertices (points of A - B) and live faces (indices into `vertices`), for the first
-    /// [`POLYTOPE_SNAPSHOTS`] expansions of a run; empty afterwards.
+    /// `POLYTOPE_SNAPSHOTS` expansions of a run; empty afterwards.
     pub vertices: Vec<DVec3>,
     pub faces: Vec<[u32; 3]>,
 }
@@ -87,7 +87,7 @@ pub struct RunTrace {
     pub float64: bool,
     /// The radii together: GJK runs on the cores and subtracts them at the end.
     pub margin: f64,
-    /// The power of two the pair was multiplied by ([`super::pair_unit`]).
+    /// The power of two the pair was multiplied by (`pair_unit`).
     pub unit: f64,
     /// EPA tries: 0 (no EPA), 1, or 2 when the first try's bounds ran out.
     pub epa_tries: u32,

@@ -16,7 +16,7 @@ pub struct WarmStart {
     /// The last separating direction, from A towards B in A's local frame; zero when there is none (cores
     /// overlapping, or no query yet).
     pub direction: Vec3,
-    /// The support vertex of A's and B's last walks ([`NO_START`] when the shape is scanned or not yet walked).
+    /// The support vertex of A's and B's last walks (`NO_START` when the shape is scanned or not yet walked).
     pub vertex_a: u32,
     pub vertex_b: u32,
 }

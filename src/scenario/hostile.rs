@@ -66,7 +66,7 @@ pub(crate) fn hostile_shapes() -> (Vec<ConvexShape>, Vec<ShapeKind>) {
     (shapes, kinds)
 }
 
-/// Every ordered pair of [`hostile_shapes`] (both orders of A and B), `poses_per_pair` poses each: random
+/// Every ordered pair of `hostile_shapes` (both orders of A and B), `poses_per_pair` poses each: random
 /// rotations, B at a random direction from A at up to 1.5 times the sum of their bounding radii (so about a
 /// third overlap), every second pose 1e5 from the origin. 64 x `poses_per_pair` pairs.
 pub fn hostile_scene(poses_per_pair: u32) -> Scene {

@@ -346,7 +346,7 @@ pub(crate) fn prism(sides: usize, radius: f64, half_height: f64) -> Mesh {
 }
 
 /// One generated asset: file name, description, mesh.
-pub struct Asset {
+pub(crate) struct Asset {
     pub file: &'static str,
     pub description: &'static str,
     pub mesh: Mesh,

@@ -34,7 +34,7 @@ pub struct HullAdjacency {
     /// The coordinates of `neighbours[k]`, for every k, in `Vec3A`: the vector type the float32 walk computes
     /// in, so its loads need no conversion.
     pub neighbour_points: Vec<Vec3A>,
-    /// A cube map of directions: entry [`start_cell`]`(dir)` is the support vertex of that cell's centre
+    /// A cube map of directions: entry `start_cell``(dir)` is the support vertex of that cell's centre
     /// direction, where a walk along any direction of the cell starts (a few steps from its end).
     /// `6 * START_TABLE_SIDE^2` entries, face-major, then row, then column.
     pub starts: Vec<u32>,
@@ -115,7 +115,7 @@ impl HullAdjacency {
     }
 
     /// The adjacency of `points` over `triangles` (indices into `points`, counterclockwise seen from outside),
-    /// when they close a convex surface that uses every point, checked exactly ([`ConvexSurface::of`]): on any
+    /// when they close a convex surface that uses every point, checked exactly (`of`): on any
     /// other graph the walk's local maximum need not be the highest vertex.
     pub fn of_surface(points: &[Vec3], triangles: &[[u32; 3]]) -> Option<Self> {
         ConvexSurface::of(points, triangles)?;
@@ -170,7 +170,7 @@ impl HullAdjacency {
     }
 
     /// The support vertex of `points` along `dir` by hill climbing from `start` or from the start table's
-    /// vertex for `dir`, whichever is higher (the table's alone with [`NO_START`]). `points` are the vertices
+    /// vertex for `dir`, whichever is higher (the table's alone with `NO_START`). `points` are the vertices
     /// this adjacency was built for, in any precision (the copies of the coordinates here are float32, exact in
     /// float64).
     #[inline]

@@ -30,7 +30,7 @@ pub struct ReducedHull {
     /// point: a superset with the same hull).
     pub vertices: Vec<Vec3>,
     /// The hull's triangles over `vertices`, counterclockwise seen from outside, when `vertices` are exactly
-    /// the vertices of a closed convex surface that quickhull built and [`ConvexSurface`] accepted.
+    /// the vertices of a closed convex surface that quickhull built and `ConvexSurface` accepted.
     pub triangles: Option<Vec<[u32; 3]>>,
 }
 

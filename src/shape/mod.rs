@@ -18,12 +18,11 @@ mod support;
 pub use adjacency::HullAdjacency;
 pub(crate) use adjacency::NO_START;
 pub(crate) use adjacency::START_TABLE_SIDE;
-pub use hull::ReducedHull;
-pub use hull::{reduce_to_hull};
+pub use hull::reduce_to_hull;
 pub use hull::reduce_to_hull_vertices;
+pub use hull::ReducedHull;
 pub use obj::{load_obj_models, load_obj_points};
 pub use packed::PackedPoints;
-pub use support::support_point;
 pub use support::{support_index, HullView};
 
 use crate::error::GjkError;
@@ -126,7 +125,7 @@ impl ConvexShape {
 
     /// Like [`ConvexShape::new`], but keeps only the vertices of the convex hull (fewer support-function
     /// evaluations for meshes with interior or redundant points). A hull of at least
-    /// [`HILL_CLIMB_MIN_VERTICES`] vertices also gets its vertex adjacency (from the hull's triangles, checked
+    /// `HILL_CLIMB_MIN_VERTICES` vertices also gets its vertex adjacency (from the hull's triangles, checked
     /// exactly convex, built once here), and its support function climbs it instead of scanning every vertex.
     pub fn hull(points: &[Vec3], radius: f32) -> Result<Self, GjkError> {
         validate_points(points)?;

@@ -57,7 +57,7 @@ impl<R: Real> PackedPoints<R> {
     /// The packed copy the SIMD scan of a shape's support reads: none for a hull that climbs its `adjacency`
     /// ([`super::HullView::support_index`] walks whenever it can, so the copy would be 12 bytes a vertex written
     /// for nothing, and most of a float64 repeat's setup on a 20,000-point hull), nor for a point set too small
-    /// for the SIMD scan to pay ([`SIMD_SCAN_MIN_POINTS`]).
+    /// for the SIMD scan to pay (`SIMD_SCAN_MIN_POINTS`).
     pub fn for_scans(points: &[R::V], adjacency: Option<&super::HullAdjacency>) -> Option<Self> {
         (adjacency.is_none() && points.len() >= SIMD_SCAN_MIN_POINTS).then(|| Self::new(points))
     }

@@ -8,17 +8,11 @@ use super::packed::PackedPoints;
 use crate::real::Real;
 use std::cell::Cell;
 
-/// The point of `points` with the largest dot product with `dir` (the first one on ties, so results are
-/// deterministic and the WGSL twin `support_hull`, which scans in the same order, picks the same vertex).
-///
-/// The scalar linear scan, the reference the faster searches of [`HullView`] are checked against.
-#[inline]
-pub fn support_point<R: Real>(points: &[R::V], dir: R::V) -> R::V {
-    points[support_index::<R>(points, dir)]
-}
-
-/// Index of [`support_point`]'s answer. Tracking the index rather than copying the best point on every
-/// improvement halves the scan time (measured: about 235 vs 410 ns for 256 points).
+/// The index of the point of `points` with the largest dot product with `dir` (the first one on ties, so
+/// results are deterministic and the WGSL twin `support_hull`, which scans in the same order, picks the same
+/// vertex): the scalar linear scan, the reference the faster searches of [`HullView`] are checked against.
+/// Tracking the index rather than copying the best point on every improvement halves the scan time (measured:
+/// about 235 vs 410 ns for 256 points).
 #[inline]
 pub fn support_index<R: Real>(points: &[R::V], dir: R::V) -> usize {
     let mut best = 0;
@@ -38,7 +32,7 @@ pub fn support_index<R: Real>(points: &[R::V], dir: R::V) -> usize {
 /// answer, where the next walk starts (GJK's successive directions turn little, so the walk is a step or two).
 ///
 /// Which search answers: the walk when there is an adjacency (hulls of at least
-/// [`super::HILL_CLIMB_MIN_VERTICES`] vertices made by [`super::ConvexShape::hull`]), else the SIMD scan, else
+/// `HILL_CLIMB_MIN_VERTICES` vertices made by [`super::ConvexShape::hull`]), else the SIMD scan, else
 /// the scalar scan (the float64 referee built from bare points). The scans answer the same vertex bit for bit;
 /// the walk the same support value (see [`HullAdjacency`] for its ties).
 #[derive(Clone, Debug)]
@@ -73,7 +67,7 @@ impl<'a, R: Real> HullView<'a, R> {
         self.adjacency.is_some()
     }
 
-    /// The vertex of the last answer ([`NO_START`] before the first).
+    /// The vertex of the last answer (`NO_START` before the first).
     pub fn last_vertex(&self) -> u32 {
         self.last.get()
     }

@@ -47,17 +47,17 @@ pub struct PenetrationReport {
     pub cpu_status: PenetrationCounts,
     /// Pairs both sides call penetrating.
     pub both_penetrating: usize,
-    /// Of those, the pairs deeper than [`DEEP_FRACTION`] of their size on either side.
+    /// Of those, the pairs deeper than `DEEP_FRACTION` of their size on either side.
     pub deep: usize,
-    /// Deep pairs whose depths differ by more than [`DEPTH_BAND`] of the pair's size.
+    /// Deep pairs whose depths differ by more than `DEPTH_BAND` of the pair's size.
     pub depth_disagreements: usize,
-    /// Deep pairs whose normals differ by more than [`NORMAL_BAND`] while the GPU's normal is not as good.
+    /// Deep pairs whose normals differ by more than `NORMAL_BAND` while the GPU's normal is not as good.
     pub normal_disagreements: usize,
-    /// Deep pairs whose normals differ by more than [`NORMAL_BAND`] although moving B by the GPU's depth
+    /// Deep pairs whose normals differ by more than `NORMAL_BAND` although moving B by the GPU's depth
     /// along the GPU's normal separates the shapes just as the CPU's does: the minimal direction is not
     /// unique there (parallel faces, symmetric shapes). Not a disagreement; reported for information.
     pub equivalent_normals: usize,
-    /// Pairs where one side is penetrating deeper than [`DEEP_FRACTION`] and the other says separated (or
+    /// Pairs where one side is penetrating deeper than `DEEP_FRACTION` and the other says separated (or
     /// the reverse); shallower differences are contact within rounding and counted in
     /// `near_contact_status_differences`.
     pub status_disagreements: usize,

@@ -133,22 +133,17 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
     out
 }
 
-/// The WGSL declarations of [`shared_constants`], one per line. Floats are written with Rust's shortest
-/// round-trip form, which WGSL parses back to the same float32.
-pub fn wgsl_constants() -> String {
-    wgsl_constants_for(Climbing::Compiled)
-}
-
 /// Whether a kernel carries the hull climb (`support_climb`): `CLIMBING` is 1 or 0. Where no uploaded hull
 /// climbs, the kernels are built without it, since its code alone, never run, made the intersection kernel about
 /// 8% slower on an H200 (docs/benchmarks.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Climbing {
+pub(crate) enum Climbing {
     Compiled,
     Left,
 }
 
-/// [`wgsl_constants`] with `CLIMBING` set for `climbing`.
+/// The WGSL declarations of [`shared_constants`], one per line, with `CLIMBING` set for `climbing`. Floats are
+/// written with Rust's shortest round-trip form, which WGSL parses back to the same float32.
 pub(crate) fn wgsl_constants_for(climbing: Climbing) -> String {
     let mut text = String::from(
         "// Generated from Rust by src/gpu/shader/constants.rs when the kernel is assembled.\n",

@@ -7,7 +7,7 @@ pub mod constants;
 mod layout_tests;
 
 /// A shared WGSL file, by path (for messages) and text.
-pub struct SharedFile {
+pub(crate) struct SharedFile {
     pub path: &'static str,
     pub text: &'static str,
 }
@@ -55,7 +55,7 @@ enum Needs {
 }
 
 /// One compute kernel: an entry point in its own file.
-pub struct Kernel {
+pub(crate) struct Kernel {
     /// The kernel's name, also its entry point and its file's stem.
     pub name: &'static str,
     pub file: SharedFile,
@@ -90,6 +90,7 @@ pub(crate) const MARK_BODIES: Kernel = Kernel {
     needs: Needs::Scene,
 };
 
+#[cfg(test)]
 /// Every kernel the crate compiles.
 pub(crate) const KERNELS: [&Kernel; 4] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA, &MARK_BODIES];
 
@@ -110,6 +111,7 @@ impl Kernel {
     }
 
     /// The complete WGSL source.
+    #[cfg(test)]
     pub fn source(&self) -> String {
         self.source_for(constants::Climbing::Compiled)
     }
@@ -126,7 +128,8 @@ impl Kernel {
     }
 }
 
+#[cfg(test)]
 /// The kernel called `name`.
-pub fn kernel(name: &str) -> Option<&'static Kernel> {
+pub(crate) fn kernel(name: &str) -> Option<&'static Kernel> {
     KERNELS.iter().copied().find(|k| k.name == name)
 }

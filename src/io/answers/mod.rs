@@ -1,7 +1,7 @@
 //! Answers written as JSON Lines: one answer's fields ([`AnswerFields`], shared with the answers table and
-//! the Python module), one answer or error as a line ([`output`]), a buffered writer of many ([`writer`]),
-//! the answer lines of a batch in input order ([`lines`]) and the thread that writes them behind the CPU
-//! ([`write_behind`]).
+//! the Python module), one answer or error as a line (`output`), a buffered writer of many (`writer`),
+//! the answer lines of a batch in input order (`lines`) and the thread that writes them behind the CPU
+//! (`write_behind`).
 
 mod fields;
 pub(crate) mod lines;

@@ -30,7 +30,7 @@ pub fn write_result(
 /// fields with serde_json wrote before (the test `lines_are_what_serde_json_writes` holds the two equal),
 /// without serde's per-token writes, which profiles of `query` on the `bench --io` mix showed costing about
 /// as much as the float formatting. A caller that writes many lines appends them to one buffer and
-/// writes that ([`super::writer::AnswerWriter`]): measured on the `bench --io` mix, building each line
+/// writes that (`AnswerWriter`): measured on the `bench --io` mix, building each line
 /// in a zeroed stack buffer and then copying it into the output buffer took about 3% longer.
 pub fn push_result(out: &mut Vec<u8>, r: &WorldResult, hit: Option<&WorldPenetration>) {
     let f = AnswerFields::new(r, hit);

@@ -118,7 +118,7 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Parses `--threads`: a whole number from 0 (all cores) to [`MAX_THREADS_PER_CORE`] times the cores.
+/// Parses `--threads`: a whole number from 0 (all cores) to `MAX_THREADS_PER_CORE` times the cores.
 pub fn parse_threads(text: &str) -> Result<usize, String> {
     let digits = text.trim();
     let max = MAX_THREADS_PER_CORE * cores();

@@ -122,7 +122,7 @@ pub fn run_indexed_gpu(
     })
 }
 
-/// Runs pairs that index `shapes` on the GPU ([`run_indexed_gpu`]); returns every answer in world
+/// Runs pairs that index `shapes` on the GPU (`run_indexed_gpu`); returns every answer in world
 /// coordinates, in order, and the batch time (upload, compute, readback). A JSON Lines batch comes here
 /// with the shape list its reader kept ([`crate::io::jsonl::ShapeCache::listing`]), each shape once.
 pub fn answer_indexed_gpu(

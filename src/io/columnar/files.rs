@@ -61,7 +61,7 @@ pub type Batches = Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>>>;
 const PARQUET_BATCH_ROWS: usize = 1 << 16;
 
 /// Opens `path` as a table of `format` (Arrow or Parquet): its schema and its record batches. Opening and
-/// each batch run under [`guarded`], so a reader's panic on a damaged file is an error here.
+/// each batch run under `guarded`, so a reader's panic on a damaged file is an error here.
 pub fn read_table(path: &Path, format: BatchFormat) -> anyhow::Result<(Arc<Schema>, Batches)> {
     let context = || format!("cannot read {}", path.display());
     let mut file = File::open(path).with_context(context)?;

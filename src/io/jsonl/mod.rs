@@ -1,6 +1,6 @@
-//! JSON Lines batches: the input read in blocks of whole lines ([`reader`]), each line parsed by the typed
-//! fast path ([`typed`], which shares the shapes that repeat) or, for anything it does not take, field by
-//! field ([`parse`], the one source of the error texts, with [`lexical`], [`overflow`] and [`repeated_keys`]
+//! JSON Lines batches: the input read in blocks of whole lines (`reader`), each line parsed by the typed
+//! fast path (`typed`, which shares the shapes that repeat) or, for anything it does not take, field by
+//! field (`parse`, the one source of the error texts, with `lexical`, `overflow` and `repeated_keys`
 //! for the numbers and keys serde_json alone would misreport). [`pair_line`] writes a pair back as a line.
 
 pub(crate) mod lexical;

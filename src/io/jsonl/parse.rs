@@ -16,7 +16,7 @@ use std::fmt;
 use std::sync::Arc;
 
 /// One shape placed in the world. The shape is shared: lines that repeat a shape (the same points and
-/// radius) hold one copy of it (see [`super::typed`]).
+/// radius) hold one copy of it (see `typed`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlacedShape {
     pub shape: Arc<ConvexShape>,

@@ -336,15 +336,15 @@ const LISTS_PER_HASH: usize = 4;
 /// that is exactly the line's list, and the line's numbers are neither converted again nor its shape built
 /// again.
 ///
-/// Two lookups. The first, by a hash of a list's first [`PREFIX_BYTES`] bytes, costs a comparison with the
+/// Two lookups. The first, by a hash of a list's first `PREFIX_BYTES` bytes, costs a comparison with the
 /// few texts of that hash: the usual case, where distinct shapes begin differently. Lists whose beginning
-/// is shared by [`LISTS_PER_HASH`] cached lists already go to the second, by a hash of their whole text
-/// (the end found from the brackets alone, [`list_extent`]). With the first alone, 50,000 distinct lists
+/// is shared by `LISTS_PER_HASH` cached lists already go to the second, by a hash of their whole text
+/// (the end found from the brackets alone, `list_extent`). With the first alone, 50,000 distinct lists
 /// that all began with `[[0,0,0],` shared one hash, and each new line compared its list with every one
 /// before it (27 s for a 12 MB file that takes 0.3 s otherwise; found by a hostile-input audit). The whole
 /// text costs more to hash than the first bytes (about a fifth more reading time on `bench --io`'s file
 /// when every list took it), so only lists the first lookup cannot tell apart pay it. The whole-text hash is
-/// fast, not keyed: a file can make it collide, and then lists past [`LISTS_PER_HASH`] are converted every
+/// fast, not keyed: a file can make it collide, and then lists past `LISTS_PER_HASH` are converted every
 /// time instead of cached (linear still).
 ///
 /// A cache made by [`ShapeCache::listing`] is also the batch's one shape de-duplication: each shape it builds,
