@@ -4,6 +4,7 @@
 use super::choices::FormatArg;
 use crate::io::columnar::{convert_jsonl, BatchFormat, Converted};
 use crate::io::same_file::refuse_same_file;
+use crate::io::sink::note;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 
@@ -44,7 +45,10 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<Converted> {
         (args.shapes.as_path(), shapes_format),
         (args.pairs.as_path(), pairs_format),
     )?;
-    eprintln!("pairs={} shapes={}", converted.pairs, converted.shapes);
+    note(format_args!(
+        "pairs={} shapes={}",
+        converted.pairs, converted.shapes
+    ));
     Ok(converted)
 }
 

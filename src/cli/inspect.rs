@@ -18,6 +18,7 @@ use crate::query::{PairTrace, WorldPenetration, WorldResult};
 use anyhow::{anyhow, Context, Result};
 use glam::DVec3;
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
@@ -69,8 +70,13 @@ pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
         std::fs::write(path, json + "\n")
             .with_context(|| format!("cannot write the trace to {}", path.display()))?;
     }
-    print!("{}", table(&inspected));
-    println!("{}", inspected.answer_line);
+    // Not `print!`, which panics when stdout's reader has gone (`| head -1`): the broken pipe ends the
+    // command with exit code 141.
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", table(&inspected))
+        .and_then(|()| writeln!(out, "{}", inspected.answer_line))
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
     Ok(inspected)
 }
 

@@ -15,7 +15,7 @@ use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers,
 use crate::io::jsonl::ShapeCache;
 use crate::io::jsonl::{indexed_batch, read_and_parse};
 use crate::io::same_file::refuse_same_file;
-use crate::io::sink::Destination;
+use crate::io::sink::{note, Destination};
 use crate::query::AnswerKind;
 use std::path::PathBuf;
 
@@ -116,7 +116,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         }
     };
     if args.stats {
-        eprintln!("{}", stats_line(run.pairs, run.compute_s));
+        note(format_args!("{}", stats_line(run.pairs, run.compute_s)));
     }
     Ok(QueryReport {
         lines: run.lines,
@@ -190,7 +190,7 @@ fn columnar_query(
     };
     let pairs = rows.len() - failed_lines;
     if args.stats {
-        eprintln!("{}", stats_line(pairs, compute_s));
+        note(format_args!("{}", stats_line(pairs, compute_s)));
     }
     Ok(QueryReport {
         lines: rows.len(),
