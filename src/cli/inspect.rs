@@ -6,6 +6,7 @@
 //! is the one `query` gives, bit for bit. The picture (`--screenshot`) is drawn by the demo's inspector; the
 //! command line hands it the parsed pair (see `src/main.rs`).
 
+use super::choices::LineLimitArg;
 use crate::gjk::GjkConfig;
 use crate::io::answers::write_result;
 use crate::io::jsonl::{parse_line, PairInput};
@@ -36,6 +37,8 @@ pub struct InspectArgs {
     /// offscreen (needs a GPU adapter; a software one is fine).
     #[arg(long, value_name = "out.png")]
     pub screenshot: Option<PathBuf>,
+    #[command(flatten)]
+    pub line_limit: LineLimitArg,
 }
 
 /// The pair inspected, its trace and the answer line `query` prints for it.
@@ -51,7 +54,7 @@ pub struct Inspected {
 /// answer line. A bad line is an error naming the line and the field, as `query` names it.
 pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
     check_outputs(args)?;
-    let text = read_input(&args.input)?;
+    let text = read_input(&args.input, args.line_limit.max_line_bytes)?;
     let lines = split_lines(&text);
     if args.line == 0 || args.line > lines.len() {
         return Err(anyhow!(

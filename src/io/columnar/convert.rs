@@ -49,13 +49,15 @@ struct Tables {
     sides: [Vec<RawSide>; 2],
 }
 
-/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs`, each in its format.
+/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs`, each in its format; a line
+/// longer than `max_line_bytes` stops it, as it stops `query`.
 pub fn convert_jsonl(
     input: &Path,
     (shapes, shapes_format): (&Path, BatchFormat),
     (pairs, pairs_format): (&Path, BatchFormat),
+    max_line_bytes: usize,
 ) -> anyhow::Result<Converted> {
-    let text = read_input(input)?;
+    let text = read_input(input, max_line_bytes)?;
     let mut tables = Tables {
         offsets: vec![0],
         ..Tables::default()
