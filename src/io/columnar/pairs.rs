@@ -13,6 +13,7 @@ use crate::io::jsonl::parse::{fold_centre, normalised};
 use crate::pose::DPose;
 use anyhow::anyhow;
 use arrow_array::RecordBatch;
+use arrow_schema::ArrowError;
 use glam::{DQuat, DVec3};
 use std::path::Path;
 
@@ -175,6 +176,16 @@ pub fn read_pairs(
     exec: &Executor,
 ) -> anyhow::Result<Vec<PairRow>> {
     let (_, batches) = read_table(path, format)?;
+    pairs_of(batches, path, shapes, exec)
+}
+
+/// The pairs table in `batches`, read from `path` (which the errors name) against `shapes`.
+pub fn pairs_of(
+    batches: impl IntoIterator<Item = Result<RecordBatch, ArrowError>>,
+    path: &Path,
+    shapes: &ShapeTable,
+    exec: &Executor,
+) -> anyhow::Result<Vec<PairRow>> {
     let mut rows = Vec::new();
     let mut indices: Vec<usize> = Vec::new();
     for batch in batches {

@@ -13,6 +13,7 @@ use crate::shape::ConvexShape;
 use anyhow::{anyhow, bail};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};
+use arrow_schema::ArrowError;
 use glam::DVec3;
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -78,6 +79,15 @@ pub fn read_shapes(
     exec: &Executor,
 ) -> anyhow::Result<ShapeTable> {
     let (_, batches) = read_table(path, format)?;
+    shapes_of(batches, path, exec)
+}
+
+/// The shapes table in `batches`, read from `path` (which the errors name).
+pub fn shapes_of(
+    batches: impl IntoIterator<Item = Result<RecordBatch, ArrowError>>,
+    path: &Path,
+    exec: &Executor,
+) -> anyhow::Result<ShapeTable> {
     let at = |message: String| anyhow!("{}: {message}", path.display());
     let mut rows: Vec<(u32, usize, RawShape)> = Vec::new();
     let mut first_row_of: FxHashMap<u32, usize> = FxHashMap::default();
