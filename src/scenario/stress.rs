@@ -439,13 +439,8 @@ mod tests {
         // A cube from 999999999 to 1e9 (as an OBJ file writes it) is one point in float32.
         let corners: Vec<Vec3> = (0..8)
             .map(|k| {
-                let at = |bit: u32| {
-                    if k & (1 << bit) == 0 {
-                        999_999_999.0
-                    } else {
-                        1e9
-                    }
-                };
+                // Written apart (in float64), one number in float32.
+                let at = |bit: u32| [999_999_999.0_f64, 1e9][(k >> bit) & 1] as f32;
                 Vec3::new(at(0), at(1), at(2))
             })
             .collect();

@@ -619,7 +619,7 @@ mod tests {
     fn a_line_past_the_limit_stops_the_reading_once_the_lines_before_it_are_visited() {
         let line = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#;
         let limit = line.len();
-        let long = format!(r#"{{"a": {{"points": [[0,0,0]]}},  "b": {{"points": [[1,0,0]]}}}}"#);
+        let long = r#"{"a": {"points": [[0,0,0]]},  "b": {"points": [[1,0,0]]}}"#;
         for threads in [Threads::Single, Threads::Count(2)] {
             let exec = Executor::new(threads).unwrap();
             // Within a block, and a line without an end longer than every block (no newline ever).
