@@ -21,7 +21,7 @@ use cli::{
     ConvertArgs, InspectArgs, QueryArgs,
 };
 use gpu_gjk::io::columnar::reading_a_table;
-use gpu_gjk::io::sink::{is_broken_pipe, require_stdout};
+use gpu_gjk::io::sink::{is_broken_pipe, note, require_stdout};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -88,7 +88,7 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
     let inspected = run_inspect(args)?;
     if let Some(path) = &args.screenshot {
         app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
-        eprintln!("inspector view saved to {}", path.display());
+        note(format_args!("inspector view saved to {}", path.display()));
     }
     Ok(true)
 }

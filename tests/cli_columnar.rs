@@ -1078,3 +1078,63 @@ fn convert_writes_each_table_in_the_format_its_name_says() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `convert` and `query` read a line by one set of rules: a line `query` refuses is either a row `query`
+/// refuses too, or refused by `convert` with `query`'s words for it, naming the line. A position of 1e-320
+/// (float64 holds it, `query` refuses it as too small for float32) was converted into a row the tables
+/// answered.
+#[test]
+fn convert_refuses_a_line_query_refuses_unless_its_row_is_refused_too() {
+    let dir = scratch("convert-verdicts");
+    let good = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#;
+    let others = [
+        r#"{"a": {"points": [[0,0,0]], "position": [1e-320, 0, 0]}, "b": {"points": [[1,0,0]]}}"#,
+        r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]], "position": [0, 0, -4e-310]}}"#,
+        r#"{"a": {"points": [[0,0,0]], "radius": 1e-40}, "b": {"points": [[1,0,0]]}}"#,
+        r#"{"a": {"points": [[0,0,1e-45]]}, "b": {"points": [[1,0,0]]}}"#,
+        "\u{0C}",
+    ];
+    let (shapes, pairs) = (dir.join("shapes.arrow"), dir.join("pairs.arrow"));
+    for (k, bad) in BAD_LINES.iter().chain(&others).enumerate() {
+        let input = dir.join(format!("line-{k}.jsonl"));
+        std::fs::write(&input, format!("{good}\n{bad}\n{good}\n")).unwrap();
+        let _ = (std::fs::remove_file(&shapes), std::fs::remove_file(&pairs));
+        let query = gpu_gjk(&["query", path(&input), "--backend", "cpu"]);
+        let answers = String::from_utf8(query.stdout).unwrap();
+        let refusal = answers.lines().nth(1).unwrap();
+        let why: serde_json::Value = serde_json::from_str(refusal).unwrap();
+        let why = why["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{bad}: {refusal}"));
+        assert!(why.starts_with("line 2: "), "{why}");
+
+        let converted = run_convert(&input, &shapes, &pairs, &[]);
+        if converted.status.success() {
+            let table = gpu_gjk(&[
+                "query",
+                "--shapes",
+                path(&shapes),
+                path(&pairs),
+                "--backend",
+                "cpu",
+            ]);
+            let text = String::from_utf8(table.stdout).unwrap();
+            let row = text.lines().nth(1).unwrap();
+            assert!(
+                row.starts_with(r#"{"error": "pairs row 1: "#),
+                "{bad}: {row}"
+            );
+        } else {
+            let err = stderr(&converted);
+            assert!(
+                err.contains(&format!("{}: {why}", path(&input))),
+                "{bad}: {err}"
+            );
+            assert!(
+                !shapes.exists() && !pairs.exists(),
+                "{bad}: no table written"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -433,3 +433,83 @@ fn inspect_and_bench_refuse_to_write_one_file_twice_or_over_the_input() {
     );
     assert!(!text(&out.stdout).contains("== 300 pairs"));
 }
+
+/// Runs `args` with stdin `stdin`, stderr (and stdout too when `both`) connected to a pipe whose reader is
+/// gone before the program starts (`2>&1 | head -c0`): every write there fails with a broken pipe.
+#[cfg(unix)]
+fn with_readers_gone(args: &[&str], stdin: &str, both: bool) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let stdout = match both {
+        true => Stdio::from(writer.try_clone().unwrap()),
+        false => Stdio::piped(),
+    };
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// A stderr whose reader has gone never turns a run into a panic (exit code 101, "failed printing to
+/// stderr"): the notices, summaries and statistics written there are best effort. With stdout gone too the
+/// run ends quietly (exit code 141), or with 0 when it had nothing more to write there.
+#[cfg(unix)]
+#[test]
+fn a_stderr_whose_reader_has_gone_ends_no_command_in_a_panic() {
+    let dir = scratch("stderr_gone");
+    let input = dir.join("pairs.jsonl");
+    std::fs::write(&input, format!("{PAIR}\n{{\n")).unwrap();
+    let good = dir.join("good.jsonl");
+    std::fs::write(&good, format!("{PAIR}\n")).unwrap();
+    let (input, good) = (input.to_str().unwrap(), good.to_str().unwrap());
+    let shapes = dir.join("shapes.arrow");
+    let pairs = dir.join("pairs.arrow");
+    let (shapes, pairs) = (shapes.to_str().unwrap(), pairs.to_str().unwrap());
+    let commands: [&[&str]; 6] = [
+        // The auto backend's notice (a software adapter, or none) and the statistics line.
+        &["query", good, "--stats"],
+        // A bad line's echo.
+        &["query", input, "--backend", "cpu", "--stats"],
+        &["convert", good, "--shapes", shapes, "--pairs", pairs],
+        &["inspect", good],
+        &["adapters", "--backend", "gl"],
+        &[
+            "bench",
+            "--backend",
+            "cpu",
+            "--pairs",
+            "300",
+            "--repeat",
+            "1",
+        ],
+    ];
+    for args in commands {
+        let both = with_readers_gone(args, "", true);
+        // `adapters` fails (2) on a machine without an OpenGL adapter.
+        let failed = args[0] == "adapters" && both.status.code() == Some(2);
+        assert!(
+            matches!(both.status.code(), Some(0 | 141)) || failed,
+            "{args:?}, stdout and stderr gone: {:?}",
+            both.status
+        );
+        // With stdout there, the command does its work and says so there.
+        let out = with_readers_gone(args, "", false);
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {:?}", out.status);
+    }
+    // The bad line makes exit code 2 (a failed line), not a panic; its answer line still comes out.
+    let out = with_readers_gone(&["query", input, "--backend", "cpu"], "", false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stdout).contains("line 2: "),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = with_readers_gone(&["query", good, "--stats"], "", false);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("separated"));
+}

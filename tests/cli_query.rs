@@ -655,3 +655,76 @@ fn points_written_far_from_their_origin_answer_like_the_same_shapes_placed_there
         }
     }
 }
+
+/// `gpu-gjk ARGS` with no stdin, and how long it ran.
+fn run_command(args: &[&str]) -> (std::process::Output, std::time::Duration) {
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("start gpu-gjk");
+    (out, start.elapsed())
+}
+
+/// A line longer than `--max-line-bytes` (64 MiB unless given) stops `query`, `convert` and `inspect` with
+/// an error naming the input, the line, the limit and the option, once the lines before it are answered;
+/// an input without a newline (`/dev/zero`) fails at once instead of filling the memory.
+#[test]
+fn a_line_longer_than_the_limit_is_named_and_stops_the_reading() {
+    let pair = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#;
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-line-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("long.jsonl");
+    let long = format!(
+        r#"{{"a": {{"points": [[0,0,0],{}[0,0,1]]}}, "b": {{"points": [[1,0,0]]}}}}"#,
+        "[0,0,0],".repeat(200)
+    );
+    std::fs::write(&input, format!("{pair}\n{long}\n{pair}\n")).unwrap();
+    let name = input.to_str().unwrap();
+    let (shapes, pairs) = (dir.join("s.arrow"), dir.join("p.arrow"));
+    let (shapes, pairs) = (shapes.to_str().unwrap(), pairs.to_str().unwrap());
+    let limit = "1000";
+    let want = format!(
+        "error: {name}: line 2: longer than the line length limit of 1000 bytes (the reading stopped \
+         there); raise the limit with --max-line-bytes N\n"
+    );
+    for args in [
+        &["query", name, "--backend", "cpu", "--threads", "1"][..],
+        &["query", name, "--backend", "cpu", "--threads", "2"],
+        &["convert", name, "--shapes", shapes, "--pairs", pairs],
+        &["inspect", name, "--line", "1"],
+    ] {
+        let (out, _) = run_command(&[args, &["--max-line-bytes", limit]].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{args:?}");
+        if args[0] == "query" {
+            // The line before it is answered.
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        }
+        // Under the default limit the file is fine.
+        let (out, _) = run_command(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+    }
+    if cfg!(unix) {
+        for args in [
+            &["query", "/dev/zero", "--backend", "cpu"][..],
+            &["query", "/dev/zero", "--backend", "cpu", "--threads", "2"],
+            &["convert", "/dev/zero", "--shapes", shapes, "--pairs", pairs],
+            &["inspect", "/dev/zero"],
+        ] {
+            let (out, took) = run_command(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains(
+                    "/dev/zero: line 1: longer than the line length limit of 67108864 bytes"
+                ),
+                "{args:?}: {err}"
+            );
+            assert!(took.as_secs() < 30, "{args:?} took {took:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

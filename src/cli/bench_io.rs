@@ -18,7 +18,7 @@ use crate::io::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBat
 use crate::io::jsonl::write_mix_file;
 use crate::io::jsonl::ShapeCache;
 use crate::io::jsonl::{parse_line, PairInput};
-use crate::io::jsonl::{read_input, split_lines, ParsedLine};
+use crate::io::jsonl::{read_input, split_lines, ParsedLine, DEFAULT_MAX_LINE_BYTES};
 use crate::io::sink::Destination;
 use crate::query::AnswerKind;
 use crate::scenario::MixSpec;
@@ -67,14 +67,21 @@ fn end_to_end(
     if reader == Reader::Typed {
         // As `query --backend cpu` does: block by block, each block answered and written before the next.
         let destination = Destination::File(output.to_path_buf());
-        let run = stream_on_cpu(input, AnswerKind::Penetration, exec, &cache, &destination)?;
+        let run = stream_on_cpu(
+            input,
+            AnswerKind::Penetration,
+            exec,
+            &cache,
+            &destination,
+            DEFAULT_MAX_LINE_BYTES,
+        )?;
         stages.compute = run.compute_s;
         stages.write = run.write_s;
         stages.read_parse = start.elapsed().as_secs_f64() - run.compute_s - run.write_s;
         return Ok((stages, cache.len()));
     }
     // The parser before the typed path, in three phases: parse every line, answer, write.
-    let text = read_input(input)?;
+    let text = read_input(input, DEFAULT_MAX_LINE_BYTES)?;
     let lines: Vec<(usize, &[u8])> = split_lines(&text).into_iter().enumerate().collect();
     let parsed = exec.map(&lines, |&(i, line)| {
         if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
@@ -211,6 +218,7 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
             &input,
             (shapes.as_path(), format),
             (pairs.as_path(), format),
+            DEFAULT_MAX_LINE_BYTES,
         )?;
     }
     let reader_out = dir.join("field_by_field.jsonl");

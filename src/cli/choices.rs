@@ -3,6 +3,7 @@
 
 use crate::io::batch::Backend;
 use crate::io::columnar::BatchFormat;
+use crate::io::jsonl::DEFAULT_MAX_LINE_BYTES;
 
 /// `--backend`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -77,5 +78,32 @@ mod tests {
             let name = arg.to_possible_value().unwrap().get_name().to_owned();
             assert_eq!(Backend::from_name(&name), Some(Backend::from(*arg)));
         }
+    }
+}
+
+/// `--max-line-bytes`, shared by the commands that read JSON Lines.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct LineLimitArg {
+    /// The longest input line read, in bytes (67108864, 64 MiB, unless given): a longer line stops the
+    /// reading with an error naming it, as soon as the reader is past the limit. A pair of two 40,000-point
+    /// hulls written with every digit is a line of about 5 MB.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LINE_BYTES, value_parser = parse_line_limit)]
+    pub max_line_bytes: usize,
+}
+
+impl Default for LineLimitArg {
+    fn default() -> Self {
+        Self {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// A whole number of bytes, at least 1.
+fn parse_line_limit(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("a line limit of 0 bytes would refuse every line; give at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text}: expected a whole number of bytes")),
     }
 }

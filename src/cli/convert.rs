@@ -1,9 +1,10 @@
 //! `gpu-gjk convert`: the command's arguments, its checks of the table names, and its report; the
 //! conversion itself is [`crate::io::columnar::convert_jsonl`].
 
-use super::choices::FormatArg;
+use super::choices::{FormatArg, LineLimitArg};
 use crate::io::columnar::{convert_jsonl, BatchFormat, Converted};
 use crate::io::same_file::refuse_same_file;
+use crate::io::sink::note;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 
@@ -21,6 +22,8 @@ pub struct ConvertArgs {
     /// The tables' format, when their names do not say it (a name that says another is refused).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+    #[command(flatten)]
+    pub line_limit: LineLimitArg,
 }
 
 /// Runs `convert`: prints `pairs=N shapes=M` on stderr.
@@ -43,8 +46,12 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<Converted> {
         &args.input,
         (args.shapes.as_path(), shapes_format),
         (args.pairs.as_path(), pairs_format),
+        args.line_limit.max_line_bytes,
     )?;
-    eprintln!("pairs={} shapes={}", converted.pairs, converted.shapes);
+    note(format_args!(
+        "pairs={} shapes={}",
+        converted.pairs, converted.shapes
+    ));
     Ok(converted)
 }
 

@@ -6,6 +6,7 @@
 //! is the one `query` gives, bit for bit. The picture (`--screenshot`) is drawn by the demo's inspector; the
 //! command line hands it the parsed pair (see `src/main.rs`).
 
+use super::choices::LineLimitArg;
 use crate::gjk::GjkConfig;
 use crate::io::answers::write_result;
 use crate::io::jsonl::{parse_line, PairInput};
@@ -18,6 +19,7 @@ use crate::query::{PairTrace, WorldPenetration, WorldResult};
 use anyhow::{anyhow, Context, Result};
 use glam::DVec3;
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
@@ -35,6 +37,8 @@ pub struct InspectArgs {
     /// offscreen (needs a GPU adapter; a software one is fine).
     #[arg(long, value_name = "out.png")]
     pub screenshot: Option<PathBuf>,
+    #[command(flatten)]
+    pub line_limit: LineLimitArg,
 }
 
 /// The pair inspected, its trace and the answer line `query` prints for it.
@@ -50,7 +54,7 @@ pub struct Inspected {
 /// answer line. A bad line is an error naming the line and the field, as `query` names it.
 pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
     check_outputs(args)?;
-    let text = read_input(&args.input)?;
+    let text = read_input(&args.input, args.line_limit.max_line_bytes)?;
     let lines = split_lines(&text);
     if args.line == 0 || args.line > lines.len() {
         return Err(anyhow!(
@@ -69,8 +73,13 @@ pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
         std::fs::write(path, json + "\n")
             .with_context(|| format!("cannot write the trace to {}", path.display()))?;
     }
-    print!("{}", table(&inspected));
-    println!("{}", inspected.answer_line);
+    // Not `print!`, which panics when stdout's reader has gone (`| head -1`): the broken pipe ends the
+    // command with exit code 141.
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", table(&inspected))
+        .and_then(|()| writeln!(out, "{}", inspected.answer_line))
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
     Ok(inspected)
 }
 

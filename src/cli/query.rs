@@ -4,7 +4,7 @@
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
-use super::choices::{BackendArg, FormatArg};
+use super::choices::{BackendArg, FormatArg, LineLimitArg};
 use crate::io::answers::write_answer_lines;
 use crate::io::batch::answer_indexed_gpu;
 use crate::io::batch::IndexedAnswers;
@@ -15,7 +15,7 @@ use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers,
 use crate::io::jsonl::ShapeCache;
 use crate::io::jsonl::{indexed_batch, read_and_parse};
 use crate::io::same_file::refuse_same_file;
-use crate::io::sink::Destination;
+use crate::io::sink::{note, Destination};
 use crate::query::AnswerKind;
 use std::path::PathBuf;
 
@@ -50,6 +50,8 @@ pub struct QueryArgs {
     /// runs its penetration kernels whatever the kind and prints the fields of the kind asked for.
     #[arg(long, value_enum, default_value_t = KindArg::Penetration)]
     pub kind: KindArg,
+    #[command(flatten)]
+    pub line_limit: LineLimitArg,
 }
 
 /// `--kind`, the command line's name for [`AnswerKind`].
@@ -96,14 +98,22 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         return columnar_query(args, format, &output, &exec);
     }
     let kind = args.kind.answer_kind();
+    let max_line_bytes = args.line_limit.max_line_bytes;
     let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
     let run = match selected.gpu() {
-        None => stream_on_cpu(&args.input, kind, &exec, &ShapeCache::default(), &output)?,
+        None => stream_on_cpu(
+            &args.input,
+            kind,
+            &exec,
+            &ShapeCache::default(),
+            &output,
+            max_line_bytes,
+        )?,
         Some(ctx) => {
             // The GPU answers the whole batch at once: one upload of the shapes the reader listed (each
             // once), one submission per chunk.
             let cache = ShapeCache::listing();
-            let parsed = read_and_parse(&args.input, &exec, &cache)?;
+            let parsed = read_and_parse(&args.input, &exec, &cache, max_line_bytes)?;
             let (shapes, pairs) = indexed_batch(&parsed, cache);
             let (results, compute_s) = answer_indexed_gpu(ctx, &shapes, &pairs, kind, &exec)?;
             Streamed {
@@ -116,7 +126,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
         }
     };
     if args.stats {
-        eprintln!("{}", stats_line(run.pairs, run.compute_s));
+        note(format_args!("{}", stats_line(run.pairs, run.compute_s)));
     }
     Ok(QueryReport {
         lines: run.lines,
@@ -190,7 +200,7 @@ fn columnar_query(
     };
     let pairs = rows.len() - failed_lines;
     if args.stats {
-        eprintln!("{}", stats_line(pairs, compute_s));
+        note(format_args!("{}", stats_line(pairs, compute_s)));
     }
     Ok(QueryReport {
         lines: rows.len(),

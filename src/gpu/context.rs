@@ -199,7 +199,12 @@ pub fn check_backend_env() -> Result<(), String> {
 /// to stderr on a machine without a login session).
 pub fn log_instance_creation(backends: wgpu::Backends) {
     if std::env::var_os("GPU_GJK_LOG_INSTANCES").is_some() {
-        eprintln!("gpu-gjk: creating a wgpu instance (backends {backends:?})");
+        // Not `eprintln!`, which panics when stderr's reader has gone.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "gpu-gjk: creating a wgpu instance (backends {backends:?})"
+        );
     }
 }
 

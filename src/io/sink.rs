@@ -149,6 +149,13 @@ fn stdout_was_closed() -> bool {
     }
 }
 
+/// Writes one line to stderr (a notice, a summary, a statistic), ignoring a failure: a stderr whose reader
+/// has gone (`gpu-gjk query FILE 2>&1 | head -0`) or that was closed must not turn a run into a panic, as
+/// `eprintln!` would. Standard output's broken pipe is what ends such a run (with exit code 141).
+pub fn note(line: std::fmt::Arguments) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
 /// Whether `error` comes from writing to a pipe whose reader has gone (`| head -1`).
 pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {

@@ -98,13 +98,33 @@ fn scale_factor(template: &ConvexShape, size: f32) -> f64 {
     f64::from(size) / bounding_radius_f64(template)
 }
 
+/// Why a template of no size has none: its points, held in float32, are one point and its radius is 0. Far
+/// from the origin that is often float32's doing (a cube from 999999999 to 1e9 is one point there, float32's
+/// spacing at 1e9 being 64), so the message says where the point is and what float32's spacing there is.
+fn no_size(template: &ConvexShape) -> String {
+    let at = template.centre();
+    let largest = at.abs().max_element();
+    let mut message = format!(
+        "it has no size: its points coincide in float32, at [{}, {}, {}], and its radius is 0",
+        at.x, at.y, at.z
+    );
+    if largest > 0.0 {
+        let spacing = f32::from_bits(largest.to_bits() + 1) - largest;
+        message += &format!(
+            " (float32's spacing there is {spacing:e}: points written nearer each other than that become \
+             one); move the mesh nearer the origin or scale it up"
+        );
+    }
+    message
+}
+
 /// Checks that `template` can be scaled to every body size of `spec`: it has a size, and its points,
 /// scaled about its local origin, stay within the coordinate limit (a tiny mesh far from its origin
 /// would not).
 pub fn check_template(template: &ConvexShape, spec: &StressSpec) -> Result<(), String> {
     let radius = bounding_radius_f64(template);
     if radius <= 0.0 {
-        return Err("it has no size (all its points coincide and its radius is 0)".into());
+        return Err(no_size(template));
     }
     // The largest size gives the largest coordinates; the smallest the smallest factor.
     let largest = scale_factor(template, spec.size.1);
@@ -412,7 +432,26 @@ mod tests {
             .expect_err("a point cannot be scaled");
         assert_eq!(
             error.to_string(),
-            "template 1: it has no size (all its points coincide and its radius is 0)"
+            "template 1: it has no size: its points coincide in float32, at [1, 1, 1], and its radius is 0 \
+             (float32's spacing there is 1.1920929e-7: points written nearer each other than that become one); \
+             move the mesh nearer the origin or scale it up"
+        );
+        // A cube from 999999999 to 1e9 (as an OBJ file writes it) is one point in float32.
+        let corners: Vec<Vec3> = (0..8)
+            .map(|k| {
+                // Written apart (in float64), one number in float32.
+                let at = |bit: u32| [999_999_999.0_f64, 1e9][(k >> bit) & 1] as f32;
+                Vec3::new(at(0), at(1), at(2))
+            })
+            .collect();
+        let far = ConvexShape::new(corners, 0.0).expect("one point is a valid shape");
+        let error = StressScene::new(vec![far], StressSpec::default()).expect_err("no size");
+        assert!(
+            error.to_string().starts_with(
+                "template 0: it has no size: its points coincide in float32, at [1000000000, 1000000000, \
+                 1000000000], and its radius is 0 (float32's spacing there is 6.4e1"
+            ),
+            "{error}"
         );
     }
 }

@@ -171,7 +171,7 @@ fn check_floats(what: &str, n: usize, words: Vec<&str>) -> Result<(), String> {
         Some(v) if v.len() == n => Ok(()),
         _ => Err(format!(
             "{what} needs {n} numbers, found \"{}\"",
-            words.join(" ")
+            words.iter().map(|w| shown(w)).collect::<Vec<_>>().join(" ")
         )),
     }
 }
@@ -181,7 +181,10 @@ fn check_floats(what: &str, n: usize, words: Vec<&str>) -> Result<(), String> {
 /// The range is checked on the numbers as written (in float64): tobj reads them as float32, where `1e39`
 /// becomes infinite, and a finite coordinate beyond the limit is then named as such, not as NaN or infinity.
 fn check_vertex(words: Vec<&str>) -> Result<(), String> {
-    let found = || format!("\"{}\"", words.join(" "));
+    let found = || {
+        let shown: Vec<String> = words.iter().map(|w| shown(w)).collect();
+        format!("\"{}\"", shown.join(" "))
+    };
     let head: Option<Vec<f64>> = words.iter().take(3).map(|w| w.parse().ok()).collect();
     let xyz = match head {
         Some(v) if v.len() == 3 => DVec3::new(v[0], v[1], v[2]),
@@ -203,6 +206,18 @@ fn check_vertex(words: Vec<&str>) -> Result<(), String> {
             ))
         }
     };
+    // A number written with digits that float64 cannot hold (`1e400`, a million digits) is finite as written:
+    // it is named for what it is, beyond the limit, not as an infinity.
+    for (word, x) in words.iter().zip(xyz.to_array()) {
+        if !x.is_finite() && !written_non_finite(word) {
+            return Err(format!(
+                "vertex coordinate beyond +-{COORDINATE_LIMIT:e} ({} is beyond float64's range too, not \
+                 infinite as written): {}",
+                shown(word),
+                found()
+            ));
+        }
+    }
     if !written.is_finite() {
         return Err(format!(
             "vertex has a non-finite coordinate (NaN or infinite): {}",
@@ -262,6 +277,26 @@ fn check_weight(w: f64, word: &str) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// Whether `word` is written as a NaN or an infinity (`nan`, `inf`, `-Infinity`), which Rust's float parser
+/// reads as such.
+fn written_non_finite(word: &str) -> bool {
+    let unsigned = word.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    matches!(unsigned.as_str(), "nan" | "inf" | "infinity")
+}
+
+/// `word` as a message shows it: whole when short, else its start, its end and its length, so that a number
+/// of a million digits is not copied into the message.
+fn shown(word: &str) -> String {
+    const LONGEST: usize = 64;
+    let count = word.chars().count();
+    if count <= LONGEST {
+        return word.to_string();
+    }
+    let head: String = word.chars().take(20).collect();
+    let tail: String = word.chars().skip(count - 8).collect();
+    format!("{head}...{tail} ({count} characters)")
 }
 
 /// The refusal of `shown`, a number other than 0 below float32's smallest normal number.
@@ -433,6 +468,23 @@ mod tests {
         let (line, message, _) = error_of("nan", text);
         assert_eq!(line, Some(3));
         assert!(message.contains("non-finite"), "{message}");
+
+        // A million digits: finite as written, beyond float64; named as beyond the limit, and not copied.
+        let huge = format!("1{}", "0".repeat(1_000_000));
+        let text = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 {huge} 1\nf 1 2 3\nf 1 3 4\n");
+        let (line, message, _) = error_of("huge", &text);
+        assert_eq!(line, Some(4));
+        assert_eq!(
+            message,
+            "vertex coordinate beyond +-1e9 (10000000000000000000...00000000 (1000001 characters) is beyond \
+             float64's range too, not infinite as written): \"0 10000000000000000000...00000000 (1000001 \
+             characters) 1\""
+        );
+        let (_, message, _) = error_of("e400", "v 1e400 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+        assert!(
+            message.starts_with("vertex coordinate beyond +-1e9 (1e400 is"),
+            "{message}"
+        );
 
         let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 inf\nf 1 2 3\nf 1 3 4\n";
         assert_eq!(error_of("inf", text).0, Some(4));

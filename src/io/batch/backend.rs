@@ -3,6 +3,7 @@
 //! to the CPU with one notice; one that did fails with a clear error, worded with the command line's flag.
 
 use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
+use crate::io::sink::note;
 use anyhow::anyhow;
 
 /// Where a batch runs: the command line's `--backend` values and the Python module's `backend=`.
@@ -90,16 +91,16 @@ pub fn select_backend(backend: Backend, software: SoftwareAdapters) -> anyhow::R
         Backend::Dx12 => forced(BackendChoice::Dx12, "dx12"),
         Backend::Auto => match GpuContext::new(BackendChoice::Auto) {
             Ok(ctx) if ctx.summary.is_software() && software == SoftwareAdapters::SkipInAuto => {
-                eprintln!(
+                note(format_args!(
                     "notice: the only GPU adapter is a software rasteriser ({}); running on the CPU \
                      (--backend gpu uses it anyway)",
                     ctx.summary
-                );
+                ));
                 Ok(Selected::Cpu)
             }
             Ok(ctx) => Ok(Selected::Gpu(Box::new(ctx))),
             Err(e) => {
-                eprintln!("notice: {e}; running on the CPU");
+                note(format_args!("notice: {e}; running on the CPU"));
                 Ok(Selected::Cpu)
             }
         },

@@ -14,7 +14,7 @@ use super::answer::{query_pair, PairAnswer};
 use super::exec::Executor;
 use crate::io::answers::lines::AnswerLines;
 use crate::io::answers::write_behind::WriteBehind;
-use crate::io::jsonl::reader::{for_each_block, pairs_of, ParsedLine};
+use crate::io::jsonl::reader::{for_each_block, input_error, pairs_of, ParsedLine};
 use crate::io::jsonl::ShapeCache;
 use crate::io::sink::Destination;
 use crate::query::AnswerKind;
@@ -56,12 +56,15 @@ impl Streamed {
 }
 
 /// Answers the JSON Lines batch at `path` (stdin for `-`) block by block, writing the answer lines to `output`.
+/// A line longer than `max_line_bytes` stops the run (see [`crate::io::jsonl::DEFAULT_MAX_LINE_BYTES`]), the
+/// lines before it answered.
 pub fn stream_on_cpu(
     path: &Path,
     kind: AnswerKind,
     exec: &Executor,
     cache: &ShapeCache,
     output: &Destination,
+    max_line_bytes: usize,
 ) -> anyhow::Result<Streamed> {
     // Not locked: the input may be read on another thread (see `for_each_block`), and a read locks it.
     let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
@@ -73,17 +76,13 @@ pub fn stream_on_cpu(
     };
     let out = output.open()?;
     let (run, read, written) = match exec.threads() {
-        1 => in_turn(input, kind, exec, cache, out),
-        _ => with_writer(input, kind, exec, cache, out)?,
+        1 => in_turn(input, kind, exec, cache, out, max_line_bytes),
+        _ => with_writer(input, kind, exec, cache, out, max_line_bytes)?,
     };
     // A read error first, unless the reading stopped because the writing had failed.
     if let Err(e) = read {
         if !stopped_by_the_writing(&e) {
-            return Err(anyhow::Error::new(e).context(if path.as_os_str() == "-" {
-                "cannot read standard input".to_string()
-            } else {
-                format!("cannot read input file {}", path.display())
-            }));
+            return Err(input_error(path, e));
         }
     }
     let failed_lines = written.map_err(|e| {
@@ -122,12 +121,13 @@ fn in_turn(
     exec: &Executor,
     cache: &ShapeCache,
     out: Box<dyn Write + Send>,
+    max_line_bytes: usize,
 ) -> Outcome {
     let mut lines = AnswerLines::new(out);
     let mut run = Streamed::default();
     let mut results = Vec::new();
     let mut write_failure = None;
-    let read = for_each_block(input, exec, cache, |parsed| {
+    let read = for_each_block(input, exec, cache, max_line_bytes, |parsed| {
         run.answer_block(parsed, &mut results, kind, exec);
         let computed = Instant::now();
         let written = lines.write(parsed, &results);
@@ -153,10 +153,11 @@ fn with_writer(
     exec: &Executor,
     cache: &ShapeCache,
     out: Box<dyn Write + Send>,
+    max_line_bytes: usize,
 ) -> anyhow::Result<Outcome> {
     let writer = WriteBehind::start(out).context("cannot start the thread that writes answers")?;
     let mut run = Streamed::default();
-    let read = for_each_block(input, exec, cache, |parsed| {
+    let read = for_each_block(input, exec, cache, max_line_bytes, |parsed| {
         let (mut block, mut results): (Vec<ParsedLine>, Vec<PairAnswer>) = writer.spare();
         // The block's lines go to the writer; the reader keeps the emptied vector for the next block.
         std::mem::swap(&mut block, parsed);

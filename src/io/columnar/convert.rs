@@ -7,14 +7,22 @@
 //! missing or unknown field, a blank line) cannot be a row, and stops the conversion with its line number;
 //! so does a coordinate or radius that a float64 column cannot hold (`1e999`, or `1e-400`, which float64
 //! reads as 0 and `query` refuses as too small), with `query`'s error for the line.
+//!
+//! Before a table is written, every line is read as `query` reads it ([`parse_input`], the one set of
+//! rules) and every row as `query` reads the tables: a line whose verdict and its row's differ (a line
+//! `query` refuses but whose row it would answer, such as a position of 1e-320) stops the conversion, naming
+//! the line, so that no table answers what its line does not.
 
 use super::files::{write_table, BatchFormat};
+use super::pairs::pairs_of;
 use super::schema::{pairs_schema, shapes_schema};
+use super::shapes::shapes_of;
+use crate::io::batch::Executor;
 use crate::io::jsonl::lexical::first_vanishing_number;
 use crate::io::jsonl::parse::parse_line;
-use crate::io::jsonl::reader::{read_input, split_lines};
+use crate::io::jsonl::reader::{parse_input, read_input, split_lines, ParsedLine};
 use crate::io::jsonl::repeated_keys::read_value;
-use anyhow::anyhow;
+use anyhow::{anyhow, bail};
 use arrow_array::{
     ArrayRef, FixedSizeListArray, Float64Array, ListArray, RecordBatch, UInt32Array,
 };
@@ -49,13 +57,15 @@ struct Tables {
     sides: [Vec<RawSide>; 2],
 }
 
-/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs`, each in its format.
+/// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs`, each in its format; a line
+/// longer than `max_line_bytes` stops it, as it stops `query`.
 pub fn convert_jsonl(
     input: &Path,
     (shapes, shapes_format): (&Path, BatchFormat),
     (pairs, pairs_format): (&Path, BatchFormat),
+    max_line_bytes: usize,
 ) -> anyhow::Result<Converted> {
-    let text = read_input(input)?;
+    let text = read_input(input, max_line_bytes)?;
     let mut tables = Tables {
         offsets: vec![0],
         ..Tables::default()
@@ -80,12 +90,7 @@ pub fn convert_jsonl(
         shapes: tables.radii.len(),
     };
     let [a, b] = std::mem::take(&mut tables.sides);
-    write_table(
-        shapes,
-        shapes_format,
-        &shapes_schema(),
-        &[shapes_batch(tables)],
-    )?;
+    let shapes_table = shapes_batch(tables);
     let pair_batches: Vec<RecordBatch> = a
         .chunks(1 << 16)
         .zip(b.chunks(1 << 16))
@@ -96,8 +101,51 @@ pub fn convert_jsonl(
     } else {
         pair_batches
     };
+    check_rows_as_lines(
+        input,
+        &text,
+        (shapes, &shapes_table),
+        (pairs, &pair_batches),
+    )?;
+    write_table(shapes, shapes_format, &shapes_schema(), &[shapes_table])?;
     write_table(pairs, pairs_format, &pairs_schema(), &pair_batches)?;
     Ok(converted)
+}
+
+/// Fails, naming the first such line, when a line of `text` and its row of the tables get different
+/// verdicts from `query`: the line refused and the row answered, or the other way round.
+fn check_rows_as_lines(
+    input: &Path,
+    text: &[u8],
+    (shapes_path, shapes): (&Path, &RecordBatch),
+    (pairs_path, pairs): (&Path, &[RecordBatch]),
+) -> anyhow::Result<()> {
+    let exec = Executor::Single;
+    let parsed = parse_input(text, &exec);
+    let shape_table = shapes_of([Ok(shapes.clone())], shapes_path, &exec)?;
+    let rows = pairs_of(
+        pairs.iter().cloned().map(Ok),
+        pairs_path,
+        &shape_table,
+        &exec,
+    )?;
+    for (index, (line, row)) in parsed.iter().zip(&rows).enumerate() {
+        match (line, row) {
+            (ParsedLine::Error(why), Ok(_)) => bail!(
+                "{}: {why}; `query` refuses this line but would answer its row of the tables, so it is not \
+                 converted: correct the line or leave it out",
+                input.display()
+            ),
+            (ParsedLine::Pair(_), Err(why)) => bail!(
+                "{}: line {}: `query` answers this line but would refuse its row of the tables ({why}), so it \
+                 is not converted",
+                input.display(),
+                index + 1
+            ),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A line's two sides, or `None` when it is not a pair object with those fields, or when a coordinate or

@@ -11,10 +11,11 @@ use super::shapes::ShapeTable;
 use crate::error::GjkError;
 use crate::io::batch::gpu::IndexedPair;
 use crate::io::batch::Executor;
-use crate::io::jsonl::parse::{fold_centre, normalised};
+use crate::io::jsonl::parse::{fold_centre, normalised, within_coordinate_range};
 use crate::pose::DPose;
 use anyhow::anyhow;
 use arrow_array::RecordBatch;
+use arrow_schema::ArrowError;
 use glam::{DQuat, DVec3};
 use std::path::Path;
 
@@ -147,7 +148,11 @@ impl<'a> PlainSide<'a> {
                 normalised(q)?
             }
         };
-        // Its position check is the reader's coordinate check (finite, within the limit) of all three.
+        // A coordinate other than 0 below float32's smallest normal number is refused, as on a JSON line;
+        // `DPose::checked` does the rest of the reader's coordinate check (finite, within the limit).
+        if !position.to_array().into_iter().all(within_coordinate_range) {
+            return None;
+        }
         let pose = DPose::checked(position, rotation).ok()?;
         Some((index, fold_centre(shapes.centres[index as usize], pose)))
     }
@@ -179,6 +184,16 @@ pub fn read_pairs(
     let (schema, batches) = read_table(path, format)?;
     check_columns(&schema, "pairs", &pairs_schema())
         .map_err(|message| anyhow!("{}: {message}", path.display()))?;
+    pairs_of(batches, path, shapes, exec)
+}
+
+/// The pairs table in `batches`, read from `path` (which the errors name) against `shapes`.
+pub fn pairs_of(
+    batches: impl IntoIterator<Item = Result<RecordBatch, ArrowError>>,
+    path: &Path,
+    shapes: &ShapeTable,
+    exec: &Executor,
+) -> anyhow::Result<Vec<PairRow>> {
     let mut rows = Vec::new();
     let mut indices: Vec<usize> = Vec::new();
     for batch in batches {

@@ -15,6 +15,7 @@ use crate::io::jsonl::parse::{centred_shape, check_radius};
 use crate::shape::ConvexShape;
 use anyhow::{anyhow, bail};
 use arrow_array::RecordBatch;
+use arrow_schema::ArrowError;
 use glam::DVec3;
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -80,8 +81,18 @@ pub fn read_shapes(
     exec: &Executor,
 ) -> anyhow::Result<ShapeTable> {
     let (schema, batches) = read_table(path, format)?;
+    check_columns(&schema, "shapes", &shapes_schema())
+        .map_err(|message| anyhow!("{}: {message}", path.display()))?;
+    shapes_of(batches, path, exec)
+}
+
+/// The shapes table in `batches`, read from `path` (which the errors name).
+pub fn shapes_of(
+    batches: impl IntoIterator<Item = Result<RecordBatch, ArrowError>>,
+    path: &Path,
+    exec: &Executor,
+) -> anyhow::Result<ShapeTable> {
     let at = |message: String| anyhow!("{}: {message}", path.display());
-    check_columns(&schema, "shapes", &shapes_schema()).map_err(at)?;
     let mut rows: Vec<(u32, usize, RawShape)> = Vec::new();
     let mut first_row_of: FxHashMap<u32, usize> = FxHashMap::default();
     for batch in batches {

@@ -21,5 +21,8 @@ pub use parse::{
     centred_shape, check_coordinate, check_radius, check_rotation, fold_centre, parse_line,
     PairInput, PlacedShape,
 };
-pub use reader::{indexed_batch, parse_input, read_and_parse, read_input, split_lines, ParsedLine};
+pub use reader::{
+    indexed_batch, parse_input, read_and_parse, read_input, split_lines, LineTooLong, ParsedLine,
+    DEFAULT_MAX_LINE_BYTES,
+};
 pub use typed::ShapeCache;

@@ -39,8 +39,11 @@ const SHAPE_FIELDS: [&str; 4] = ["points", "radius", "position", "rotation"];
 
 /// Parses one line (without its newline). The error is the message without the `line N: ` prefix.
 pub fn parse_line(line: &[u8]) -> Result<PairInput, String> {
-    if line.trim_ascii().is_empty() {
+    if line.iter().all(|b| JSON_WHITESPACE.contains(b)) {
         return Err("empty line".into());
+    }
+    if let Some(message) = only_other_whitespace(line) {
+        return Err(message);
     }
     let value = overflow::parse_value(line).map_err(syntax_message)?;
     let Value::Object(fields) = &value else {
@@ -58,6 +61,36 @@ pub fn parse_line(line: &[u8]) -> Result<PairInput, String> {
         a: placed_shape(fields, "a")?,
         b: placed_shape(fields, "b")?,
     })
+}
+
+/// The bytes JSON takes as whitespace. A line of nothing else is blank (the reader answers it with a blank
+/// line); a line of whitespace that includes any other (a form feed) is not JSON, and says so.
+const JSON_WHITESPACE: [u8; 4] = [b' ', b'\t', b'\r', b'\n'];
+
+/// `not JSON: the line holds only whitespace, ...` when `line` is whitespace that JSON does not all take as
+/// such (a form feed, a vertical tab, a no-break space): blank to the eye, but not a blank line.
+fn only_other_whitespace(line: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(line).ok()?;
+    if !text.chars().all(char::is_whitespace) {
+        return None;
+    }
+    let other = text
+        .chars()
+        .find(|c| !c.is_ascii() || !JSON_WHITESPACE.contains(&(*c as u8)))?;
+    let name = match other {
+        '\u{0B}' => " (vertical tab)",
+        '\u{0C}' => " (form feed)",
+        '\u{85}' => " (next line)",
+        '\u{A0}' => " (no-break space)",
+        '\u{2028}' => " (line separator)",
+        '\u{2029}' => " (paragraph separator)",
+        _ => "",
+    };
+    Some(format!(
+        "not JSON: the line holds only whitespace, and U+{:04X}{name} is not JSON whitespace (a blank line \
+         holds only spaces, tabs and carriage returns)",
+        other as u32
+    ))
 }
 
 /// `not JSON: ...`, except that a nesting too deep inside a field the line may not have is that field's
@@ -488,6 +521,15 @@ mod tests {
     #[test]
     fn structural_errors_name_the_field() {
         assert_eq!(err("   "), "empty line");
+        assert_eq!(err(" \t\r"), "empty line");
+        assert_eq!(
+            err("\u{0C}"),
+            "not JSON: the line holds only whitespace, and U+000C (form feed) is not JSON whitespace (a \
+             blank line holds only spaces, tabs and carriage returns)"
+        );
+        assert!(err(" \u{0B}").contains("U+000B (vertical tab) is not JSON whitespace"));
+        assert!(err("\u{A0}\t").contains("U+00A0 (no-break space) is not JSON whitespace"));
+        assert!(err("\u{3000}").contains("U+3000 is not JSON whitespace"));
         assert!(err("{nope").starts_with("not JSON: "), "{}", err("{nope"));
         assert_eq!(err(r#"{"a": NaN}"#), "not JSON: expected value at column 7");
         assert_eq!(err("[1, 2]"), "expected a JSON object, got an array");

@@ -7,29 +7,128 @@
 //! dropped), and the newline that ends the last line does not start another; a UTF-8 byte order mark at
 //! the start of a line is skipped (files joined with `cat` keep theirs); a blank line (nothing but spaces,
 //! tabs and carriage returns) is answered by a blank line and is not an error; every other line is a pair or an error.
+//!
+//! A line longer than the line limit ([`DEFAULT_MAX_LINE_BYTES`] unless the caller says otherwise, `query
+//! --max-line-bytes`) stops the reading with [`LineTooLong`] as soon as the reader is past the limit, so an
+//! input without newlines (`/dev/zero`) fails at once instead of filling the memory.
 
 use super::parse::{parse_line, PairInput, PlacedShape};
 use super::read_ahead::{fill, Filled, ReadAhead};
 use super::typed::{parse_good_line, ShapeCache};
 use crate::io::batch::{Executor, IndexedPair};
 use crate::shape::ConvexShape;
-use anyhow::Context;
 use std::fs::File;
 use std::io::{self, Read};
 
 use std::path::Path;
 
-/// Reads `path`, or stdin when it is `-`.
-pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        Ok(bytes)
+/// The longest line the readers take unless told otherwise: 64 MiB. A pair of two 40,000-point hulls written
+/// with every float64 digit (Python's `json.dumps` of random coordinates, about 64 bytes a point) is a line of
+/// 5,144,727 bytes, so the default leaves a margin of 13 for such a pair, or about a million points in one
+/// line. Reading a line holds it whole, and parsing it takes several times its bytes (`inspect` peaked at
+/// 213 MB on a 32 MB line), which is what the limit bounds.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
+
+/// A line longer than the line limit: the reading stopped on it, before holding more than the limit and a
+/// block of it. Its message names the line, the limit and `--max-line-bytes`, the option that sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineTooLong {
+    /// 1-based.
+    pub line: usize,
+    pub limit: usize,
+}
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}: longer than the line length limit of {} bytes (the reading stopped there); raise \
+             the limit with --max-line-bytes N",
+            self.line, self.limit
+        )
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+impl LineTooLong {
+    fn error(line: usize, limit: usize) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, LineTooLong { line, limit })
+    }
+}
+
+/// The index of the first of `text`'s lines (cut at each `\n`, a `\r` before it counted) longer than `limit`.
+fn first_long_line(text: &[u8], limit: usize) -> Option<usize> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text)
+        .chain(std::iter::once(text.len()))
+        .position(|end| {
+            let long = end - start > limit;
+            start = end + 1;
+            long
+        })
+}
+
+/// An input error as the commands print it: a line too long names the input and the line; any other says
+/// the input could not be read.
+pub fn input_error(path: &Path, error: io::Error) -> anyhow::Error {
+    let name = match path.as_os_str() == "-" {
+        true => "standard input".to_string(),
+        false => path.display().to_string(),
+    };
+    if error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<LineTooLong>())
+    {
+        let too_long = *error
+            .into_inner()
+            .expect("checked above")
+            .downcast::<LineTooLong>()
+            .expect("checked above");
+        return anyhow::Error::new(too_long).context(name);
+    }
+    let what = match path.as_os_str() == "-" {
+        true => name,
+        false => format!("input file {name}"),
+    };
+    anyhow::Error::new(error).context(format!("cannot read {what}"))
+}
+
+/// Reads `path`, or stdin when it is `-`, whole; a line longer than `max_line_bytes` stops the reading
+/// with [`LineTooLong`] (see [`DEFAULT_MAX_LINE_BYTES`]).
+pub fn read_input(path: &Path, max_line_bytes: usize) -> anyhow::Result<Vec<u8>> {
+    let read = if path.as_os_str() == "-" {
+        read_capped(io::stdin().lock(), max_line_bytes)
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read input file {}", path.display()))
+        File::open(path).and_then(|file| read_capped(file, max_line_bytes))
+    };
+    read.map_err(|e| input_error(path, e))
+}
+
+/// Reads `input` to its end, checking each line's length as it comes.
+fn read_capped(mut input: impl Read, limit: usize) -> io::Result<Vec<u8>> {
+    const CHUNK: usize = 1 << 20;
+    let mut bytes = Vec::new();
+    // Where the line being read starts, and how many lines came before it.
+    let (mut line_start, mut lines) = (0, 0);
+    loop {
+        let at = bytes.len();
+        bytes.resize(at + CHUNK, 0);
+        let read = fill(&mut input, &mut bytes[at..])?;
+        bytes.truncate(at + read);
+        for newline in memchr::memchr_iter(b'\n', &bytes[at..]) {
+            if at + newline - line_start > limit {
+                return Err(LineTooLong::error(lines + 1, limit));
+            }
+            lines += 1;
+            line_start = at + newline + 1;
+        }
+        if bytes.len() - line_start > limit {
+            return Err(LineTooLong::error(lines + 1, limit));
+        }
+        if read == 0 {
+            return Ok(bytes);
+        }
     }
 }
 
@@ -169,9 +268,10 @@ pub fn parse_stream(
     input: impl Read + Send + 'static,
     exec: &Executor,
     cache: &ShapeCache,
+    max_line_bytes: usize,
 ) -> std::io::Result<Vec<ParsedLine>> {
     let mut parsed = Vec::new();
-    for_each_block(input, exec, cache, |block| {
+    for_each_block(input, exec, cache, max_line_bytes, |block| {
         parsed.append(block);
         Ok(())
     })?;
@@ -185,10 +285,14 @@ pub fn parse_stream(
 ///
 /// On more than one thread the next block is read by its own thread while this one is parsed and answered
 /// ([`ReadAhead`]); on one thread everything runs in turn on the caller's.
+///
+/// A line longer than `max_line_bytes` is an error, [`LineTooLong`], returned once the lines before it
+/// were visited; the reading stops as soon as it is past the limit.
 pub fn for_each_block(
     input: impl Read + Send + 'static,
     exec: &Executor,
     cache: &ShapeCache,
+    max_line_bytes: usize,
     visit: impl FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut blocks = Blocks {
@@ -197,6 +301,7 @@ pub fn for_each_block(
         visit,
         parsed: Vec::new(),
         lines_before: 0,
+        max_line: max_line_bytes,
     };
     match exec.threads() {
         1 => blocks.read_in_turn(input),
@@ -211,11 +316,37 @@ struct Blocks<'e, V> {
     visit: V,
     parsed: Vec<ParsedLine>,
     lines_before: usize,
+    max_line: usize,
 }
 
 impl<V: FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>> Blocks<'_, V> {
-    /// Parses `text`, whole lines, and hands them to `visit`.
+    /// Parses `text`, whole lines, and hands them to `visit`; a line too long is an error once the lines
+    /// before it were handed on.
     fn lines(&mut self, text: &[u8]) -> std::io::Result<()> {
+        let Some(long) = first_long_line(text, self.max_line) else {
+            return self.parse_and_visit(text);
+        };
+        let before = text
+            .split(|&b| b == b'\n')
+            .take(long)
+            .map(|l| l.len() + 1)
+            .sum();
+        if long > 0 {
+            self.parse_and_visit(&text[..before])?;
+        }
+        Err(LineTooLong::error(self.lines_before + 1, self.max_line))
+    }
+
+    /// The error for the line that starts the buffer and has gone on for `len` bytes without its end, if
+    /// that is past the limit.
+    fn check_partial_line(&self, len: usize) -> std::io::Result<()> {
+        match len > self.max_line {
+            true => Err(LineTooLong::error(self.lines_before + 1, self.max_line)),
+            false => Ok(()),
+        }
+    }
+
+    fn parse_and_visit(&mut self, text: &[u8]) -> std::io::Result<()> {
         let lines: Vec<(usize, &[u8])> = split_lines(text)
             .into_iter()
             .enumerate()
@@ -246,6 +377,7 @@ impl<V: FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>> Blocks<'_, V> {
             let read = fill(&mut input, &mut buffer[filled..filled + block])?;
             filled += read;
             let Some(end) = whole_lines(&buffer[..filled], read) else {
+                self.check_partial_line(filled)?;
                 continue;
             };
             self.lines(&buffer[..end])?;
@@ -273,6 +405,7 @@ impl<V: FnMut(&mut Vec<ParsedLine>) -> std::io::Result<()>> Blocks<'_, V> {
             let read = read?;
             let filled = from + read;
             let Some(end) = whole_lines(&buffer[..filled], read) else {
+                self.check_partial_line(filled)?;
                 // A line longer than the buffer so far: read on into the same one.
                 buffer.resize(filled + block, 0);
                 reader.request(buffer, filled, block);
@@ -304,18 +437,19 @@ fn whole_lines(text: &[u8], read: usize) -> Option<usize> {
     }
 }
 
-/// Reads and parses `path` (stdin for `-`) block by block.
+/// Reads and parses `path` (stdin for `-`) block by block; a line longer than `max_line_bytes` stops it.
 pub fn read_and_parse(
     path: &Path,
     exec: &Executor,
     cache: &ShapeCache,
+    max_line_bytes: usize,
 ) -> anyhow::Result<Vec<ParsedLine>> {
-    if path.as_os_str() == "-" {
-        return parse_stream(io::stdin(), exec, cache).context("cannot read standard input");
-    }
-    let context = || format!("cannot read input file {}", path.display());
-    let file = File::open(path).with_context(context)?;
-    parse_stream(file, exec, cache).with_context(context)
+    let parsed = if path.as_os_str() == "-" {
+        parse_stream(io::stdin(), exec, cache, max_line_bytes)
+    } else {
+        File::open(path).and_then(|file| parse_stream(file, exec, cache, max_line_bytes))
+    };
+    parsed.map_err(|e| input_error(path, e))
 }
 
 #[cfg(test)]
@@ -416,10 +550,18 @@ mod tests {
                     at: 0,
                     calls: 0,
                 };
-                let streamed = parse_stream(trickle, &exec, &ShapeCache::default()).unwrap();
+                let streamed = parse_stream(
+                    trickle,
+                    &exec,
+                    &ShapeCache::default(),
+                    DEFAULT_MAX_LINE_BYTES,
+                )
+                .unwrap();
                 assert_eq!(streamed, whole);
                 let file = std::io::Cursor::new(input.to_vec());
-                let file = parse_stream(file, &exec, &ShapeCache::default()).unwrap();
+                let file =
+                    parse_stream(file, &exec, &ShapeCache::default(), DEFAULT_MAX_LINE_BYTES)
+                        .unwrap();
                 assert_eq!(file, whole);
             }
             assert!(matches!(&whole[4000], ParsedLine::Error(m) if m.starts_with("line 4001: ")));
@@ -456,15 +598,69 @@ mod tests {
                 calls: 0,
             };
             let mut seen = 0;
-            let result = for_each_block(input, &exec, &ShapeCache::default(), |parsed| {
-                seen += parsed.len();
-                Ok(())
-            });
+            let result = for_each_block(
+                input,
+                &exec,
+                &ShapeCache::default(),
+                DEFAULT_MAX_LINE_BYTES,
+                |parsed| {
+                    seen += parsed.len();
+                    Ok(())
+                },
+            );
             let error = result.unwrap_err();
             assert_eq!(error.to_string(), "the disk went away", "{threads:?}");
             // The first two reads filled two blocks: both were answered before the error.
             assert_eq!(seen, 2 * block / (line.len() + 1), "{threads:?}");
         }
+    }
+
+    #[test]
+    fn a_line_past_the_limit_stops_the_reading_once_the_lines_before_it_are_visited() {
+        let line = r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1,0,0]]}}"#;
+        let limit = line.len();
+        let long = r#"{"a": {"points": [[0,0,0]]},  "b": {"points": [[1,0,0]]}}"#;
+        for threads in [Threads::Single, Threads::Count(2)] {
+            let exec = Executor::new(threads).unwrap();
+            // Within a block, and a line without an end longer than every block (no newline ever).
+            let within = format!("{line}\n{line}\n\n{long}\n{line}\n").into_bytes();
+            let endless = [
+                format!("{line}\n").as_bytes(),
+                &vec![b'x'; 3 * block_bytes(&exec)],
+            ]
+            .concat();
+            for (text, seen_before, at) in [(within, 3, 4), (endless, 1, 2)] {
+                let mut seen = 0;
+                let input = std::io::Cursor::new(text.clone());
+                let result =
+                    for_each_block(input, &exec, &ShapeCache::default(), limit, |parsed| {
+                        seen += parsed.len();
+                        Ok(())
+                    });
+                let error = result.unwrap_err();
+                let too_long = error.get_ref().unwrap().downcast_ref::<LineTooLong>();
+                assert_eq!(too_long, Some(&LineTooLong { line: at, limit }));
+                assert_eq!(seen, seen_before, "{threads:?}");
+                // Read whole, as `inspect` and `convert` read: the same line.
+                let whole = read_capped(std::io::Cursor::new(text), limit).unwrap_err();
+                let too_long = whole.get_ref().unwrap().downcast_ref::<LineTooLong>();
+                assert_eq!(too_long, Some(&LineTooLong { line: at, limit }));
+            }
+            // A `\r` before the newline counts; the limit itself is allowed.
+            let exact = format!("{line}\n{line}").into_bytes();
+            assert_eq!(read_capped(&exact[..], limit).unwrap(), exact);
+            assert!(read_capped(format!("{line}\r\n").as_bytes(), limit).is_err());
+        }
+        let message = LineTooLong {
+            line: 7,
+            limit: 100,
+        }
+        .to_string();
+        assert_eq!(
+            message,
+            "line 7: longer than the line length limit of 100 bytes (the reading stopped there); raise \
+             the limit with --max-line-bytes N"
+        );
     }
 
     #[test]
