@@ -1,5 +1,5 @@
 //! The OBJ files in `assets/`: they load as the expected convex shapes, their meshes are closed and wound
-//! outwards, and they are exactly what `src/mesh_gen.rs` writes (`cargo run --example gen_assets`).
+//! outwards, and they are exactly what `src/scenario/mesh_gen.rs` writes (`cargo run --example gen_assets`).
 
 use gpu_gjk::scenario::mesh_gen;
 use gpu_gjk::ConvexShape;

@@ -1,5 +1,5 @@
 //! Rust twins of the GPU structs in `shaders/shared/types.wgsl`. Sizes are checked at compile time
-//! here and against naga's layout of the WGSL in `tests/shader_layout.rs`.
+//! here and against naga's layout of the WGSL in `src/gpu/shader/layout_tests.rs`.
 
 use crate::epa::{Penetration, PenetrationStatus};
 use crate::gjk::{GjkResult, GjkStatus};

@@ -1,6 +1,6 @@
 //! Every constant the WGSL shares with Rust, written once (in the Rust module that explains it) and emitted
 //! into the WGSL when a kernel is assembled: statuses, query kinds, tolerances, bounds, the workgroup size. No
-//! `.wgsl` file declares one by hand (tests/shader_layout.rs checks that, and that naga reads back exactly these
+//! `.wgsl` file declares one by hand (src/gpu/shader/layout_tests.rs checks that, and that naga reads back exactly these
 //! values).
 
 use crate::epa::{
