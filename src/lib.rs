@@ -35,7 +35,7 @@
 //! 1. [`real`], [`pose`], [`error`]: scalars (f32 and f64 through one trait), poses, the error type.
 //! 2. [`shape`]: convex shapes (points about their centre plus a radius) and their support functions.
 //! 3. [`instance`]: what every batch shares, CPU or GPU: instances (shape index + pose) and pairs.
-//! 4. [`gjk`], then [`epa`]: the algorithms, on a [`gjk::PairQuery`] in normalised units. Beside them, the
+//! 4. [`gjk`], then [`epa`]: the algorithms, on a `PairQuery` in normalised units. Beside them, the
 //!    helpers that need only shapes and instances: [`broad_phase`], and with the `scenario` feature
 //!    `scenario` (seeded random scenes, the stress scene, the asset meshes).
 //! 5. [`query`]: one pair of placed shapes answered (centring, units, GJK then EPA, certificates, the float64

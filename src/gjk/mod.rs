@@ -1,5 +1,5 @@
 //! The GJK algorithm (Gilbert, Johnson and Keerthi, with the signed-volumes sub-algorithm): the simplex, its
-//! closest point to the origin, and the bounded-iteration loop, on a [`PairQuery`] in normalised units.
+//! closest point to the origin, and the bounded-iteration loop, on a `PairQuery` in normalised units.
 //!
 //! This layer knows nothing of shapes' poses, centres or units, nor of EPA: the [`crate::query`] layer
 //! prepares a pair and composes GJK with EPA.
@@ -23,12 +23,10 @@ pub(crate) use config::NOISE_ULPS;
 pub(crate) use config::PLANE_SLACK_CAP;
 pub(crate) use config::WEIGHT_SLACK_ULPS;
 pub use config::{pair_scale, GjkConfig, GjkStatus, QueryKind};
-pub use pair::PairQuery;
-pub use pair::PairSupport;
+pub(crate) use pair::PairQuery;
+pub(crate) use pair::PairSupport;
 pub(crate) use signed_volumes::s2d;
-pub use signed_volumes::Projection;
 pub(crate) use simplex::Simplex;
-pub use solver::gjk;
 pub(crate) use solver::gjk_bare;
 pub(crate) use solver::gjk_with_simplex_traced;
 pub(crate) use solver::BareResult;

@@ -20,7 +20,7 @@ use crate::shape::HullView;
 /// Each shape's support search is its [`HullView`]'s: a hill-climbing walk over the hull's adjacency or a SIMD
 /// scan on the CPU (the GPU twin scans), both with the scan's support value.
 #[derive(Clone)]
-pub struct PairSupport<'a, R: Real> {
+pub(crate) struct PairSupport<'a, R: Real> {
     pub a: HullView<'a, R>,
     pub b: HullView<'a, R>,
     /// Rotation of B into A's frame, as a matrix (cheaper per support call than a quaternion).
@@ -70,7 +70,7 @@ impl<'a, R: Real> PairSupport<'a, R> {
 /// and the tolerance scale, all in normalised units, and the settings. `PairQuery` in
 /// `shaders/shared/support.wgsl` is its twin.
 #[derive(Clone)]
-pub struct PairQuery<'a, R: Real> {
+pub(crate) struct PairQuery<'a, R: Real> {
     pub support: PairSupport<'a, R>,
     /// Radius of A, normalised.
     pub radius_a: R,

@@ -19,7 +19,7 @@ use crate::real::Real;
 /// The closest point of a (sub-)simplex to the origin: weights over the simplex slots (zero for dropped
 /// vertices) and the point itself.
 #[derive(Clone, Copy, Debug)]
-pub struct Projection<R: Real> {
+pub(crate) struct Projection<R: Real> {
     pub lambda: [R; 4],
     pub point: R::V,
     pub dist2: R,

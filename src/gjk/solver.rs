@@ -40,11 +40,6 @@ pub struct GjkResult<R: Real> {
     pub iterations: u32,
 }
 
-/// Runs GJK on one pair.
-pub fn gjk<R: Real>(q: &PairQuery<R>, kind: QueryKind) -> GjkResult<R> {
-    gjk_with_simplex(q, kind).0
-}
-
 /// The tolerances of one pair, in normalised units.
 #[derive(Clone, Copy)]
 struct Tolerances<R: Real> {
@@ -80,16 +75,8 @@ struct GjkSearch<R: Real> {
     separated_by_lower_bound: bool,
 }
 
-/// [`gjk`], also returning the final simplex (1 to 4 points of A - B with their support points), where EPA
-/// starts when the cores overlap.
-pub(crate) fn gjk_with_simplex<R: Real>(
-    q: &PairQuery<R>,
-    kind: QueryKind,
-) -> (GjkResult<R>, Simplex<R>) {
-    gjk_with_simplex_traced(q, kind, &mut NoTrace)
-}
-
-/// [`gjk_with_simplex`], showing `tracer` the start and every iteration (see [`super::trace`]).
+/// Runs GJK on one pair, showing `tracer` the start and every iteration (see [`super::trace`]); also returns the
+/// final simplex (1 to 4 points of A - B with their support points), where EPA starts when the cores overlap.
 pub(crate) fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
     q: &PairQuery<R>,
     kind: QueryKind,
@@ -102,7 +89,7 @@ pub(crate) fn gjk_with_simplex_traced<R: Real, T: GjkTracer<R>>(
 }
 
 /// GJK's status, flag, distance and iteration count alone, for a caller that reads nothing else: the same
-/// bits as [`gjk`]'s fields of those names, without the witnesses and the separating direction (the end of
+/// bits as [`gjk_with_simplex_traced`]'s fields of those names, without the witnesses and the separating direction (the end of
 /// every query there: the simplex's weights, [`Simplex::perpendicular`] and a unit vector, 6 to 12% of a
 /// random mix's query time in `benches/vs_parry.rs`).
 ///

@@ -33,7 +33,7 @@ impl Default for WarmStart {
 
 impl WarmStart {
     /// Starts `q` where this pair's last query ended.
-    pub fn prime(&self, q: &mut PairQuery<'_, f32>) {
+    pub(crate) fn prime(&self, q: &mut PairQuery<'_, f32>) {
         if self.direction.length_squared() > 0.0 {
             q.support.start = self.direction.into();
         }
@@ -45,7 +45,7 @@ impl WarmStart {
     /// a direction: the boolean early exit stops at the first plane that separates, which is no better a start
     /// than the centres' direction, and overlapping pairs start best from the centres (measured: keeping
     /// either cost more iterations than it saved, see `batch::tests`).
-    pub fn record<R: Real>(
+    pub(crate) fn record<R: Real>(
         &mut self,
         q: &PairQuery<'_, R>,
         result: &GjkResult<R>,

@@ -17,10 +17,11 @@ use glam::Vec3;
 use rayon::prelude::*;
 use std::collections::HashSet;
 
+#[cfg(test)]
 /// The vertices of the convex hull of `points`, found and checked exactly (see the module notes; a solid set's
 /// in the order the points were given). Flat and collinear inputs, which have no 3D hull, come back as the
 /// corners of their polygon or the two ends of their segment, found exactly.
-pub fn reduce_to_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
+pub(crate) fn reduce_to_hull_vertices(points: &[Vec3]) -> Vec<Vec3> {
     reduce_to_hull(points).vertices
 }
 
@@ -34,7 +35,7 @@ pub struct ReducedHull {
     pub triangles: Option<Vec<[u32; 3]>>,
 }
 
-/// [`reduce_to_hull_vertices`], with the hull's triangles when it has them, so that a hull climbed over its
+/// `reduce_to_hull_vertices`, with the hull's triangles when it has them, so that a hull climbed over its
 /// edges needs no second quickhull.
 pub fn reduce_to_hull(points: &[Vec3]) -> ReducedHull {
     let candidates = dedup(points);

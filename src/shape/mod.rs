@@ -19,7 +19,6 @@ pub use adjacency::HullAdjacency;
 pub(crate) use adjacency::NO_START;
 pub(crate) use adjacency::START_TABLE_SIDE;
 pub use hull::reduce_to_hull;
-pub use hull::reduce_to_hull_vertices;
 pub use hull::ReducedHull;
 pub use obj::{load_obj_models, load_obj_points};
 pub use packed::PackedPoints;
