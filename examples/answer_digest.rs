@@ -239,13 +239,7 @@ fn one_penetration(
 /// The float64 distance answer (distance, witnesses) and penetration answer (depth, normal, contacts).
 type WorldF64 = ((f64, DVec3, DVec3), (f64, DVec3, DVec3, DVec3));
 
-fn world_f64(
-    a: &ConvexShape,
-    pa: &DPose,
-    b: &ConvexShape,
-    pb: &DPose,
-    c: &GjkConfig,
-) -> WorldF64 {
+fn world_f64(a: &ConvexShape, pa: &DPose, b: &ConvexShape, pb: &DPose, c: &GjkConfig) -> WorldF64 {
     let input = PairInput::new(a, *pa, b, *pb);
     let o = || QueryOptions {
         precision: Precision::Float64,
