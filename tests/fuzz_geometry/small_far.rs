@@ -72,22 +72,31 @@ fn unit_rotation(q: [f64; 4]) -> DQuat {
 }
 
 /// The exact distance of the pair as parsed and its pair scale (larger bounding radius about the middle of
-/// each shape's bounding box), in A's frame.
-fn exact_answer(case: &SmallFar) -> (f64, f64) {
+/// each shape's bounding box), in A's frame; with `float32_points`, of the pair whose points are rounded to
+/// float32 one by one (what the front door is given).
+fn exact_answer(case: &SmallFar, float32_points: bool) -> (f64, f64) {
+    let round = |points: &[DVec3]| -> Vec<DVec3> {
+        points
+            .iter()
+            .map(|p| {
+                if float32_points {
+                    p.as_vec3().as_dvec3()
+                } else {
+                    *p
+                }
+            })
+            .collect()
+    };
+    let (a_points, b_points) = (round(&case.a.points), round(&case.b.points));
     let (ra, rb) = (
         unit_rotation(case.a.rotation),
         unit_rotation(case.b.rotation),
     );
     let apart = exact_offset(&[case.b.position], &[case.a.position]);
     let inv_a = ra.conjugate();
-    let b: Vec<DVec3> = case
-        .b
-        .points
-        .iter()
-        .map(|p| inv_a * (apart + rb * *p))
-        .collect();
-    let referee = hull_hull(&case.a.points, &b);
-    let scale = bounding_radius(&case.a.points).max(bounding_radius(&case.b.points));
+    let b: Vec<DVec3> = b_points.iter().map(|p| inv_a * (apart + rb * *p)).collect();
+    let referee = hull_hull(&a_points, &b);
+    let scale = bounding_radius(&a_points).max(bounding_radius(&b_points));
     (referee.upper, scale)
 }
 
@@ -102,12 +111,12 @@ fn bounding_radius(points: &[DVec3]) -> f64 {
 }
 
 fn check(case: &SmallFar) -> Result<(), String> {
-    let (exact, scale) = exact_answer(case);
-    // Eight float32 steps of the distance where that is wider (two points: a pair scale of 0).
-    let band = (FAR_DISTANCE * scale).max(8.0 * EPS32 * exact);
-    let touch = TOUCH * scale;
     let line = case.line();
     let judge = |path: &str, intersecting: bool, answered: f64| -> Result<(), String> {
+        let (exact, scale) = exact_answer(case, path != "query");
+        // Eight float32 steps of the distance where that is wider (two points: a pair scale of 0).
+        let band = (FAR_DISTANCE * scale).max(8.0 * EPS32 * exact);
+        let touch = TOUCH * scale;
         if exact > touch + band && intersecting {
             return Err(format!(
                 "  {path}: intersecting, exact distance {exact:e} (tolerance {touch:e}, scale {scale:e})\n  {line}"
@@ -130,8 +139,8 @@ fn check(case: &SmallFar) -> Result<(), String> {
     let pair = parse_line(line.as_bytes()).map_err(|e| format!("  {e}\n  {line}"))?;
     let (answer, _) = query_pair(&pair, AnswerKind::Distance);
     judge("query", answer.intersecting, answer.distance)?;
-    // The front door, on the points rounded to float32 one by one (they are written about their origin, so
-    // that rounding is a few 1e-8 of the shape's size).
+    // The front door, on the points rounded to float32 one by one, judged against the pair of those points
+    // (a point written a few sizes off its origin rounds by a few 1e-8 of that offset).
     let shape = |side: &Side| {
         let points: Vec<Vec3> = side.points.iter().map(|p| p.as_vec3()).collect();
         ConvexShape::new(points, 0.0).unwrap()
