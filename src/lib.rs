@@ -72,7 +72,7 @@ pub mod io;
 pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 pub use instance::{Instance, Pair};
-pub use pose::{DPose, Pose, RelativePose};
+pub use pose::{CentredPose, DPose, Pose, RelativePose};
 pub use query::{
     distance, intersects, penetration, PairInput, Precision, QueryOptions, WorldPenetration,
     WorldResult,

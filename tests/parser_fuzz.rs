@@ -372,17 +372,19 @@ fn mutated_valid_lines_leave_the_untouched_lines_answered() {
                             i + 1
                         ));
                     }
-                    // The points are centred into the pose: the pose's position is position + R * centre.
+                    // The points are centred about `centre`, kept beside the pose: the pose of the centred
+                    // points is position + R * centre.
+                    let folded = placed.pose.folded();
                     let expect = glam::DVec3::from_array(position)
-                        + placed.pose.rotation * glam::DVec3::new(centre[0], centre[1], centre[2]);
-                    if (placed.pose.position - expect).length() > 1e-9 * (1.0 + expect.length()) {
+                        + folded.rotation * glam::DVec3::new(centre[0], centre[1], centre[2]);
+                    if (folded.position - expect).length() > 1e-9 * (1.0 + expect.length()) {
                         return Err(format!(
                             "line {}: position {} for {shape:?}",
                             i + 1,
-                            placed.pose.position
+                            folded.position
                         ));
                     }
-                    if (placed.pose.rotation.length() - 1.0).abs() > 1e-12 {
+                    if (folded.rotation.length() - 1.0).abs() > 1e-12 {
                         return Err(format!("line {}: rotation not unit", i + 1));
                     }
                 }
@@ -552,11 +554,11 @@ fn quaternions_of_every_size_are_unit_unless_all_zero() {
         let parsed = check_input(line.as_bytes())?;
         match &parsed[0] {
             ParsedLine::Pair(pair) => {
-                let len = pair.a.pose.rotation.length();
+                let len = pair.a.pose.pose.rotation.length();
                 if values.iter().all(|v| *v == 0.0) || (len - 1.0).abs() > 1e-12 {
                     return Err(format!(
                         "{line}: rotation {} of length {len}",
-                        pair.a.pose.rotation
+                        pair.a.pose.pose.rotation
                     ));
                 }
                 Ok(())

@@ -5,10 +5,8 @@
 
 use glam::{DQuat, DVec3};
 use gpu_gjk::io::batch::IndexedPair;
-use gpu_gjk::io::jsonl::{
-    centred_shape, check_coordinate, check_radius, check_rotation, fold_centre,
-};
-use gpu_gjk::{ConvexShape, DPose};
+use gpu_gjk::io::jsonl::{centred_shape, check_coordinate, check_radius, check_rotation};
+use gpu_gjk::{CentredPose, ConvexShape, DPose};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -446,7 +444,7 @@ impl<'a> Pairs<'a> {
         side: usize,
         at: Row,
         shapes: &Shapes,
-    ) -> Result<(u32, DPose), String> {
+    ) -> Result<(u32, CentredPose), String> {
         let name = SIDES[side];
         let (ids, valid) = self.ids[side];
         if valid.is_some_and(|v| !v[k]) {
@@ -481,6 +479,6 @@ impl<'a> Pairs<'a> {
         };
         let pose = DPose::checked(position, rotation)
             .map_err(|e| format!("{at}: {name}_position: {e}"))?;
-        Ok((index, fold_centre(centre, pose)))
+        Ok((index, CentredPose::new(pose, centre)))
     }
 }

@@ -15,7 +15,7 @@ use gpu_gjk::io::batch::{
     IndexedPair, Selected, SoftwareAdapters,
 };
 use gpu_gjk::query::advanced::AnswerKind;
-use gpu_gjk::DPose;
+use gpu_gjk::CentredPose;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -69,8 +69,8 @@ fn device(backend: Backend) -> PyResult<Arc<Selected>> {
 const PLACEHOLDER: IndexedPair = IndexedPair {
     a: 0,
     b: 0,
-    a_pose: DPose::IDENTITY,
-    b_pose: DPose::IDENTITY,
+    a_pose: CentredPose::IDENTITY,
+    b_pose: CentredPose::IDENTITY,
 };
 
 /// Answers every pair row of the columnar batch; see `gpu_gjk.query` for the arguments and the result.

@@ -98,21 +98,22 @@ fn check_outputs(args: &InspectArgs) -> Result<()> {
 }
 
 /// Traces one parsed pair the way `query` answers it: the pair-local frame formed in float64 from the world
-/// poses, then GJK and EPA in float32 (and float64 where float32 cannot finish).
+/// poses and the shapes' centres (positions subtracted first), then GJK and EPA in float32 (and float64 where float32 cannot finish).
 pub fn inspect_pair(line: usize, pair: PairInput) -> Inspected {
-    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
+    let relative = RelativePose::<f32>::between_centred(&pair.a.pose, &pair.b.pose);
+    let frame = pair.a.pose.folded();
     let trace = trace_penetration(
         &pair.a.shape,
         &pair.b.shape,
         &relative,
         &GjkConfig::default(),
     );
-    let world = WorldResult::from_local(&trace.result, &pair.a.pose);
+    let world = WorldResult::from_local(&trace.result, &frame);
     let hit = trace
         .penetration
         .as_ref()
         .expect("a penetration trace has a penetration answer");
-    let world_hit = WorldPenetration::from_local(hit, &pair.a.pose);
+    let world_hit = WorldPenetration::from_local(hit, &frame);
     let mut out = Vec::new();
     write_result(&mut out, &world, Some(&world_hit)).expect("writing to memory");
     let answer_line = String::from_utf8(out)
@@ -193,7 +194,7 @@ pub fn trace_value(inspected: &Inspected) -> Result<serde_json::Value> {
 }
 
 fn trace_json(inspected: &Inspected) -> Result<TraceJson> {
-    let pose = &inspected.pair.a.pose;
+    let pose = &inspected.pair.a.pose.folded();
     let runs: Vec<RunJson> = inspected
         .trace
         .runs

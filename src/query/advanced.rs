@@ -24,7 +24,7 @@ pub fn answer_relative(
     options: QueryOptions,
 ) -> KindAnswer {
     match options.precision {
-        Precision::Float32 => local_float32(a, b, relative, kind, options),
+        Precision::Float32 => local_float32(a, b, relative.into(), kind, options),
         Precision::Float64 => {
             let wide = widened(a, b, relative);
             let (result, hit) = local_float64(a, &wide, kind, options);

@@ -5,7 +5,7 @@
 use super::units::pair_unit;
 use crate::epa::Penetration;
 use crate::gjk::{pair_scale, GjkConfig, GjkResult, PairQuery, PairSupport};
-use crate::pose::{DPose, RelativePose};
+use crate::pose::{CentredPose, DPose, RelativePose};
 use crate::real::Real;
 use crate::shape::{ConvexShape, HullAdjacency, HullView, PackedPoints};
 use glam::DVec3;
@@ -23,12 +23,36 @@ pub struct Prepared<'s> {
     pub unit: f32,
 }
 
+/// Where B is relative to A, as a query receives it.
+#[derive(Clone, Copy, Debug)]
+pub enum PairPose {
+    /// B's local frame in A's local frame: the shapes' centres are folded in float32, as the GPU folds them.
+    Local(RelativePose<f32>),
+    /// B's centred points in A's centred frame, the centres already folded (in float64, from the world poses:
+    /// [`RelativePose::between_centred`]).
+    Cores(RelativePose<f32>),
+}
+
+impl From<&RelativePose<f32>> for PairPose {
+    fn from(relative: &RelativePose<f32>) -> Self {
+        PairPose::Local(*relative)
+    }
+}
+
 impl<'s> Prepared<'s> {
     /// `relative` places B's local frame in A's local frame.
     pub fn new(a: &'s ConvexShape, b: &'s ConvexShape, relative: &RelativePose<f32>) -> Self {
-        let core = RelativePose::<f32> {
-            rotation: relative.rotation,
-            position: relative.position + relative.rotation * b.centre() - a.centre(),
+        Self::placed(a, b, PairPose::Local(*relative))
+    }
+
+    /// The pair with B placed by `pose`.
+    pub fn placed(a: &'s ConvexShape, b: &'s ConvexShape, pose: PairPose) -> Self {
+        let core = match pose {
+            PairPose::Local(relative) => RelativePose::<f32> {
+                rotation: relative.rotation,
+                position: relative.position + relative.rotation * b.centre() - a.centre(),
+            },
+            PairPose::Cores(core) => core,
         };
         let scale = pair_scale(a.bounding_radius(), b.bounding_radius());
         let unit = pair_unit(scale, core.position.abs().max_element());
@@ -125,10 +149,13 @@ pub struct Wide {
 }
 
 impl Wide {
-    /// The pair at float64 poses, prepared in float64 (no float32 rounding of the relative pose).
+    /// The pair at float64 poses, prepared in float64 (no float32 rounding of the relative pose, the centres
+    /// kept apart from the positions until the positions have cancelled).
     pub fn between(a: &ConvexShape, pose_a: &DPose, b: &ConvexShape, pose_b: &DPose) -> Self {
-        let relative =
-            RelativePose::<f64>::between(&a.core_pose_f64(pose_a), &b.core_pose_f64(pose_b));
+        let relative = RelativePose::<f64>::between_centred(
+            &CentredPose::new(*pose_a, a.centre().as_dvec3()),
+            &CentredPose::new(*pose_b, b.centre().as_dvec3()),
+        );
         let scale = pair_scale(a.bounding_radius(), b.bounding_radius());
         Self {
             a: WideHull::of(a),

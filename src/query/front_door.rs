@@ -2,7 +2,7 @@
 //! (an input struct, an options struct, an answer struct). [`super::advanced`] is the one entry below it, for
 //! batch code that has already formed the pair's relative pose.
 
-use super::frame::{Prepared, Wide};
+use super::frame::{PairPose, Prepared, Wide};
 use super::kind::{answer_relative, answer_relative_bare, answer_relative_traced, AnswerKind};
 use super::solve::{answer_traced, penetration_traced};
 use super::trace::{PairRecorder, RunTrace};
@@ -10,7 +10,7 @@ use super::warm_start::WarmStart;
 use super::world::{WorldPenetration, WorldResult};
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, NoTrace};
-use crate::pose::{DPose, RelativePose};
+use crate::pose::{CentredPose, DPose, RelativePose};
 use crate::shape::ConvexShape;
 use glam::Vec3;
 
@@ -39,9 +39,14 @@ impl<'s> PairInput<'s> {
         }
     }
 
-    /// B's local frame in A's, formed in float64 from the world poses and then rounded once to float32.
-    fn relative(&self) -> RelativePose<f32> {
-        RelativePose::between(&self.pose_a, &self.pose_b)
+    /// B's centred points in A's centred frame, formed in float64 from the world poses (positions
+    /// subtracted before the centres are added, [`RelativePose::between_centred`]) and then rounded once to
+    /// float32.
+    fn cores(&self) -> PairPose {
+        PairPose::Cores(RelativePose::between_centred(
+            &CentredPose::new(self.pose_a, self.a.centre().as_dvec3()),
+            &CentredPose::new(self.pose_b, self.b.centre().as_dvec3()),
+        ))
     }
 }
 
@@ -157,8 +162,7 @@ fn world_answer(
     let pose_a = &input.pose_a;
     match options.precision {
         Precision::Float32 => {
-            let relative = input.relative();
-            let (result, hit) = local_float32(input.a, input.b, &relative, kind, options);
+            let (result, hit) = local_float32(input.a, input.b, input.cores(), kind, options);
             (
                 WorldResult::from_local(&result, pose_a),
                 hit.map(|h| WorldPenetration::from_local(&h, pose_a)),
@@ -179,7 +183,7 @@ fn world_answer(
 pub(super) fn local_float32(
     a: &ConvexShape,
     b: &ConvexShape,
-    relative: &RelativePose<f32>,
+    relative: PairPose,
     kind: AnswerKind,
     options: QueryOptions,
 ) -> (GjkResult<f32>, Option<Penetration<f32>>) {

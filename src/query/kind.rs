@@ -2,13 +2,12 @@
 //! are, or (the default of `gpu-gjk query`) how deep they overlap. Asking for less costs less: no EPA for a
 //! distance, and GJK's boolean early exit for an intersection flag.
 
-use super::frame::{narrow_penetration, narrow_result, Prepared};
+use super::frame::{narrow_penetration, narrow_result, PairPose, Prepared};
 use super::point_pair::point_pair_answer;
 use super::solve::{answer_bare, answer_traced, needs_float64, penetration_traced};
 use super::warm_start::WarmStart;
 use crate::epa::{PairTracer, Penetration};
 use crate::gjk::{BareResult, GjkConfig, GjkResult, GjkStatus, NoTrace, QueryKind};
-use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
 
 /// What a query answers.
@@ -67,11 +66,12 @@ pub(crate) type KindAnswer = (GjkResult<f32>, Option<Penetration<f32>>);
 pub fn answer_relative(
     a: &ConvexShape,
     b: &ConvexShape,
-    relative: &RelativePose<f32>,
+    relative: impl Into<PairPose>,
     kind: AnswerKind,
     config: &GjkConfig,
     warm: Option<&mut WarmStart>,
 ) -> KindAnswer {
+    let relative = relative.into();
     if warm.is_none() && a.len() == 1 && b.len() == 1 {
         let penetration = kind == AnswerKind::Penetration;
         if let Some(found) = point_pair_answer(a, b, relative, penetration, config) {
@@ -85,13 +85,13 @@ pub fn answer_relative(
 pub fn answer_relative_traced<T: PairTracer>(
     a: &ConvexShape,
     b: &ConvexShape,
-    relative: &RelativePose<f32>,
+    relative: impl Into<PairPose>,
     kind: AnswerKind,
     config: &GjkConfig,
     warm: Option<&mut WarmStart>,
     tracer: &mut T,
 ) -> KindAnswer {
-    let pair = Prepared::new(a, b, relative);
+    let pair = Prepared::placed(a, b, relative.into());
     let mut q = pair.query(config);
     if let Some(w) = warm.as_deref() {
         w.prime(&mut q);
@@ -148,11 +148,11 @@ pub fn answer_relative_traced<T: PairTracer>(
 pub fn answer_relative_bare(
     a: &ConvexShape,
     b: &ConvexShape,
-    relative: &RelativePose<f32>,
+    relative: impl Into<PairPose>,
     kind: QueryKind,
     config: &GjkConfig,
 ) -> BareResult<f32> {
-    let pair = Prepared::new(a, b, relative);
+    let pair = Prepared::placed(a, b, relative.into());
     let result = answer_bare(&pair.query(config), kind);
     if !matches!(
         result.status,
@@ -177,6 +177,7 @@ pub fn answer_relative_bare(
 #[cfg(all(test, feature = "scenario"))]
 mod tests {
     use super::*;
+    use crate::pose::RelativePose;
     use crate::query::trace_query;
     use crate::scenario::{random_rotation, random_scene, MixSpec};
     use glam::{Quat, Vec3};

@@ -1,9 +1,9 @@
 //! One pair of placed shapes, answered: the layer that composes the algorithms.
 //!
-//! It centres the pair (the shapes' centres folded into B's pose relative to A), normalises it by a power of
-//! two (`pair_unit`), runs GJK and, for penetration, EPA and the certificate, repeats in float64 what float32
-//! cannot finish, and moves the answer back to A's local frame (or the world, [`WorldResult`]). The GPU
-//! kernels are the twins of this layer for many pairs at once.
+//! It centres the pair (the shapes' centres added to B's pose relative to A once the positions have
+//! cancelled), normalises it by a power of two (`pair_unit`), runs GJK and, for penetration, EPA and the
+//! certificate, repeats in float64 what float32 cannot finish, and moves the answer back to A's local frame (or
+//! the world, [`WorldResult`]). The GPU kernels are the twins of this layer for many pairs at once.
 
 pub mod advanced;
 mod closed_form;

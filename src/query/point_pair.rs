@@ -12,11 +12,10 @@
 //! certificate that fails) returns `None` and takes the general path, with its float64 repeat.
 
 use super::closed_form::closed_form_of_cores;
-use super::frame::Prepared;
+use super::frame::{PairPose, Prepared};
 use super::solve::certify;
 use crate::epa::{cores_apart, Penetration, PenetrationStatus};
 use crate::gjk::{GjkConfig, GjkResult, GjkStatus, Simplex};
-use crate::pose::RelativePose;
 use crate::real::Real;
 use crate::shape::ConvexShape;
 use glam::{Mat3A, Vec3A};
@@ -27,7 +26,7 @@ use glam::{Mat3A, Vec3A};
 pub(super) fn point_pair_answer(
     a: &ConvexShape,
     b: &ConvexShape,
-    relative: &RelativePose<f32>,
+    relative: impl Into<PairPose>,
     penetration: bool,
     config: &GjkConfig,
 ) -> Option<(GjkResult<f32>, Option<Penetration<f32>>)> {
@@ -35,7 +34,7 @@ pub(super) fn point_pair_answer(
     let (&[point_a], &[point_b]) = (view_a.points, view_b.points) else {
         return None;
     };
-    let pair = Prepared::new(a, b, relative);
+    let pair = Prepared::placed(a, b, relative.into());
     let unit = pair.unit;
     // As `PairSupport::new` and its support functions place them (a point's support is the point).
     let position_b = Vec3A::from(pair.core.position) * unit;
@@ -75,6 +74,7 @@ pub(super) fn point_pair_answer(
 mod tests {
     use super::*;
     use crate::gjk::{BareResult, GjkResult, NoTrace, QueryKind};
+    use crate::pose::RelativePose;
     use crate::query::kind::{answer_relative_bare, answer_relative_traced, AnswerKind};
     use glam::{Quat, Vec3};
     use proptest::prelude::*;

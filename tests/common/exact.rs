@@ -314,3 +314,40 @@ pub fn hull_hull(a: &[DVec3], b: &[DVec3]) -> MinNorm {
 pub fn point_hull(points: &[DVec3], q: DVec3) -> MinNorm {
     min_norm_point(&points.iter().map(|p| *p - q).collect::<Vec<_>>())
 }
+
+/// Bits below the unit of [`exact_sum`]'s fixed point: every float64 from 2^-90 (finer than any coordinate the
+/// far-from-origin tests write: their shapes are at least 1e-6 across) up to the 1e9 coordinate limit is a
+/// whole number of 2^-90, and a sum of a few of them fits in an i128 (1e9 is below 2^30).
+const FIXED_FRACTION_BITS: i32 = 90;
+
+/// `x` as a whole number of 2^-90, exactly; panics when `x` has bits below 2^-90 or is beyond 2^36.
+fn fixed(x: f64) -> i128 {
+    let scaled = x * 2f64.powi(FIXED_FRACTION_BITS);
+    assert!(
+        scaled.fract() == 0.0 && scaled.abs() < 2f64.powi(126),
+        "{x:e} is not a whole number of 2^-{FIXED_FRACTION_BITS} within range"
+    );
+    scaled as i128
+}
+
+/// The sum of float64 numbers computed exactly (in fixed point) and rounded once to float64: the referee's
+/// way to place points written far from the origin relative to each other without the rounding of
+/// `position + point` that the library is tested for.
+pub fn exact_sum(terms: &[f64]) -> f64 {
+    let total: i128 = terms.iter().map(|&x| fixed(x)).sum();
+    // `i128 as f64` rounds to nearest; the power of two is exact.
+    total as f64 * 2f64.powi(-FIXED_FRACTION_BITS)
+}
+
+/// [`exact_sum`] of vectors, coordinate by coordinate: `plus` summed minus `minus` summed.
+pub fn exact_offset(plus: &[DVec3], minus: &[DVec3]) -> DVec3 {
+    let axis = |k: usize| {
+        let terms: Vec<f64> = plus
+            .iter()
+            .map(|v| v[k])
+            .chain(minus.iter().map(|v| -v[k]))
+            .collect();
+        exact_sum(&terms)
+    };
+    DVec3::new(axis(0), axis(1), axis(2))
+}

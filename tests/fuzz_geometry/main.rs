@@ -44,6 +44,7 @@ mod long_runs;
 mod model;
 mod reproducers;
 mod runner;
+mod small_far;
 mod truth;
 
 /// The library's default touching tolerance, as a fraction of the pair scale.

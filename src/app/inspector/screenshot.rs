@@ -28,7 +28,7 @@ const BACKGROUND: wgpu::Color = wgpu::Color {
 /// the GPU said).
 pub fn gpu_verdict(gpu: &GpuContext, inspected: &Inspected) -> GpuVerdict {
     let pair = &inspected.pair;
-    let relative = RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose);
+    let relative = RelativePose::<f32>::between_centred(&pair.a.pose, &pair.b.pose);
     let instances = [
         Instance {
             shape: 0,
@@ -67,7 +67,7 @@ pub fn inspect_screenshot(inspected: &Inspected, path: &Path) -> Result<()> {
         label: format!("line {}", inspected.line),
         a: ConvexShape::clone(&pair.a.shape),
         b: ConvexShape::clone(&pair.b.shape),
-        relative: RelativePose::<f32>::between(&pair.a.pose, &pair.b.pose),
+        relative: RelativePose::<f32>::between_centred(&pair.a.pose, &pair.b.pose),
         trace: inspected.trace.clone(),
         epa_trace: None,
         gpu: gpu_verdict(&gpu, inspected),

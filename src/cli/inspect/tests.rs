@@ -5,6 +5,7 @@
 use super::{inspect_pair, trace_value};
 use crate::io::batch::query_pair;
 use crate::io::jsonl::{pair_line, parse_line, PairInput};
+use crate::pose::{CentredPose, DPose};
 use crate::query::AnswerKind;
 use crate::scenario::{random_scene, MixSpec};
 use glam::DVec3;
@@ -44,7 +45,7 @@ fn vertices(pair: &PairInput, which_a: bool) -> Vec<DVec3> {
     placed
         .shape
         .local_points()
-        .map(|p| placed.pose.transform_point(p.as_dvec3()))
+        .map(|p| placed.pose.folded().transform_point(p.as_dvec3()))
         .collect()
 }
 
@@ -81,9 +82,10 @@ fn check_trace(pair: &PairInput, trace: &Value, answer: &Value, what: &str) {
     let reach = pair
         .a
         .pose
+        .folded()
         .position
         .length()
-        .max(pair.b.pose.position.length())
+        .max(pair.b.pose.folded().position.length())
         + scale;
     // A point of a shape's core: one of its vertices, or for a segment core (capsules) a point of the segment,
     // where the closed form for point and segment cores finds the closest points (in float32, hence the
@@ -183,7 +185,12 @@ fn float64_repeats_are_traced_and_answer() {
         );
         // The point is given in the needle's frame; rotate it with the needle.
         let mut pair = parse_line(line.as_bytes()).unwrap();
-        pair.a.pose.position = pair.b.pose.rotation * pair.a.pose.position;
+        let point = pair.a.pose.folded();
+        let turned = DPose {
+            position: pair.b.pose.pose.rotation * point.position,
+            rotation: point.rotation,
+        };
+        pair.a.pose = CentredPose::new(turned, DVec3::ZERO);
         let (r, hit) = query_pair(&pair, AnswerKind::Penetration);
         let mut out = Vec::new();
         crate::io::answers::write_result(&mut out, &r, hit.as_ref()).unwrap();

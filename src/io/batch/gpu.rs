@@ -13,18 +13,18 @@ use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult};
 use crate::gpu::{GpuContext, GpuTimings};
 use crate::instance::{Instance, Pair};
-use crate::pose::{DPose, Pose, RelativePose};
+use crate::pose::{CentredPose, Pose, RelativePose};
 use crate::query::{AnswerKind, WorldPenetration, WorldResult};
 use crate::shape::ConvexShape;
 
 /// One pair as a batch runs it: two indices into a shape list and the shapes' world poses (each shape's
-/// centre folded in), whichever reader made it.
+/// centre kept apart from its pose), whichever reader made it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IndexedPair {
     pub a: u32,
     pub b: u32,
-    pub a_pose: DPose,
-    pub b_pose: DPose,
+    pub a_pose: CentredPose,
+    pub b_pose: CentredPose,
 }
 
 /// The instances and index pairs of a batch: instance `s` is shape `s` at the origin (every pair's A), and
@@ -44,7 +44,7 @@ fn pair_instances(
     exec.map_into(
         pairs,
         |pair| {
-            let relative = RelativePose::<f32>::between(&pair.a_pose, &pair.b_pose);
+            let relative = RelativePose::<f32>::between_centred(&pair.a_pose, &pair.b_pose);
             Instance {
                 shape: pair.b,
                 pose: Pose::new(relative.position, relative.rotation),
@@ -74,11 +74,12 @@ impl GpuLocalAnswers {
     /// Pair `k`'s answer in world coordinates, `pair` being pair `k`.
     #[inline]
     pub fn world(&self, k: usize, pair: &IndexedPair) -> PairAnswer {
+        let frame = pair.a_pose.folded();
         (
-            WorldResult::from_local(&self.results[k], &pair.a_pose),
+            WorldResult::from_local(&self.results[k], &frame),
             self.penetrations
                 .as_ref()
-                .map(|hits| WorldPenetration::from_local(&hits[k], &pair.a_pose)),
+                .map(|hits| WorldPenetration::from_local(&hits[k], &frame)),
         )
     }
 }
@@ -141,7 +142,13 @@ pub fn answer_indexed_gpu(
 mod tests {
     use super::*;
     use crate::batch::Threads;
+    use crate::pose::DPose;
     use glam::{DQuat, DVec3};
+
+    /// A shape centred at its frame's origin.
+    fn at(pose: DPose) -> CentredPose {
+        CentredPose::new(pose, DVec3::ZERO)
+    }
 
     /// Each shape has one instance at the origin, shared by the pairs with that shape as A; each pair adds
     /// B at its float64 relative pose, so a pair far from the origin keeps its millimetres.
@@ -153,23 +160,23 @@ mod tests {
             IndexedPair {
                 a: 1,
                 b: 0,
-                a_pose: DPose {
+                a_pose: at(DPose {
                     position: far,
                     rotation: turn,
-                },
-                b_pose: DPose {
+                }),
+                b_pose: at(DPose {
                     position: far + DVec3::new(0.001, 0.0, 0.0),
                     rotation: turn,
-                },
+                }),
             },
             IndexedPair {
                 a: 1,
                 b: 2,
-                a_pose: DPose::IDENTITY,
-                b_pose: DPose {
+                a_pose: at(DPose::IDENTITY),
+                b_pose: at(DPose {
                     position: DVec3::new(0.0, 2.0, 0.0),
                     rotation: DQuat::IDENTITY,
-                },
+                }),
             },
         ];
         let exec = Executor::new(Threads::Count(2)).unwrap();

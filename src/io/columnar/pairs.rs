@@ -11,8 +11,8 @@ use super::shapes::ShapeTable;
 use crate::error::GjkError;
 use crate::io::batch::gpu::IndexedPair;
 use crate::io::batch::Executor;
-use crate::io::jsonl::parse::{fold_centre, normalised, within_coordinate_range};
-use crate::pose::DPose;
+use crate::io::jsonl::parse::{normalised, within_coordinate_range};
+use crate::pose::{CentredPose, DPose};
 use anyhow::anyhow;
 use arrow_array::RecordBatch;
 use arrow_schema::ArrowError;
@@ -56,7 +56,7 @@ impl<'a> Side<'a> {
 
     /// Row `i`'s shape index and world pose.
     #[inline]
-    fn read(&self, i: usize, shapes: &ShapeTable) -> Result<(u32, DPose), String> {
+    fn read(&self, i: usize, shapes: &ShapeTable) -> Result<(u32, CentredPose), String> {
         let id = self
             .id
             .get(i)
@@ -88,7 +88,10 @@ impl<'a> Side<'a> {
             }
         };
         let pose = DPose::checked(position, rotation).map_err(|e| self.pose_error(e))?;
-        Ok((index, fold_centre(shapes.centres[index as usize], pose)))
+        Ok((
+            index,
+            CentredPose::new(pose, shapes.centres[index as usize]),
+        ))
     }
 
     /// The library's pose check, behind the reader's own, named by column.
@@ -133,7 +136,7 @@ impl<'a> PlainSide<'a> {
 
     /// Row `i`'s shape index and world pose, `None` when a check fails.
     #[inline(always)]
-    fn read(&self, i: usize, shapes: &ShapeTable) -> Option<(u32, DPose)> {
+    fn read(&self, i: usize, shapes: &ShapeTable) -> Option<(u32, CentredPose)> {
         let index = shapes.usable(self.ids[i])?;
         let position = self
             .positions
@@ -154,7 +157,10 @@ impl<'a> PlainSide<'a> {
             return None;
         }
         let pose = DPose::checked(position, rotation).ok()?;
-        Some((index, fold_centre(shapes.centres[index as usize], pose)))
+        Some((
+            index,
+            CentredPose::new(pose, shapes.centres[index as usize]),
+        ))
     }
 }
 

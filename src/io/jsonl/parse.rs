@@ -8,7 +8,7 @@ use super::lexical::shorten;
 use super::overflow::{self, overflowed, vanished, SyntaxError, MAX_TOKEN_CHARS};
 use super::repeated_keys::first_repeated_key;
 use crate::error::GjkError;
-use crate::pose::{DPose, COORDINATE_LIMIT};
+use crate::pose::{CentredPose, DPose, COORDINATE_LIMIT};
 use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3, Vec3};
 use serde_json::{Map, Value};
@@ -20,7 +20,9 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlacedShape {
     pub shape: Arc<ConvexShape>,
-    pub pose: DPose,
+    /// The pose of the shape's frame as written and the centre its points were centred about, kept apart
+    /// so that a pair's relative pose is formed from exact differences.
+    pub pose: CentredPose,
     /// The shape's index in the shape list of the cache that read it, when that cache lists its shapes
     /// ([`super::ShapeCache::listing`]); `None` otherwise.
     pub listed: Option<u32>,
@@ -226,21 +228,12 @@ pub fn centred_shape(points: &[DVec3], radius: f32) -> Result<(ConvexShape, DVec
     Ok((ConvexShape::new(centred, radius)?, centre))
 }
 
-/// A centred shape at `pose`, its centre folded into the float64 pose.
+/// A centred shape at `pose`, its centre kept beside the float64 pose.
 pub fn place(shape: Arc<ConvexShape>, centre: DVec3, pose: DPose) -> PlacedShape {
-    let pose = fold_centre(centre, pose);
     PlacedShape {
         shape,
-        pose,
+        pose: CentredPose::new(pose, centre),
         listed: None,
-    }
-}
-
-/// The pose of a shape centred at `centre` (see [`centred_shape`]) whose points were placed at `pose`.
-pub fn fold_centre(centre: DVec3, pose: DPose) -> DPose {
-    DPose {
-        position: pose.position + pose.rotation * centre,
-        rotation: pose.rotation,
     }
 }
 
@@ -511,11 +504,11 @@ mod tests {
         let pair = parse_line(line.as_bytes()).unwrap();
         assert_eq!(pair.a.shape.len(), 8);
         assert_eq!(pair.a.shape.radius(), 0.0);
-        assert_eq!(pair.a.pose, DPose::IDENTITY);
+        assert_eq!(pair.a.pose.folded(), DPose::IDENTITY);
         assert_eq!(pair.b.shape.radius(), 0.5);
-        assert_eq!(pair.b.pose.position, DVec3::new(3.0, 0.0, 0.0));
+        assert_eq!(pair.b.pose.folded().position, DVec3::new(3.0, 0.0, 0.0));
         // The quaternion is normalised.
-        assert_eq!(pair.b.pose.rotation, DQuat::IDENTITY);
+        assert_eq!(pair.b.pose.pose.rotation, DQuat::IDENTITY);
     }
 
     #[test]
@@ -637,7 +630,7 @@ mod tests {
     fn quaternions_normalise_without_overflow_or_underflow() {
         let rotation = |q: &str| {
             let line = format!(r#"{{"a": {OK}, "b": {{"points": [[0,0,0]], "rotation": {q}}}}}"#);
-            parse_line(line.as_bytes()).unwrap().b.pose.rotation
+            parse_line(line.as_bytes()).unwrap().b.pose.pose.rotation
         };
         let half = std::f64::consts::FRAC_1_SQRT_2;
         let q = rotation("[1e154, 1e154, 0, 0]");

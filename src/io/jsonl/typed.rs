@@ -167,19 +167,23 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Exact powers of ten, as serde_json's own table has them.
+/// Powers of ten, all exact in float64.
 const POW10: [f64; 20] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19,
 ];
 
 /// The plain decimal token (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 19 digits) that `text` starts with,
-/// and its length, converted as serde_json 1 converts it without its `float_roundtrip` feature (which
-/// nothing in this build enables): the digits as one integer, rounded to f64, then divided by the power
-/// of ten of the fraction's length. Any other token (an exponent, more digits, a malformed number)
-/// returns `None` and goes to serde_json itself. Measured: serde_json's deserializer set up for each lone
-/// token cost more than the conversion; the test `plain_decimals_convert_as_serde_json_does` compares the
-/// two on random tokens, so a serde_json that converts otherwise fails it.
+/// and its length, converted to the nearest float64, as serde_json converts it with its `float_roundtrip`
+/// feature (which this build enables). When the digits as one integer are below 2^53 both it and the power
+/// of ten are exact in float64, so their quotient is rounded once (Clinger's fast path); otherwise the
+/// token, whose syntax is checked here, goes to the standard library's correctly rounded conversion. (The
+/// integer rounded first and then divided, serde_json's conversion without `float_roundtrip`, rounds twice:
+/// "-999000000.0000613" came out as -999000000.0000612, 1.2e-7 off.) Any other token (an exponent, more
+/// digits, a malformed number) returns `None` and goes to serde_json itself. Measured: serde_json's
+/// deserializer set up for each lone token cost more than the conversion; the test
+/// `plain_decimals_convert_as_serde_json_does` compares the two on random tokens, so a serde_json that
+/// converts otherwise fails it.
 fn plain_decimal(text: &[u8]) -> Option<(f64, usize)> {
     let negative = text.first() == Some(&b'-');
     let mut i = usize::from(negative);
@@ -214,6 +218,11 @@ fn plain_decimal(text: &[u8]) -> Option<(f64, usize)> {
     let more = matches!(text.get(i), Some(b'e' | b'E' | b'+' | b'-' | b'.'));
     if whole == 0 || leading_zero || more || whole + fraction > 19 {
         return None;
+    }
+    const EXACT_INTEGERS: u64 = 1 << f64::MANTISSA_DIGITS;
+    if significand >= EXACT_INTEGERS {
+        let token = std::str::from_utf8(&text[..i]).expect("ASCII digits");
+        return Some((token.parse().expect("a checked plain decimal"), i));
     }
     let f = significand as f64 / POW10[fraction];
     Some((if negative { -f } else { f }, i))
@@ -717,10 +726,18 @@ mod tests {
             "9999999999999999999",
             "1",
             "9.999999999999999999",
+            "-999000000.0000613",
+            "998999999.9999251",
         ] {
             assert_eq!(
                 plain_decimal(token.as_bytes()).map(|(x, _)| x.to_bits()),
                 serde_json::from_str::<f64>(token).ok().map(f64::to_bits),
+                "{token}"
+            );
+            // The nearest float64: the standard library's conversion is correctly rounded.
+            assert_eq!(
+                plain_decimal(token.as_bytes()).map(|(x, _)| x.to_bits()),
+                token.parse::<f64>().ok().map(f64::to_bits),
                 "{token}"
             );
         }
@@ -813,7 +830,7 @@ mod tests {
         let second = parse_good_line(line.as_bytes(), &cache).unwrap();
         assert!(Arc::ptr_eq(&first.a.shape, &first.b.shape));
         assert!(Arc::ptr_eq(&first.a.shape, &second.b.shape));
-        assert_eq!(first.a.pose.position, DVec3::new(5.5, 0.0, 0.0));
+        assert_eq!(first.a.pose.folded().position, DVec3::new(5.5, 0.0, 0.0));
         // Another radius is another shape.
         let rounded = line.replace(r#""position""#, r#""radius": 0.25, "position""#);
         let third = parse_good_line(rounded.as_bytes(), &cache).unwrap();
