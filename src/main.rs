@@ -93,7 +93,28 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
     Ok(true)
 }
 
+/// A fresh machine (a container, a CI runner, an ssh session) has no `XDG_RUNTIME_DIR`. Vulkan's and EGL's
+/// loaders then probe for a Wayland display, and libwayland-client prints `error: XDG_RUNTIME_DIR is invalid
+/// or not set in the environment.` on stderr for every wgpu instance, which reads as this program failing.
+/// Without a Wayland session (no `WAYLAND_DISPLAY`) there is no display to find there, so the variable points at
+/// an empty private folder: the probe finds no socket and says nothing. A session that has either variable is
+/// left as it is. Runs first in `main`, before any thread exists.
+fn quiet_wayland_probe() {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
+    if set("XDG_RUNTIME_DIR") || set("WAYLAND_DISPLAY") {
+        return;
+    }
+    let dir = std::env::temp_dir().join("gpu-gjk-runtime");
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    if builder.create(&dir).is_ok() || dir.is_dir() {
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_wayland_probe();
     // wgpu and the drivers under it say why a device was refused or lost only through `log`: with RUST_LOG
     // set (e.g. `RUST_LOG=wgpu_hal=warn`), those messages go to stderr; without it nothing is logged.
     if std::env::var_os("RUST_LOG").is_some() {
