@@ -5,11 +5,16 @@
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn penetration_epa(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.x;
-    if (index >= atomicLoad(&queue.count)) {
+    // In pair order, slot `index` is pair `index`'s, queued or not; else the first `count` slots are queued.
+    let slots = select(atomicLoad(&queue.count), params.pair_count, params.epa_by_pair != 0u);
+    if (index >= slots) {
+        return;
+    }
+    let task = queue.tasks[index];
+    if (task.queued == 0u) {
         return;
     }
     loop_cut = false;
-    let task = queue.tasks[index];
     let pair = prepared_new(pairs[task.pair]);
     var answer = penetration_certified(pair.query, expand(pair.query, task));
     if (loops_were_cut()) {

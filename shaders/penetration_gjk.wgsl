@@ -10,6 +10,9 @@ fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     loop_cut = false;
+    if (params.epa_by_pair != 0u) {
+        queue.tasks[index].queued = 0u;
+    }
     let pair = prepared_new(pairs[index]);
     var simplex: Simplex;
     var result = gjk_with_simplex(pair.query, KIND_DISTANCE, &simplex);

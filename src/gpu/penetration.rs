@@ -49,6 +49,31 @@ pub struct ContactRecords<'a> {
     pub timings: GpuTimings,
 }
 
+/// How pass 2 finds its pairs in the EPA queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EpaOrder {
+    /// The queued pairs first, in the order of pass 1's atomic appends, and pass 2 dispatched indirectly over
+    /// just those: every thread of pass 2 does EPA. The order varies run to run, which changes no answer where
+    /// each invocation has loops of its own (hardware adapters).
+    Appended,
+    /// Pair `i`'s task at slot `i` and pass 2 over every pair, so its groups are pass 1's, the same every run.
+    /// Software adapters (llvmpipe, lavapipe) share one loop budget among a group's invocations, so which
+    /// pairs come back `gpu_loop_limit` depends on who shares a group; in pair order it depends on the batch
+    /// alone (docs/gpu.md, "Determinism").
+    ByPair,
+}
+
+impl EpaOrder {
+    /// `ByPair` on a software adapter (the loop budget), `Appended` elsewhere.
+    fn for_device(device: &wgpu::Device) -> Self {
+        if device.adapter_info().device_type == wgpu::DeviceType::Cpu {
+            Self::ByPair
+        } else {
+            Self::Appended
+        }
+    }
+}
+
 /// The penetration kernels' job: two passes and three outputs (GJK results, penetrations, the EPA queue).
 pub(super) struct PenetrationJob {
     layout: wgpu::BindGroupLayout,
@@ -56,6 +81,7 @@ pub(super) struct PenetrationJob {
     epa_pass: KernelPipelines,
     format: PenetrationFormat,
     outputs: [OutputSpec; 3],
+    epa_order: EpaOrder,
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
@@ -96,6 +122,7 @@ impl PenetrationJob {
             epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing),
             layout,
             format: PenetrationFormat::Full,
+            epa_order: EpaOrder::for_device(device),
             outputs: [
                 per_pair("results", RESULT_STRIDE),
                 per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
@@ -167,6 +194,10 @@ impl KernelJob for PenetrationJob {
         self.format as u32
     }
 
+    fn epa_by_pair(&self) -> bool {
+        self.epa_order == EpaOrder::ByPair
+    }
+
     fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -188,7 +219,9 @@ impl KernelJob for PenetrationJob {
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(workgroups(count), 1, 1);
         }
-        encoder.copy_buffer_to_buffer(&outputs[2], 0, &self.indirect, 0, INDIRECT_BYTES);
+        if self.epa_order == EpaOrder::Appended {
+            encoder.copy_buffer_to_buffer(&outputs[2], 0, &self.indirect, 0, INDIRECT_BYTES);
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("penetration epa"),
             timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
@@ -199,7 +232,10 @@ impl KernelJob for PenetrationJob {
         });
         pass.set_pipeline(self.epa_pass.active());
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups_indirect(&self.indirect, 0);
+        match self.epa_order {
+            EpaOrder::Appended => pass.dispatch_workgroups_indirect(&self.indirect, 0),
+            EpaOrder::ByPair => pass.dispatch_workgroups(workgroups(count), 1, 1),
+        }
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
