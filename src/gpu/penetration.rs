@@ -49,6 +49,10 @@ pub struct ContactRecords<'a> {
     pub timings: GpuTimings,
 }
 
+// Pass 2 packs a group's queued pairs with one bit per lane in two words (`queued_lanes` in
+// shaders/penetration_epa.wgsl).
+const _: () = assert!(super::WORKGROUP_SIZE <= 64);
+
 /// How pass 2 finds its pairs in the EPA queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum EpaOrder {
@@ -56,7 +60,8 @@ pub(super) enum EpaOrder {
     /// just those: every thread of pass 2 does EPA. The order varies run to run, which changes no answer where
     /// each invocation has loops of its own (hardware adapters).
     Appended,
-    /// Pair `i`'s task at slot `i` and pass 2 over every pair, so its groups are pass 1's, the same every run.
+    /// Pair `i`'s task at slot `i` and pass 2 over every pair, so its groups are pass 1's, the same every run;
+    /// each group packs its queued pairs to its first lanes in pair order.
     /// Software adapters (llvmpipe, lavapipe) share one loop budget among a group's invocations, so which
     /// pairs come back `gpu_loop_limit` depends on who shares a group; in pair order it depends on the batch
     /// alone (docs/gpu.md, "Determinism").
