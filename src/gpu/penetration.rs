@@ -3,7 +3,8 @@
 //! Per chunk, one submission: pass 1 (`penetration_gjk`) answers every pair it can and appends the rest to a
 //! queue whose header doubles as indirect dispatch arguments; the header is copied to an indirect buffer (a
 //! buffer cannot be storage and indirect in one pass) and pass 2 (`penetration_epa`) runs one invocation per
-//! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more. The answers come back
+//! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more. On software adapters
+//! the queue is kept in pair order instead, so a batch repeats bit for bit ([`EpaOrder`]). The answers come back
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
