@@ -1,6 +1,7 @@
 // Kernel `penetration_gjk`, pass 1 of 2 of the penetration query, one invocation per pair: GJK in distance
 // mode, then every answer that needs no polytope; pairs whose cores overlap append their final simplex to the
-// EPA queue (an atomic append that also counts the workgroups of pass 2's indirect dispatch). So separated
+// EPA queue (an atomic append that also counts the workgroups of pass 2's indirect dispatch; with
+// `params.epa_by_pair`, on software adapters, at the pair's own slot instead). So separated
 // pairs cost one GJK and nothing more, and pass 2's threads all do EPA.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -10,6 +11,9 @@ fn penetration_gjk(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     loop_cut = false;
+    if (params.epa_by_pair != 0u) {
+        queue.tasks[index].queued = 0u;
+    }
     let pair = prepared_new(pairs[index]);
     var simplex: Simplex;
     var result = gjk_with_simplex(pair.query, KIND_DISTANCE, &simplex);

@@ -134,12 +134,16 @@ fn penetrate_or_queue(q: PairQuery, gjk_normal: vec3<f32>, simplex: ptr<function
     var task: EpaTask;
     task.pair = index;
     task.len = (*simplex).len;
-    task.pad0 = 0u;
+    task.queued = 1u;
     task.pad1 = 0u;
     for (var i = 0u; i < 4u; i = i + 1u) {
         task.a[i] = vec4<f32>((*simplex).a[i], (*simplex).lambda[i]);
         task.b[i] = vec4<f32>((*simplex).b[i], 0.0);
     }
-    queue.tasks[slot] = task;
+    if (params.epa_by_pair != 0u) {
+        queue.tasks[index] = task;
+    } else {
+        queue.tasks[slot] = task;
+    }
     return penetration_none(PEN_EPA_MAX_ITERATIONS);
 }

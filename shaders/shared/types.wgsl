@@ -43,8 +43,9 @@ struct GpuParams {
     touch_tolerance: f32,
     loop_probe: u32,
     format: u32,
+    // Nonzero: the EPA queue holds pair i's task at slot i, and pass 2 runs over every pair (software adapters).
+    epa_by_pair: u32,
     pad1: u32,
-    pad2: u32,
 }
 
 // The penetration answer for one pair, in the pair-local frame, as Penetration on the CPU (epa/answer.rs).
@@ -62,7 +63,8 @@ struct GpuPenetration {
 struct EpaTask {
     pair: u32,
     len: u32,
-    pad0: u32,
+    // 1 for a queued pair; pass 1 clears it first for every pair when the queue is kept in pair order.
+    queued: u32,
     pad1: u32,
     a: array<vec4<f32>, 4>,
     b: array<vec4<f32>, 4>,

@@ -58,7 +58,10 @@ pub(crate) struct GpuParams {
     /// The record written per pair: a [`ResultFormat`](super::packed::ResultFormat) or
     /// [`PenetrationFormat`](super::packed::PenetrationFormat) value.
     pub format: u32,
-    pub pad: [u32; 2],
+    /// Nonzero: the EPA queue holds pair `i`'s task at slot `i` and pass 2 runs over every pair
+    /// ([`EpaOrder::ByPair`](super::penetration::EpaOrder)); zero: tasks in the order of an atomic append.
+    pub epa_by_pair: u32,
+    pub pad: u32,
 }
 
 /// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and

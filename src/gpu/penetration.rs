@@ -3,7 +3,8 @@
 //! Per chunk, one submission: pass 1 (`penetration_gjk`) answers every pair it can and appends the rest to a
 //! queue whose header doubles as indirect dispatch arguments; the header is copied to an indirect buffer (a
 //! buffer cannot be storage and indirect in one pass) and pass 2 (`penetration_epa`) runs one invocation per
-//! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more. The answers come back
+//! queued pair. Separated pairs therefore cost one GJK in distance mode and nothing more. On software adapters
+//! the queue is kept in pair order instead, so a batch repeats bit for bit ([`EpaOrder`]). The answers come back
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
@@ -49,6 +50,36 @@ pub struct ContactRecords<'a> {
     pub timings: GpuTimings,
 }
 
+// Pass 2 packs a group's queued pairs with one bit per lane in two words (`queued_lanes` in
+// shaders/penetration_epa.wgsl).
+const _: () = assert!(super::WORKGROUP_SIZE <= 64);
+
+/// How pass 2 finds its pairs in the EPA queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EpaOrder {
+    /// The queued pairs first, in the order of pass 1's atomic appends, and pass 2 dispatched indirectly over
+    /// just those: every thread of pass 2 does EPA. The order varies run to run, which changes no answer where
+    /// each invocation has loops of its own (hardware adapters).
+    Appended,
+    /// Pair `i`'s task at slot `i` and pass 2 over every pair, so its groups are pass 1's, the same every run;
+    /// each group packs its queued pairs to its first lanes in pair order.
+    /// Software adapters (llvmpipe, lavapipe) share one loop budget among a group's invocations, so which
+    /// pairs come back `gpu_loop_limit` depends on who shares a group; in pair order it depends on the batch
+    /// alone (docs/gpu.md, "Determinism").
+    ByPair,
+}
+
+impl EpaOrder {
+    /// `ByPair` on a software adapter (the loop budget), `Appended` elsewhere.
+    fn for_device(device: &wgpu::Device) -> Self {
+        if device.adapter_info().device_type == wgpu::DeviceType::Cpu {
+            Self::ByPair
+        } else {
+            Self::Appended
+        }
+    }
+}
+
 /// The penetration kernels' job: two passes and three outputs (GJK results, penetrations, the EPA queue).
 pub(super) struct PenetrationJob {
     layout: wgpu::BindGroupLayout,
@@ -56,6 +87,7 @@ pub(super) struct PenetrationJob {
     epa_pass: KernelPipelines,
     format: PenetrationFormat,
     outputs: [OutputSpec; 3],
+    epa_order: EpaOrder,
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
@@ -96,6 +128,7 @@ impl PenetrationJob {
             epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing),
             layout,
             format: PenetrationFormat::Full,
+            epa_order: EpaOrder::for_device(device),
             outputs: [
                 per_pair("results", RESULT_STRIDE),
                 per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
@@ -167,6 +200,10 @@ impl KernelJob for PenetrationJob {
         self.format as u32
     }
 
+    fn epa_by_pair(&self) -> bool {
+        self.epa_order == EpaOrder::ByPair
+    }
+
     fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -188,7 +225,9 @@ impl KernelJob for PenetrationJob {
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(workgroups(count), 1, 1);
         }
-        encoder.copy_buffer_to_buffer(&outputs[2], 0, &self.indirect, 0, INDIRECT_BYTES);
+        if self.epa_order == EpaOrder::Appended {
+            encoder.copy_buffer_to_buffer(&outputs[2], 0, &self.indirect, 0, INDIRECT_BYTES);
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("penetration epa"),
             timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
@@ -199,7 +238,10 @@ impl KernelJob for PenetrationJob {
         });
         pass.set_pipeline(self.epa_pass.active());
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups_indirect(&self.indirect, 0);
+        match self.epa_order {
+            EpaOrder::Appended => pass.dispatch_workgroups_indirect(&self.indirect, 0),
+            EpaOrder::ByPair => pass.dispatch_workgroups(workgroups(count), 1, 1),
+        }
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {

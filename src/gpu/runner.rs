@@ -82,6 +82,10 @@ pub(crate) trait KernelJob {
     fn reads_back(&self) -> bool {
         true
     }
+    /// Whether the EPA queue is kept in pair order (`GpuParams::epa_by_pair`); only the penetration job has one.
+    fn epa_by_pair(&self) -> bool {
+        false
+    }
 }
 
 /// The most pairs one chunk of `outputs` may hold under the scene's limits: the device's pairs per dispatch,
@@ -452,7 +456,8 @@ impl Stream<'_> {
             touch_tolerance: self.settings.config.touch_tolerance as f32,
             loop_probe: LOOP_PROBE_TRIPS,
             format: job.format(),
-            pad: [0; 2],
+            epa_by_pair: u32::from(job.epa_by_pair()),
+            pad: 0,
         };
         let pairs_bytes: &[u8] = bytemuck::cast_slice(pairs);
         let staged = layout.pairs_offset + pairs_bytes.len() as u64;
