@@ -40,7 +40,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Distance queries for pairs of convex shapes read as JSON Lines, one answer line per input line.
+    /// Answers pairs of convex shapes read as JSON Lines (one answer line per input line) or an Arrow/Parquet
+    /// batch: penetration depth and contacts by default, the distance or the intersection flag with --kind.
     Query(QueryArgs),
     /// Write a JSON Lines batch as the two tables of a columnar batch (Arrow IPC or Parquet).
     Convert(ConvertArgs),

@@ -158,3 +158,23 @@ fn a_fresh_machine_sees_no_error_line_from_the_wayland_probe() {
         "{text}"
     );
 }
+
+/// `query` on a file that does not exist says so before it probes the GPU (no wgpu instance, no adapter
+/// notice), and its help says what it answers by default.
+#[test]
+fn a_missing_input_is_named_before_any_gpu_is_probed() {
+    let out = run(&["query", "no-such-pairs.jsonl"], "", &[]);
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("cannot read input file no-such-pairs.jsonl"),
+        "{text}"
+    );
+    assert!(!text.contains(LOG_LINE), "a GPU was probed first:\n{text}");
+    let help = run(&["query", "--help"], "", &[]);
+    let usage = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        usage.contains("penetration depth and contacts by default"),
+        "{usage}"
+    );
+}

@@ -99,6 +99,13 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     }
     let kind = args.kind.answer_kind();
     let max_line_bytes = args.line_limit.max_line_bytes;
+    // A missing or unreadable input is said before the GPU is probed, which takes time and prints notices of
+    // its own.
+    if args.input.as_os_str() != "-" {
+        if let Err(e) = std::fs::File::open(&args.input) {
+            anyhow::bail!("cannot read input file {}: {e}", args.input.display());
+        }
+    }
     let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
     let run = match selected.gpu() {
         None => stream_on_cpu(
