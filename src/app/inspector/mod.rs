@@ -16,11 +16,14 @@ pub mod view;
 
 use super::camera::Camera;
 use crate::epa::Penetration;
-use crate::gjk::{GjkResult, GjkStatus};
+use crate::gjk::{GjkResult, QueryKind};
+use crate::instance::Instance;
+use crate::pose::Pose;
 use crate::pose::RelativePose;
 use crate::query::trace::{EpaIterationTrace, GjkIterationTrace, RunTrace};
 use crate::query::PairTrace;
 use crate::shape::ConvexShape;
+use crate::validate::{compare, compare_penetration};
 use glam::Vec3;
 use hull::{minkowski_difference, MinkowskiHull};
 
@@ -179,8 +182,10 @@ impl Inspector {
         (self.pair.trace.result, self.pair.trace.penetration)
     }
 
-    /// Whether the GPU's answer has the CPU's statuses and iteration count (the inspector shows a magenta
-    /// note otherwise). `None` without a GPU answer.
+    /// Whether the GPU's answer agrees with the CPU's by the rules of the live check and `bench`
+    /// ([`crate::validate`]): the same flag outside the band of contact, distances and depths within the
+    /// agreement band of the pair's size, and no named failure. Iteration counts are not compared: the CPU
+    /// answers some pairs in closed form (0 iterations) where the GPU runs GJK. `None` without a GPU answer.
     pub fn gpu_agrees(&self) -> Option<bool> {
         let GpuVerdict::Answer {
             result,
@@ -190,12 +195,34 @@ impl Inspector {
             return None;
         };
         let (cpu, cpu_hit) = self.cpu_answer();
-        let gjk_same = result.status == cpu.status && result.iterations == cpu.iterations;
+        let shapes = [self.pair.a.clone(), self.pair.b.clone()];
+        let relative = &self.pair.relative;
+        let instances = [
+            Instance {
+                shape: 0,
+                pose: Pose::IDENTITY,
+            },
+            Instance {
+                shape: 1,
+                pose: Pose::new(relative.position, relative.rotation),
+            },
+        ];
+        let pairs = [[0, 1]];
+        let gjk = compare(
+            &shapes,
+            &instances,
+            &pairs,
+            &[*result],
+            &[cpu],
+            QueryKind::Distance,
+        );
         let epa_same = match cpu_hit {
-            Some(hit) if cpu.status == GjkStatus::Intersecting => hit.status == penetration.status,
-            _ => true,
+            Some(hit) => {
+                compare_penetration(&shapes, &instances, &pairs, &[*penetration], &[hit]).is_clean()
+            }
+            None => true,
         };
-        Some(gjk_same && epa_same)
+        Some(gjk.is_clean() && gjk.gpu_failures == 0 && epa_same)
     }
 }
 

@@ -140,8 +140,10 @@ fn verdict(ui: &mut egui::Ui, inspector: &Inspector) {
             ui.label(RichText::new(format!("GPU: {}", answer_text(result, depth))).color(colour));
             if !agrees {
                 ui.label(
-                    RichText::new("The GPU's status or iteration count differs from the CPU's.")
-                        .color(ALERT_COLOUR),
+                    RichText::new(
+                        "The GPU's answer differs from the CPU's (or is a named failure).",
+                    )
+                    .color(ALERT_COLOUR),
                 );
             }
         }

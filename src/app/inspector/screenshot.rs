@@ -29,6 +29,16 @@ const BACKGROUND: wgpu::Color = wgpu::Color {
 pub fn gpu_verdict(gpu: &GpuContext, inspected: &Inspected) -> GpuVerdict {
     let pair = &inspected.pair;
     let relative = RelativePose::<f32>::between_centred(&pair.a.pose, &pair.b.pose);
+    gpu_answer(gpu, &pair.a.shape, &pair.b.shape, &relative)
+}
+
+/// The GPU's answer for `a` at the origin and `b` at `relative`.
+pub fn gpu_answer(
+    gpu: &GpuContext,
+    a: &ConvexShape,
+    b: &ConvexShape,
+    relative: &RelativePose<f32>,
+) -> GpuVerdict {
     let instances = [
         Instance {
             shape: 0,
@@ -41,10 +51,7 @@ pub fn gpu_verdict(gpu: &GpuContext, inspected: &Inspected) -> GpuVerdict {
     ];
     let mut narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
     let answer = narrow
-        .upload_hulls(&[
-            ConvexShape::clone(&pair.a.shape),
-            ConvexShape::clone(&pair.b.shape),
-        ])
+        .upload_hulls(&[ConvexShape::clone(a), ConvexShape::clone(b)])
         .and_then(|()| narrow.run_penetration(&instances, &[[0, 1]], &GjkConfig::default()));
     match answer {
         Ok(batch) => match (batch.results.first(), batch.penetrations.first()) {
