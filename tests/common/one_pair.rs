@@ -81,6 +81,19 @@ fn to_local(pose_a: &DPose, p: glam::DVec3) -> glam::DVec3 {
     pose_a.rotation.inverse() * (p - pose_a.position)
 }
 
+/// A world answer back in A's local frame, in float64.
+fn local_result(world: &WorldResult, pose_a: &DPose) -> GjkResult<f64> {
+    GjkResult {
+        status: world.status,
+        intersecting: world.intersecting,
+        distance: world.distance,
+        witness_a: to_local(pose_a, world.witness_a),
+        witness_b: to_local(pose_a, world.witness_b),
+        normal: pose_a.rotation.inverse() * world.normal,
+        iterations: world.iterations,
+    }
+}
+
 /// The query in float64 from float64 poses (the front door's `Precision::Float64`), in A's local frame.
 pub fn query_f64(
     a: &ConvexShape,
@@ -95,15 +108,7 @@ pub fn query_f64(
         QueryKind::Distance => gpu_gjk::distance(&input, float64(config)),
         QueryKind::Intersection => gpu_gjk::intersects(&input, float64(config)),
     };
-    GjkResult {
-        status: world.status,
-        intersecting: world.intersecting,
-        distance: world.distance,
-        witness_a: to_local(pose_a, world.witness_a),
-        witness_b: to_local(pose_a, world.witness_b),
-        normal: pose_a.rotation.inverse() * world.normal,
-        iterations: world.iterations,
-    }
+    local_result(&world, pose_a)
 }
 
 /// The penetration query in float64 from float64 poses, in A's local frame.
@@ -117,15 +122,7 @@ pub fn penetration_f64(
     let input = PairInput::new(a, *pose_a, b, *pose_b);
     let (world, hit): (WorldResult, WorldPenetration) =
         gpu_gjk::penetration(&input, float64(config));
-    let result = GjkResult {
-        status: world.status,
-        intersecting: world.intersecting,
-        distance: world.distance,
-        witness_a: to_local(pose_a, world.witness_a),
-        witness_b: to_local(pose_a, world.witness_b),
-        normal: pose_a.rotation.inverse() * world.normal,
-        iterations: world.iterations,
-    };
+    let result = local_result(&world, pose_a);
     let local = Penetration {
         status: hit.status,
         depth: hit.depth,

@@ -196,17 +196,7 @@ impl Inspector {
         };
         let (cpu, cpu_hit) = self.cpu_answer();
         let shapes = [self.pair.a.clone(), self.pair.b.clone()];
-        let relative = &self.pair.relative;
-        let instances = [
-            Instance {
-                shape: 0,
-                pose: Pose::IDENTITY,
-            },
-            Instance {
-                shape: 1,
-                pose: Pose::new(relative.position, relative.rotation),
-            },
-        ];
+        let instances = pair_instances(&self.pair.relative);
         let pairs = [[0, 1]];
         let gjk = compare(
             &shapes,
@@ -224,6 +214,20 @@ impl Inspector {
         };
         Some(gjk.is_clean() && gjk.gpu_failures == 0 && epa_same)
     }
+}
+
+/// The pair as a batch of two instances: A at the origin, B at `relative` (how the GPU is given it).
+pub fn pair_instances(relative: &RelativePose<f32>) -> [Instance; 2] {
+    [
+        Instance {
+            shape: 0,
+            pose: Pose::IDENTITY,
+        },
+        Instance {
+            shape: 1,
+            pose: Pose::new(relative.position, relative.rotation),
+        },
+    ]
 }
 
 /// The run holding the EPA expansions shown: the 2D mode's extruded run, else the answering run.

@@ -3,14 +3,13 @@
 
 use super::panel::{self, Placement};
 use super::view::InspectorView;
-use super::{GpuVerdict, InspectedPair, Inspector};
+use super::{pair_instances, GpuVerdict, InspectedPair, Inspector};
 use crate::app::hud::HudPainter;
 use crate::app::render::{msaa_samples, read_rgba, save_png, FrameTarget, TARGET_FORMAT};
 use crate::cli::Inspected;
 use crate::gjk::GjkConfig;
 use crate::gpu::{BackendChoice, GpuContext, NarrowPhase};
-use crate::instance::Instance;
-use crate::pose::{Pose, RelativePose};
+use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -39,16 +38,7 @@ pub fn gpu_answer(
     b: &ConvexShape,
     relative: &RelativePose<f32>,
 ) -> GpuVerdict {
-    let instances = [
-        Instance {
-            shape: 0,
-            pose: Pose::IDENTITY,
-        },
-        Instance {
-            shape: 1,
-            pose: Pose::new(relative.position, relative.rotation),
-        },
-    ];
+    let instances = pair_instances(relative);
     let mut narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
     let answer = narrow
         .upload_hulls(&[ConvexShape::clone(a), ConvexShape::clone(b)])
