@@ -97,9 +97,9 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
 /// A fresh machine (a container, a CI runner, an ssh session) has no `XDG_RUNTIME_DIR`. Vulkan's and EGL's
 /// loaders then probe for a Wayland display, and libwayland-client prints `error: XDG_RUNTIME_DIR is invalid
 /// or not set in the environment.` on stderr for every wgpu instance, which reads as this program failing.
-/// Without a Wayland session (no `WAYLAND_DISPLAY`) there is no display to find there, so the variable points at
-/// an empty private folder: the probe finds no socket and says nothing. A session that has either variable is
-/// left as it is. Runs first in `main`, before any thread exists.
+/// Without `WAYLAND_DISPLAY` there is no Wayland display to find, so the variable points at an empty private
+/// folder: the probe finds no socket and says nothing. An environment that has either variable is left as it
+/// is. Runs first in `main`, before any thread exists.
 fn quiet_wayland_probe() {
     let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
     if set("XDG_RUNTIME_DIR") || set("WAYLAND_DISPLAY") {

@@ -8,8 +8,8 @@ use super::solve::{answer_traced, penetration_traced};
 use super::trace::{PairRecorder, RunTrace};
 use super::warm_start::WarmStart;
 use super::world::{WorldPenetration, WorldResult};
-use crate::epa::Penetration;
-use crate::gjk::{GjkConfig, GjkResult, NoTrace};
+use crate::epa::{PairTracer, Penetration};
+use crate::gjk::{GjkConfig, GjkResult, NoTrace, PairQuery};
 use crate::pose::{CentredPose, DPose, RelativePose};
 use crate::shape::ConvexShape;
 use glam::Vec3;
@@ -231,25 +231,34 @@ pub(super) fn local_float64(
     options: QueryOptions,
 ) -> (GjkResult<f64>, Option<Penetration<f64>>) {
     let q = wide.query(&options.config);
-    let mut recorder = PairRecorder::new(a.centre());
-    let (result, hit) = match (kind, options.trace.is_some()) {
-        (AnswerKind::Penetration, true) => {
-            let (result, hit) = penetration_traced(&q, &mut recorder);
-            (result, Some(hit))
+    let (result, hit) = match options.trace {
+        None => float64_run(&q, kind, &mut NoTrace),
+        Some(trace) => {
+            let mut recorder = PairRecorder::new(a.centre());
+            let answer = float64_run(&q, kind, &mut recorder);
+            *trace = recorder.runs;
+            answer
         }
-        (AnswerKind::Penetration, false) => {
-            let (result, hit) = penetration_traced(&q, &mut NoTrace);
-            (result, Some(hit))
-        }
-        (_, true) => (answer_traced(&q, kind.gjk_kind(), &mut recorder), None),
-        (_, false) => (answer_traced(&q, kind.gjk_kind(), &mut NoTrace), None),
     };
-    let result = wide.gjk_to_local(result);
-    let hit = hit.map(|h| wide.penetration_to_local(h));
-    if let Some(trace) = options.trace {
-        *trace = recorder.runs;
+    (
+        wide.gjk_to_local(result),
+        hit.map(|h| wide.penetration_to_local(h)),
+    )
+}
+
+/// GJK's `kind`, or GJK then EPA for a penetration, on a float64 pair, shown to `tracer`.
+fn float64_run<T: PairTracer>(
+    q: &PairQuery<'_, f64>,
+    kind: AnswerKind,
+    tracer: &mut T,
+) -> (GjkResult<f64>, Option<Penetration<f64>>) {
+    match kind {
+        AnswerKind::Penetration => {
+            let (result, hit) = penetration_traced(q, tracer);
+            (result, Some(hit))
+        }
+        _ => (answer_traced(q, kind.gjk_kind(), tracer), None),
     }
-    (result, hit)
 }
 
 /// A pair whose relative pose was formed by the caller, prepared for the float64 path.
