@@ -5,12 +5,14 @@
 
 mod common;
 
-use common::gpu::with_narrow_phase;
+use common::gpu::{backend_contexts, exclusive};
 use gpu_gjk::epa::{Penetration, PenetrationStatus};
+use gpu_gjk::gpu::NarrowPhase;
 use gpu_gjk::scenario::{hostile_scene, random_scene, MixSpec, Scene};
 use gpu_gjk::GjkConfig;
 
-const RUNS: usize = 5;
+/// Runs of the batch on each adapter (OpenGL and Vulkan, llvmpipe and lavapipe on a machine without a GPU).
+const RUNS: usize = 10;
 
 /// The hostile set (64 ordered pairs of hard shapes, round hulls of hundreds of points among them) and a
 /// seeded random mix: about 1,600 pairs, a third of them overlapping.
@@ -53,7 +55,10 @@ struct Run {
 #[test]
 fn penetration_answers_repeat_bit_for_bit() {
     let scene = batch();
-    with_narrow_phase(None, |np| {
+    let _guard = exclusive();
+    for (backend, ctx) in backend_contexts() {
+        let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
+        let np = &mut narrow;
         np.upload_hulls(&scene.shapes).unwrap();
         let config = GjkConfig::default();
         let mut runs = Vec::new();
@@ -70,7 +75,7 @@ fn penetration_answers_repeat_bit_for_bit() {
             let raw = bits(&gpu.penetrations);
             gpu.resolve_failures_on_cpu(&scene.shapes, &scene.instances, &scene.pairs, &config);
             eprintln!(
-                "{} pairs, {} through EPA, {loop_cut} loop-cut",
+                "{backend}: {} pairs, {} through EPA, {loop_cut} loop-cut",
                 scene.pairs.len(),
                 gpu.epa_pairs
             );
@@ -87,7 +92,7 @@ fn penetration_answers_repeat_bit_for_bit() {
             all.len()
         };
         eprintln!(
-            "distinct outputs in {RUNS} runs: GJK {}, GPU penetration {}, after the CPU repeat {}",
+            "{backend}: distinct outputs in {RUNS} runs: GJK {}, GPU penetration {}, after the CPU repeat {}",
             distinct(|r| &r.gjk),
             distinct(|r| &r.gpu),
             distinct(|r| &r.resolved)
@@ -102,7 +107,7 @@ fn penetration_answers_repeat_bit_for_bit() {
                 let differing: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
                 assert!(
                     differing.is_empty(),
-                    "{name} answers of run {r} differ from run 0 on {} pairs, e.g. pair {}: {} then {}",
+                    "{backend}: {name} answers of run {r} differ from run 0 on {} pairs, e.g. pair {}: {} then {}",
                     differing.len(),
                     differing[0],
                     a[differing[0]],
@@ -110,5 +115,5 @@ fn penetration_answers_repeat_bit_for_bit() {
                 );
             }
         }
-    });
+    }
 }
