@@ -117,7 +117,18 @@ fn bounding_radius(points: &[DVec3]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// The pair in both orders of A and B.
 fn check(case: &SmallFar) -> Result<(), String> {
+    check_order(case)?;
+    let swapped = SmallFar {
+        label: case.label,
+        a: case.b.clone(),
+        b: case.a.clone(),
+    };
+    check_order(&swapped)
+}
+
+fn check_order(case: &SmallFar) -> Result<(), String> {
     let line = case.line();
     let judge = |path: &str, intersecting: bool, answered: f64| -> Result<(), String> {
         let (exact, scale) = exact_answer(case, path != "query");
