@@ -26,7 +26,7 @@ thread_local! {
 /// distance from the origin) and whether its slot is in use.
 #[derive(Clone, Copy)]
 pub(crate) struct Face<R: Real> {
-    /// Corner vertices, 32-bit: the bounds keep vertex indices below 16,384 ([`EpaLimits::grown`]), and a
+    /// Corner vertices, 32-bit: the bounds keep vertex indices below 32,768 ([`EpaLimits::grown`]), and a
     /// face is 32 bytes instead of 48.
     pub v: [u32; 3],
     pub normal: R::V,
