@@ -6,4 +6,5 @@ pub mod fuzz;
 pub mod gpu;
 pub mod one_pair;
 pub mod referee;
+pub mod round;
 pub mod xvfb;
