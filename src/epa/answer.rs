@@ -99,7 +99,8 @@ pub enum PenetrationStatus {
     Penetrating = 1,
     /// GJK hit its iteration bound, so whether the shapes overlap is unknown.
     GjkMaxIterations = 2,
-    /// EPA hit `EPA_MAX_ITERATIONS`; the fields hold the best face found, a lower bound on the depth.
+    /// EPA hit its iteration bound; the fields hold the best face found, a lower bound on the depth (the
+    /// shapes' support functions along its normal add up to an upper bound).
     MaxIterations = 3,
     /// The polytope outgrew `EPA_MAX_VERTICES`, `EPA_MAX_FACES` or `EPA_MAX_HORIZON`; best face so far.
     Overflow = 4,

@@ -29,6 +29,8 @@
 //!   and named failure statuses;
 //! - [`generators`]: the hostile families (generators 1 to 5) and their building blocks;
 //! - [`cpu`]: one CPU fuzz test per family; [`gpu`]: the GPU fuzz test on every backend;
+//! - [`small_far`] and [`round_hulls`]: families with their own referees (small shapes far from the origin
+//!   through `query`'s reader; round hulls at one centre against the support functions);
 //! - [`reproducers`] and [`long_runs`]: the library bugs the fuzzer found, one minimal reproducer each (found
 //!   by the CI budget and by long runs), now regression tests.
 
@@ -43,6 +45,7 @@ mod gpu;
 mod long_runs;
 mod model;
 mod reproducers;
+mod round_hulls;
 mod runner;
 mod small_far;
 mod truth;
