@@ -36,7 +36,7 @@ impl EpaLimits {
     /// finely tessellated round hulls need a polytope with many small faces, down to the size of the Minkowski
     /// difference's own facets where its depth is least. Measured on Fibonacci spheres at one centre (radii 1
     /// and 1, 1 and 0.5, either order, B turned or not): 1,458 expansions for two of 800 points, 3,337 for two
-    /// of 2,000, 16,225 for two of 10,000, 3,915 for 10,000 against 800: at most 0.91 of the points of both
+    /// of 2,000, 16,225 for two of 10,000, 3,915 for 10,000 against 800: under 0.92 of the points of both
     /// hulls. The points of both hulls plus 512, at least 1,024 and at most 32,768 vertices; a closed
     /// triangulation has fewer than twice as many faces as vertices.
     pub fn grown(points_a: usize, points_b: usize) -> EpaLimits {
