@@ -251,10 +251,7 @@ def _shapes_from_numpy(shapes, strict):
             )
         if len(lists) != n:
             raise ValueError(f"shapes['points']: expected {n} point arrays (one per id), got {len(lists)}")
-        points, cells, numbers, point_cells = _point_lists(lists, strict)
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum([len(p) for p in points], out=offsets[1:])
-        points = np.concatenate(points) if points else np.zeros((0, 3))
+        points, offsets, cells, numbers, point_cells = _point_lists(lists, strict)
     # A null point is three null numbers; the null cells are the shapes'.
     if cells is not None:
         numbers = np.repeat(cells[:, None], 3, axis=1) & (True if numbers is None else numbers)
@@ -266,9 +263,10 @@ def _shapes_from_numpy(shapes, strict):
 
 
 def _point_lists(lists, strict):
-    """One (k, 3) array per shape: the arrays, the cell and value validity of their points (each None
-    when nothing is null), and which shapes have points (None when all have)."""
-    arrays, cells, numbers = [], [], []
+    """One (k, 3) array per shape: the points concatenated, the offsets of each shape's, the cell and value
+    validity of the points (each None when nothing is null), and which shapes have points (None when all
+    have)."""
+    arrays, nulls = [], []
     shape_valid = np.ones(len(lists), dtype=bool)
     for i, p in enumerate(lists):
         if not strict and _convert.is_missing(p):
@@ -276,16 +274,22 @@ def _point_lists(lists, strict):
             p = ()
         if len(p) == 0:
             arrays.append(np.zeros((0, 3)))
-            cells.append(np.ones(0, dtype=bool))
-            numbers.append(np.ones((0, 3), dtype=bool))
             continue
         values, cell_valid, value_valid = _floats(p, f"shapes['points'][{i}]", 3, strict)
         arrays.append(values)
-        cells.append(np.ones(len(values), dtype=bool) if cell_valid is None else cell_valid)
-        numbers.append(np.ones(values.shape, dtype=bool) if value_valid is None else value_valid)
-    all_valid = (lambda parts: None if all(part.all() for part in parts) else np.concatenate(parts))
-    shape_cells = None if shape_valid.all() else shape_valid
-    return arrays, all_valid(cells), all_valid(numbers), shape_cells
+        if cell_valid is not None or value_valid is not None:
+            nulls.append((i, cell_valid, value_valid))
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
+    np.cumsum([len(p) for p in arrays], out=offsets[1:])
+    cells = numbers = None
+    if nulls:
+        cells, numbers = np.ones(offsets[-1], dtype=bool), np.ones((offsets[-1], 3), dtype=bool)
+        for i, cell_valid, value_valid in nulls:
+            rows = slice(offsets[i], offsets[i + 1])
+            cells[rows] = True if cell_valid is None else cell_valid
+            numbers[rows] = True if value_valid is None else value_valid
+    points = np.concatenate(arrays) if arrays else np.zeros((0, 3))
+    return points, offsets, cells, numbers, (None if shape_valid.all() else shape_valid)
 
 
 def _pairs_from_numpy(pairs, strict):
