@@ -58,14 +58,15 @@ def make_data_set(folder, pairs, files=4, seed=1):
     return shapes
 
 
+#: Each backend: where it answers (for the output lines), and its help.
 BACKENDS = {
-    "cpu": "the CPU",
-    "gpu": "the GPU (any adapter, software ones included)",
-    "auto": "a hardware GPU if there is one, else the CPU",
-    "vulkan": "the GPU through Vulkan",
-    "gl": "the GPU through OpenGL",
-    "metal": "the GPU through Metal",
-    "dx12": "the GPU through Direct3D 12",
+    "cpu": ("on the CPU", "the CPU"),
+    "gpu": ("on the GPU", "the GPU (any adapter, software ones included)"),
+    "auto": ("on a hardware GPU, else the CPU", "a hardware GPU if there is one, else the CPU"),
+    "vulkan": ("on the GPU (Vulkan)", "the GPU through Vulkan"),
+    "gl": ("on the GPU (OpenGL)", "the GPU through OpenGL"),
+    "metal": ("on the GPU (Metal)", "the GPU through Metal"),
+    "dx12": ("on the GPU (Direct3D 12)", "the GPU through Direct3D 12"),
 }
 
 
@@ -78,7 +79,7 @@ def parser():
                         help="local worker processes, one thread each (default: %(default)s)")
     parser.add_argument("--backend", default="cpu", choices=list(BACKENDS), metavar="NAME",
                         help="what answers the pairs, on each worker and in the single process: "
-                        + "; ".join(f"{name}: {what}" for name, what in BACKENDS.items())
+                        + "; ".join(f"{name}: {what}" for name, (_, what) in BACKENDS.items())
                         + " (default: %(default)s)")
     return parser
 
@@ -87,12 +88,14 @@ def single_label(backend):
     """What the single-process run is, for its line of output."""
     if backend == "cpu":
         return "one process, one CPU thread"
-    return f"one process, {BACKENDS[backend]} (backend {backend!r}, one CPU thread reading the rows)"
+    return f"one process, {BACKENDS[backend][0]} (one CPU thread reading the rows)"
 
 
 def cluster_label(workers, partitions, backend):
-    each = "one CPU thread" if backend == "cpu" else f"{BACKENDS[backend]}, one CPU thread"
-    return f"{workers} worker processes ({each} each), {partitions} partitions"
+    """What the cluster run is, for its line of output."""
+    if backend == "cpu":
+        return f"{workers} worker processes, one CPU thread each, {partitions} partitions"
+    return f"{workers} worker processes, each {BACKENDS[backend][0]} with one CPU thread, {partitions} partitions"
 
 
 def main():
