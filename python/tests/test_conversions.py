@@ -108,6 +108,23 @@ def test_pandas_frames_give_the_array_answers():
     assert_same_answers(gpu_gjk.query(shapes, series, threads=1), expected)
 
 
+def test_nullable_pandas_columns_and_masked_arrays_without_nulls_give_the_array_answers():
+    shape_dict, pair_dict, expected = canonical()
+    pairs = {
+        "a": pd.Series(pair_dict["a"], dtype="Int64"),
+        "b": pd.array(pair_dict["b"], dtype="UInt32"),
+        "a_position": np.ma.array(pair_dict["a_position"]),
+        "a_rotation": np.ma.array(pair_dict["a_rotation"], mask=np.zeros((len(pair_dict["a"]), 4), bool)),
+        "b_position": pair_dict["b_position"],
+        "b_rotation": pair_dict["b_rotation"],
+    }
+    shapes = {**shape_dict, "radius": pd.Series(shape_dict["radius"].astype(np.float32), dtype="Float32")}
+    exact_shapes = {**shape_dict, "radius": shape_dict["radius"].astype(np.float32).astype(np.float64)}
+    assert_same_answers(gpu_gjk.query(shapes, pairs, threads=1),
+                        gpu_gjk.query(exact_shapes, pair_dict, threads=1, strict=True))
+    assert_same_answers(gpu_gjk.query(shape_dict, pairs, threads=1), expected)
+
+
 def test_nulls_in_pandas_and_masked_arrays_fail_their_rows_as_in_arrow():
     shapes = {"id": np.array([SPHERE], np.uint32), "points": [np.zeros((1, 3))], "radius": np.ones(1)}
     pairs = pd.DataFrame({
