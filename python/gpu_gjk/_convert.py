@@ -108,7 +108,7 @@ def _from_list(value):
     fail (rows of different lengths): then as an array of the rows, read cell by cell."""
     try:
         array = np.asarray(value)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         array = None
     if array is not None and array.dtype != object:
         if array.dtype.kind != "f" or not np.any(np.abs(array[np.isfinite(array)]) >= 2.0**53):
