@@ -13,7 +13,9 @@ The batch is two tables (the project's columnar schema):
   ``[x, y, z, w]``, normalised on input); the pose columns may be absent (identity).
 
 Either both are ``pyarrow.Table`` (the answers are then a ``pyarrow.Table``) or both are dicts of NumPy arrays
-(the answers are then a dict of NumPy masked arrays); see ``query``.
+or pandas DataFrames (the answers are then a dict of NumPy masked arrays); see ``query``. Ids of any integer
+type, float32 poses, nested lists and pandas columns are converted where nothing is lost (``strict=True``
+takes only the exact types).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _native
+from . import _convert, _native
 
 __all__ = ["query", "last_timings", "ANSWER_COLUMNS", "KINDS"]
 
@@ -51,7 +53,7 @@ _PAIR_COLUMNS = ("a", "b", "a_position", "a_rotation", "b_position", "b_rotation
 _VECTOR_WIDTH = {"a_position": 3, "b_position": 3, "a_rotation": 4, "b_rotation": 4}
 
 
-def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row=0):
+def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row=0, strict=False):
     """Answers every row of ``pairs``.
 
     ``shapes`` and ``pairs``: both ``pyarrow.Table`` (or ``RecordBatch``) with the columns above, or both
@@ -59,7 +61,17 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
     "radius": float64 (n,)}`` (or ``"points"`` as one float64 (P, 3) array with ``"point_offsets"``, int
     (n + 1,), shape ``i`` being rows ``point_offsets[i]:point_offsets[i + 1]``), pairs ``{"a": uint32 (m,),
     "b": uint32 (m,), "a_position": float64 (m, 3), "a_rotation": float64 (m, 4), ...}``. Contiguous
-    float64 and uint32 arrays are read in place, without a copy.
+    float64 and uint32 arrays are read in place, without a copy. A pandas ``DataFrame`` is read as the dict
+    of its columns (by position; the index is not read), a vector column holding one sequence per row.
+
+    Other types are converted where nothing is lost: ids of any integer type within 0..=4294967295,
+    float32 and float16 numbers, integers that float64 holds exactly, nested Python lists, pandas columns
+    (nullable ones included: a null cell fails its row, as in Arrow), masked arrays (a masked value is a
+    null), and in Arrow tables any integer id type, float32 or integer vectors and ``list<...>`` vector
+    columns whose rows have the right length. A value that does not fit raises ``ValueError`` naming the
+    column and where the value is: ``pairs['a']: expected uint32 values, got int64 -1 at index 3 (shape
+    ids are 0 to 4294967295)``. ``strict=True`` converts nothing: only uint32 ids and float64 numbers (dicts
+    of NumPy arrays or Arrow tables with exactly the schema's types), the rest refused by type.
 
     ``kind``: ``"penetration"`` (distance when apart; depth and contacts when overlapping), ``"distance"``
     (no EPA) or ``"intersection"`` (the flag; GJK stops as soon as it is decided). ``backend``: ``"cpu"``,
@@ -89,16 +101,34 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
     if isinstance(first_row, bool) or not isinstance(first_row, (int, np.integer)) or first_row < 0:
         raise ValueError(f"first_row must be a whole number >= 0, got {first_row!r}")
 
-    if isinstance(shapes, Mapping) and isinstance(pairs, Mapping):
-        return _timed(shapes, pairs, (_shapes_from_numpy, _pairs_from_numpy, _answers_to_numpy), kind, backend,
-                      threads, first_row)
+    if not isinstance(strict, bool):
+        raise ValueError(f"strict must be True or False, got {strict!r}")
+
     if _is_arrow(shapes) and _is_arrow(pairs):
-        return _timed(shapes, pairs, (_shapes_from_arrow, _pairs_from_arrow, _answers_to_arrow), kind, backend,
-                      threads, first_row)
+        steps = (_shapes_from_arrow, _pairs_from_arrow, _answers_to_arrow)
+        return _timed(shapes, pairs, steps, strict, kind, backend, threads, first_row)
+    if strict and isinstance(shapes, Mapping) and isinstance(pairs, Mapping):
+        steps = (_shapes_from_numpy, _pairs_from_numpy, _answers_to_numpy)
+        return _timed(shapes, pairs, steps, strict, kind, backend, threads, first_row)
+    if not strict and _is_columns(shapes) and _is_columns(pairs):
+        steps = (_shapes_from_numpy, _pairs_from_numpy, _answers_to_numpy)
+        return _timed(_as_dict(shapes), _as_dict(pairs), steps, strict, kind, backend, threads, first_row)
     raise ValueError(
-        "shapes and pairs must both be pyarrow Tables (or RecordBatches) or both dicts of NumPy arrays, "
-        f"got {type(shapes).__name__} and {type(pairs).__name__}"
+        "shapes and pairs must both be pyarrow Tables (or RecordBatches) or both dicts of NumPy arrays"
+        + ("" if strict else " or pandas DataFrames")
+        + f", got {type(shapes).__name__} and {type(pairs).__name__}"
     )
+
+
+def _is_columns(value):
+    return isinstance(value, Mapping) or _convert.is_pandas(value, "DataFrame")
+
+
+def _as_dict(table):
+    """A DataFrame as the dict of its columns (the index is not read); a dict as it is."""
+    if isinstance(table, Mapping):
+        return table
+    return {name: table[name] for name in table.columns}
 
 
 _LAST = threading.local()
@@ -118,10 +148,10 @@ def last_timings():
     return None if timings is None else dict(timings)
 
 
-def _timed(shapes, pairs, steps, kind, backend, threads, first_row):
+def _timed(shapes, pairs, steps, strict, kind, backend, threads, first_row):
     shapes_in, pairs_in, answers_out = steps
     start = time.perf_counter()
-    shape_columns, pair_columns = shapes_in(shapes), pairs_in(pairs)
+    shape_columns, pair_columns = shapes_in(shapes, strict), pairs_in(pairs, strict)
     native_start = time.perf_counter()
     columns = _native.query_columns(shape_columns, pair_columns, kind, backend, int(threads), int(first_row))
     out_start = time.perf_counter()
@@ -138,7 +168,7 @@ def _timed(shapes, pairs, steps, kind, backend, threads, first_row):
 
 
 def _check_keys(columns, known, required, table):
-    unknown = sorted(set(columns) - set(known))
+    unknown = sorted(set(columns) - set(known), key=str)
     if unknown:
         raise ValueError(f"{table}: unknown column {unknown[0]!r} (the columns are {', '.join(known)})")
     for name in required:
@@ -171,12 +201,40 @@ def _vectors(values, cell_valid=None, value_valid=None):
     return {"values": values, "cell_valid": cell_valid, "value_valid": value_valid}
 
 
-def _shapes_from_numpy(shapes):
+def _shape_error(label, width):
+    expected = "(n,)" if width is None else f"(n, {width})"
+    return lambda shape: ValueError(f"{label}: expected an array of shape {expected}, got {shape}")
+
+
+def _ids(value, label, strict):
+    """An id column as uint32 and its validity (None when nothing is null)."""
+    if strict:
+        return _array(value, np.uint32, 1, None, label), None
+    values, valid = _convert.ids(value, _convert.Target(label, "uint32 values"))
+    if values.ndim != 1:
+        raise _shape_error(label, None)(values.shape)
+    return _in_place(values), valid
+
+
+def _floats(value, label, width, strict):
+    """A column of numbers (``width`` None) or of vectors as float64, its cell validity and (vectors) its
+    value validity."""
+    if strict:
+        return _array(value, np.float64, 1 if width is None else 2, width, label), None, None
+    values, cells, numbers = _convert.floats(value, _convert.Target(label, "float64 values"), width,
+                                             _shape_error(label, width))
+    return _in_place(values), cells, numbers
+
+
+def _shapes_from_numpy(shapes, strict):
     _check_keys(shapes, _SHAPE_COLUMNS + ("point_offsets",), ("id", "points"), "shapes")
-    ids = _array(shapes["id"], np.uint32, 1, None, "shapes['id']")
+    ids, valid = _ids(shapes["id"], "shapes['id']", strict)
+    if valid is not None:
+        raise ValueError(f"shapes row {int(np.argmin(valid))}: id: a shape needs an id, got null")
     n = len(ids)
+    point_cells = None
     if "point_offsets" in shapes:
-        points = _array(shapes["points"], np.float64, 2, 3, "shapes['points']")
+        points, cells, numbers = _floats(shapes["points"], "shapes['points']", 3, strict)
         offsets = np.asarray(shapes["point_offsets"])
         if offsets.dtype.kind not in "iu" or offsets.shape != (n + 1,):
             raise ValueError(
@@ -193,29 +251,56 @@ def _shapes_from_numpy(shapes):
             )
         if len(lists) != n:
             raise ValueError(f"shapes['points']: expected {n} point arrays (one per id), got {len(lists)}")
-        arrays = [
-            _array(p, np.float64, 2, 3, f"shapes['points'][{i}]") if len(p) else np.zeros((0, 3))
-            for i, p in enumerate(lists)
-        ]
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum([len(p) for p in arrays], out=offsets[1:])
-        points = np.concatenate(arrays) if arrays else np.zeros((0, 3))
+        points, offsets, cells, numbers, point_cells = _point_lists(lists, strict)
+    # A null point is three null numbers; the null cells are the shapes'.
+    if cells is not None:
+        numbers = np.repeat(cells[:, None], 3, axis=1) & (True if numbers is None else numbers)
     radius = None
     if "radius" in shapes:
-        radius = _scalars(_array(shapes["radius"], np.float64, 1, None, "shapes['radius']"))
-    return {"id": ids, "offsets": offsets, "points": _vectors(points), "radius": radius}
+        values, valid, _ = _floats(shapes["radius"], "shapes['radius']", None, strict)
+        radius = _scalars(values, valid)
+    return {"id": ids, "offsets": offsets, "points": _vectors(points, point_cells, numbers), "radius": radius}
 
 
-def _pairs_from_numpy(pairs):
+def _point_lists(lists, strict):
+    """One (k, 3) array per shape: the points concatenated, the offsets of each shape's, the cell and value
+    validity of the points (each None when nothing is null), and which shapes have points (None when all
+    have)."""
+    arrays, nulls = [], []
+    shape_valid = np.ones(len(lists), dtype=bool)
+    for i, p in enumerate(lists):
+        if not strict and _convert.is_missing(p):
+            shape_valid[i] = False
+            p = ()
+        if len(p) == 0:
+            arrays.append(np.zeros((0, 3)))
+            continue
+        values, cell_valid, value_valid = _floats(p, f"shapes['points'][{i}]", 3, strict)
+        arrays.append(values)
+        if cell_valid is not None or value_valid is not None:
+            nulls.append((i, cell_valid, value_valid))
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
+    np.cumsum([len(p) for p in arrays], out=offsets[1:])
+    cells = numbers = None
+    if nulls:
+        cells, numbers = np.ones(offsets[-1], dtype=bool), np.ones((offsets[-1], 3), dtype=bool)
+        for i, cell_valid, value_valid in nulls:
+            rows = slice(offsets[i], offsets[i + 1])
+            cells[rows] = True if cell_valid is None else cell_valid
+            numbers[rows] = True if value_valid is None else value_valid
+    points = np.concatenate(arrays) if arrays else np.zeros((0, 3))
+    return points, offsets, cells, numbers, (None if shape_valid.all() else shape_valid)
+
+
+def _pairs_from_numpy(pairs, strict):
     _check_keys(pairs, _PAIR_COLUMNS, ("a", "b"), "pairs")
-    out = {
-        "a": _scalars(_array(pairs["a"], np.uint32, 1, None, "pairs['a']")),
-        "b": _scalars(_array(pairs["b"], np.uint32, 1, None, "pairs['b']")),
-    }
+    out = {}
+    for name in ("a", "b"):
+        out[name] = _scalars(*_ids(pairs[name], f"pairs[{name!r}]", strict))
     for name, width in _VECTOR_WIDTH.items():
         out[name] = None
         if name in pairs:
-            out[name] = _vectors(_array(pairs[name], np.float64, 2, width, f"pairs[{name!r}]"))
+            out[name] = _vectors(*_floats(pairs[name], f"pairs[{name!r}]", width, strict))
     return out
 
 
@@ -291,15 +376,10 @@ def _plain(array):
     return _in_place(array.to_numpy(zero_copy_only=True))
 
 
-def _vector_column(array, width, label):
-    """A fixed_size_list<float64, width> array as (n, width) values with its cell and value validity."""
-    import pyarrow as pa
-
-    kind = array.type
-    if not (
-        pa.types.is_fixed_size_list(kind) and kind.list_size == width and pa.types.is_float64(kind.value_type)
-    ):
-        raise ValueError(f"{label}: expected fixed_size_list<float64, {width}>, got {kind}")
+def _vector_column(array, width, label, strict, where):
+    """A fixed_size_list<float64, width> array (or, not strict, one ``_float64_vectors`` converts) as
+    (n, width) values with its cell and value validity."""
+    array = _float64_vectors(array, width, label, strict, where)
     n = len(array)
     values = array.values.slice(array.offset * width, n * width)
     value_valid = _valid(values)
@@ -308,24 +388,86 @@ def _vector_column(array, width, label):
     return _vectors(_plain(values).reshape(n, width), _valid(array), value_valid)
 
 
-def _id_column(table, name, label):
+def _is_number_type(kind):
+    import pyarrow as pa
+
+    return pa.types.is_integer(kind) or pa.types.is_floating(kind)
+
+
+def _float64_vectors(array, width, label, strict, where):
+    """``array`` as fixed_size_list<float64, width>: as it is, or (not strict) converted without loss from a
+    fixed-size or variable list of any integer or float type whose rows all hold ``width`` numbers (or are
+    null). ``where(i)`` names row ``i`` in a message."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = array.type
+    expected = f"fixed_size_list<float64, {width}>"
+    fixed = pa.types.is_fixed_size_list(kind) and kind.list_size == width
+    if fixed and pa.types.is_float64(kind.value_type):
+        return array
+    listed = pa.types.is_list(kind) or pa.types.is_large_list(kind)
+    if strict or not (fixed or listed) or not _is_number_type(kind.value_type):
+        raise ValueError(f"{label}: expected {expected}, got {kind}")
+    n = len(array)
+    valid = array.is_valid().to_numpy(zero_copy_only=False)
+    if fixed:
+        numbers = array.values.slice(array.offset * width, n * width)
+    else:
+        lengths = pc.list_value_length(array).fill_null(width).to_numpy(zero_copy_only=False)
+        wrong = np.flatnonzero(lengths != width)
+        if len(wrong):
+            raise ValueError(f"{where(int(wrong[0]))}: expected {width} numbers, got {lengths[wrong[0]]}")
+        numbers = array.flatten()  # the numbers of the rows that are not null
+        if not valid.all():
+            index = np.zeros((n, width), dtype=np.int64)
+            index[valid] = np.arange(int(valid.sum()) * width).reshape(-1, width)
+            numbers = numbers.take(pa.array(index.reshape(-1), mask=np.repeat(~valid, width)))
+    null = numbers.is_null().to_numpy(zero_copy_only=False).reshape(n, width)
+    values = numbers.fill_null(0).to_numpy(zero_copy_only=False).reshape(n, width)
+    values = _convert.exact_float64(values, _convert.Target(label, expected), null)
+    numbers = pa.array(values.reshape(-1), mask=null.reshape(-1) if null.any() else None)
+    return pa.FixedSizeListArray.from_arrays(numbers, width, mask=None if valid.all() else pa.array(~valid))
+
+
+def _float64_scalars(array, label, strict):
+    """A float64 array, or (not strict) one of any integer or float type converted without loss."""
+    import pyarrow as pa
+
+    if pa.types.is_float64(array.type):
+        return array
+    if strict or not _is_number_type(array.type):
+        raise ValueError(f"{label}: expected float64, got {array.type}")
+    null = array.is_null().to_numpy(zero_copy_only=False)
+    values = array.fill_null(0).to_numpy(zero_copy_only=False)
+    values = _convert.exact_float64(values, _convert.Target(label, "float64", place="row"), null)
+    return pa.array(values, mask=null if null.any() else None)
+
+
+def _id_column(table, name, label, strict):
+    """A uint32 id column, or (not strict) one of any integer type whose ids are within uint32."""
     import pyarrow as pa
 
     array = _column(table, name)
-    if not pa.types.is_uint32(array.type):
+    if pa.types.is_uint32(array.type):
+        return array
+    if strict or not pa.types.is_integer(array.type):
         raise ValueError(f"{label}: expected uint32, got {array.type}")
-    return array
+    null = array.is_null().to_numpy(zero_copy_only=False)
+    values = array.fill_null(0).to_numpy(zero_copy_only=False)
+    ids, _ = _convert.ids(np.ma.array(values, mask=null), _convert.Target(label, "uint32", place="row"))
+    return pa.array(ids, mask=null if null.any() else None)
 
 
 def _arrow_names(table, known, required, label):
     _check_keys(table.schema.names, known, required, label)
 
 
-def _shapes_from_arrow(table):
+def _shapes_from_arrow(table, strict):
     import pyarrow as pa
 
     _arrow_names(table, _SHAPE_COLUMNS, ("id", "points"), "shapes")
-    ids = _id_column(table, "id", "shapes column 'id'")
+    ids = _id_column(table, "id", "shapes column 'id'", strict)
     if ids.null_count:
         row = ids.is_null().to_numpy(zero_copy_only=False).argmax()
         raise ValueError(f"shapes row {row}: id: a shape needs an id, got null")
@@ -336,9 +478,16 @@ def _shapes_from_arrow(table):
     # The offsets index the whole child array (a slice of the column keeps its parent's child).
     offsets = _in_place(points.offsets.to_numpy(zero_copy_only=True).astype(np.int64, copy=False))
     child = points.values
-    if not (pa.types.is_fixed_size_list(child.type) and child.type.list_size == 3):
+    fixed = pa.types.is_fixed_size_list(child.type) and child.type.list_size == 3
+    listed = pa.types.is_list(child.type) or pa.types.is_large_list(child.type)
+    if not (fixed or (listed and not strict)):
         raise ValueError(f"shapes column 'points': expected list<fixed_size_list<float64, 3>>, got {kind}")
-    coordinates = _vector_column(child, 3, "shapes column 'points'")
+
+    def where(point):
+        row = int(np.searchsorted(offsets, point, side="right")) - 1
+        return f"shapes row {row}: points[{point - int(offsets[row])}]"
+
+    coordinates = _vector_column(child, 3, "shapes column 'points'", strict, where)
     # A null point is three null numbers; the null cells are the shapes'.
     if coordinates["cell_valid"] is not None:
         value_valid = np.repeat(coordinates["cell_valid"][:, None], 3, axis=1)
@@ -348,23 +497,22 @@ def _shapes_from_arrow(table):
     coordinates["cell_valid"] = _valid(points)
     radius = None
     if "radius" in table.schema.names:
-        array = _column(table, "radius")
-        if not pa.types.is_float64(array.type):
-            raise ValueError(f"shapes column 'radius': expected float64, got {array.type}")
+        array = _float64_scalars(_column(table, "radius"), "shapes column 'radius'", strict)
         radius = _scalars(_plain(array), _valid(array))
     return {"id": _plain(ids), "offsets": offsets, "points": coordinates, "radius": radius}
 
 
-def _pairs_from_arrow(table):
+def _pairs_from_arrow(table, strict):
     _arrow_names(table, _PAIR_COLUMNS, ("a", "b"), "pairs")
     out = {}
     for name in ("a", "b"):
-        array = _id_column(table, name, f"pairs column {name!r}")
+        array = _id_column(table, name, f"pairs column {name!r}", strict)
         out[name] = _scalars(_plain(array), _valid(array))
     for name, width in _VECTOR_WIDTH.items():
         out[name] = None
         if name in table.schema.names:
-            out[name] = _vector_column(_column(table, name), width, f"pairs column {name!r}")
+            where = (lambda row, name=name: f"pairs row {row}: {name}")
+            out[name] = _vector_column(_column(table, name), width, f"pairs column {name!r}", strict, where)
     return out
 
 

@@ -22,6 +22,8 @@ import pyarrow.parquet as pq
 
 import gpu_gjk
 
+__all__ = ["answer_parquet", "answers_meta", "GPU_RESOURCES"]
+
 #: The worker resources a partition of the GPU backend asks for: ``client.compute(answers,
 #: resources=GPU_RESOURCES)`` (or ``client.persist``). (``dask.annotate`` is not kept through the
 #: dataframe's query optimiser; ``compute(resources=...)`` is.)

@@ -12,12 +12,12 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def gpu_gjk_bin():
-    """The `gpu-gjk` command line: $GPU_GJK_BIN, else target/debug/gpu-gjk (built by `cargo test`), else
-    built here with cargo."""
+    """The `gpu-gjk` command line: $GPU_GJK_BIN, else debug/gpu-gjk in cargo's target dir ($CARGO_TARGET_DIR
+    or target/; built by `cargo test`), else built here with cargo."""
     given = os.environ.get("GPU_GJK_BIN")
     if given:
         return given
-    built = REPO / "target" / "debug" / "gpu-gjk"
+    built = REPO / os.environ.get("CARGO_TARGET_DIR", "target") / "debug" / "gpu-gjk"
     if not built.exists():
         subprocess.run(
             ["cargo", "build", "--quiet", "--bin", "gpu-gjk"],
