@@ -81,7 +81,7 @@ fn without_line_number(outcome: &ParsedLine, number: usize) -> Result<ParsedLine
             let prefix = format!("line {number}: ");
             message
                 .strip_prefix(&prefix)
-                .map(|rest| ParsedLine::Error(rest.to_string()))
+                .map(|rest| ParsedLine::Error(rest.to_string().into()))
                 .ok_or_else(|| {
                     format!("error for line {number} does not start with {prefix:?}: {message:?}")
                 })
@@ -457,7 +457,7 @@ fn every_line_reads_as_the_field_reader_reads_it() {
                 let expected = match parse_line(line) {
                     _ if is_blank(line) => ParsedLine::Blank,
                     Ok(pair) => ParsedLine::Pair(pair),
-                    Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+                    Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1).into()),
                 };
                 if *outcome != expected {
                     let line = String::from_utf8_lossy(line);

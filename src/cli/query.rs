@@ -1,10 +1,12 @@
-//! `gpu-gjk query`: distance queries, with penetration depth and contacts for overlapping pairs, for pairs
-//! read as JSON Lines, answered one output line per input line.
+//! `gpu-gjk query`: pairs read as JSON Lines (or a columnar batch) answered one output line per input line:
+//! penetration depth and contacts by default (the distance when apart), the distance or the intersection
+//! flag alone with `--kind`.
 //!
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
 use super::choices::{BackendArg, FormatArg, LineLimitArg};
+use super::stdin_notice::say_when_reading_a_terminal;
 use crate::io::answers::write_answer_lines;
 use crate::io::batch::answer_indexed_gpu;
 use crate::io::batch::IndexedAnswers;
@@ -106,6 +108,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
             anyhow::bail!("cannot read input file {}: {e}", args.input.display());
         }
     }
+    say_when_reading_a_terminal("query", &args.input);
     let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
     let run = match selected.gpu() {
         None => stream_on_cpu(
@@ -186,6 +189,7 @@ fn columnar_query(
         .and_then(BatchFormat::from_extension)
         .unwrap_or(BatchFormat::Jsonl);
     let rows = &batch.rows;
+    let ids = batch.ids.as_ref();
     let (failed_lines, compute_s) = match selected.gpu() {
         // The GPU answers the whole batch first; its answers go to world coordinates as they are written.
         Some(ctx) => {
@@ -194,14 +198,14 @@ fn columnar_query(
             let seconds = answers.gpu_timings().map_or(0.0, |t| t.total_s);
             let mut source = RangedAnswers::new(&answers);
             (
-                write_answers(output, output_format, rows, &mut source)?,
+                write_answers(output, output_format, rows, ids, &mut source)?,
                 seconds,
             )
         }
         // The CPU answers each chunk of rows as it is written.
         None => {
             let mut answers = CpuAnswers::new(&batch, kind, exec);
-            let failed = write_answers(output, output_format, rows, &mut answers)?;
+            let failed = write_answers(output, output_format, rows, ids, &mut answers)?;
             (failed, answers.seconds)
         }
     };
