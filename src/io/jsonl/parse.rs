@@ -100,6 +100,11 @@ fn id_kind(value: &Value) -> String {
     let text = overflowed(value).or_else(|| vanished(value));
     match (value, text) {
         (_, Some(text)) => format!("the number {text}"),
+        // 7.0, 1e2, -0 and 1e20 are whole numbers, but not integers as JSON writes them (or out of range).
+        (Value::Number(n), None) if n.as_f64().is_some_and(|x| x.fract() == 0.0) => format!(
+            "the number {n} (an integer id is written as digits alone, with no fraction, exponent or -0, \
+             and is within range)"
+        ),
         (Value::Number(n), None) => format!("the number {n}"),
         _ => kind(value).to_string(),
     }
@@ -559,7 +564,7 @@ mod tests {
         let kinds = "id: expected a string or an integer from -2^63 to 2^64 - 1, got";
         for (id, got) in [
             ("7.5", "the number 7.5"),
-            ("7.0", "the number 7.0"),
+            ("7.0", "the number 7.0 (an integer id is written as digits alone, with no fraction, exponent or -0, and is within range)"),
             ("1e999", "the number 1e999"),
             ("true", "a boolean"),
             ("null", "null"),
