@@ -23,8 +23,9 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
-    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line; `-` reads stdin. Or a columnar pairs
-    /// table (`.arrow`, `.ipc`, `.feather`, `.parquet`), with its shapes table given by --shapes.
+    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line (an optional `"id"`, an integer or a string,
+    /// is echoed first on the line's answer); `-` reads stdin. Or a columnar pairs table (`.arrow`, `.ipc`,
+    /// `.feather`, `.parquet`, optionally with an `id` column), with its shapes table given by --shapes.
     #[arg(value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
     /// The shapes table of a columnar batch (the same format as the pairs table).
