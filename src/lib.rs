@@ -32,7 +32,8 @@
 //! Lowest first; each module uses only the ones before it (`tests/architecture/` checks this, and that no
 //! modules and no files use each other in a cycle):
 //!
-//! 1. [`real`], [`pose`], [`error`]: scalars (f32 and f64 through one trait), poses, the error type.
+//! 1. [`real`], [`pose`], [`error`], [`text`]: scalars (f32 and f64 through one trait), poses, the error type,
+//!    counts in messages.
 //! 2. [`shape`]: convex shapes (points about their centre plus a radius) and their support functions.
 //! 3. [`instance`]: what every batch shares, CPU or GPU: instances (shape index + pose) and pairs.
 //! 4. [`gjk`], then [`epa`]: the algorithms, on a `PairQuery` in normalised units. Beside them, the
@@ -60,6 +61,7 @@ pub mod query;
 pub mod real;
 pub mod resolve;
 pub mod shape;
+pub mod text;
 pub mod validate;
 
 #[cfg(feature = "scenario")]

@@ -11,7 +11,8 @@ mod stress;
 // The library's modules at the program's root, so that the program's modules name them as `crate::gpu`,
 // `crate::query`, ... as they would inside the library.
 use gpu_gjk::{
-    batch, broad_phase, epa, error, gjk, gpu, instance, io, pose, query, scenario, shape, validate,
+    batch, broad_phase, epa, error, gjk, gpu, instance, io, pose, query, scenario, shape, text,
+    validate,
 };
 
 use app::{display_available, run_demo, DemoArgs};
@@ -78,7 +79,8 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
     if disagreements > 0 {
         let _ = writeln!(
             std::io::stderr(),
-            "error: the GPU and the CPU disagreed on {disagreements} pairs (see the summary)"
+            "error: the GPU and the CPU disagreed on {} (see the summary)",
+            text::count(disagreements, "pair")
         );
     }
     Ok(disagreements == 0)

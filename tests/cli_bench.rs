@@ -406,3 +406,104 @@ fn the_adapter_variable_picks_an_adapter_by_its_index() {
         );
     }
 }
+
+/// `bench` as on a fresh machine (no `XDG_RUNTIME_DIR`), on whatever adapter `auto` takes (a software one
+/// when that is all there is).
+fn bench_fresh(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .arg("bench")
+        .args(args)
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .expect("the binary runs")
+}
+
+/// The lines of `text` longer than 100 characters.
+fn wider_than_100(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.chars().count() > 100).collect()
+}
+
+#[test]
+fn the_report_fits_100_columns_and_wide_has_every_column() {
+    let out = bench_fresh(&["--pairs", "300", "--repeat", "1", "--kind", "all"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(wider_than_100(&stdout), Vec::<&str>::new(), "{stdout}");
+    assert_eq!(wider_than_100(&stderr), Vec::<&str>::new(), "{stderr}");
+    assert!(stdout.contains("| speedup |"), "{stdout}");
+    assert!(stdout.contains("--wide adds readback"), "{stdout}");
+    // A clean run on a fresh machine prints no line that reads as a failure.
+    assert!(
+        !stdout
+            .lines()
+            .chain(stderr.lines())
+            .any(|l| l.starts_with("error:")),
+        "{stdout}\n{stderr}"
+    );
+    let out = bench_fresh(&["--pairs", "300", "--repeat", "1", "--wide"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let header = stdout
+        .lines()
+        .find(|l| l.starts_with("backend "))
+        .unwrap_or_else(|| panic!("no table header: {stdout}"));
+    for column in [
+        "pairs/s",
+        "speedup vs CPU 1 thread",
+        "time (ms)",
+        "upload (ms)",
+        "wait (ms)",
+        "kernel (ms)",
+        "readback (ms)",
+        "chunks",
+        "host ns/pair",
+        "bytes/pair up/down",
+        "submits/waits",
+    ] {
+        assert!(header.contains(column), "{column} missing: {header}");
+    }
+    // The GPU timing line, whole.
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("GPU timing: ") && l.contains("timestamp queries"))
+            || stdout.contains("GPU: skipped"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_io_report_fits_100_columns() {
+    let out = bench_fresh(&["--io", "--pairs", "200", "--repeat", "1"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(wider_than_100(&stdout), Vec::<&str>::new(), "{stdout}");
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let out = bench(&[
+        "--pairs",
+        "1",
+        "--repeat",
+        "1",
+        "--backend",
+        "cpu",
+        "--kind",
+        "distance",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("best of 1 run per backend"), "{stdout}");
+    assert!(
+        stdout.contains("== 1 pair (2 instances), distance queries, best of 1 run per backend =="),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("distance differences on 1 pair\n"),
+        "{stdout}"
+    );
+    for plural in ["1 pairs", "1 runs", "1 iterations"] {
+        assert!(!stdout.contains(plural), "{plural}: {stdout}");
+    }
+}

@@ -151,7 +151,7 @@ fn a_fresh_machine_sees_no_error_line_from_the_wayland_probe() {
             .any(|line| line.starts_with("error: XDG_RUNTIME_DIR")),
         "{text}"
     );
-    let out = run(&["bench", "--pairs", "200", "--repeat", "1"], "", &[]);
+    let out = run(&["bench", "--pairs", "2000", "--repeat", "1"], "", &[]);
     let text = stderr(&out);
     assert!(
         !text.lines().any(|line| line.starts_with("error:")),

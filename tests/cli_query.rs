@@ -359,8 +359,12 @@ fn every_bad_input_kind_is_reported_with_line_and_field() {
             "b.pos: unknown field",
         ),
         (
-            format!(r#"{{"a": {sphere}, "b": {sphere}, "id": 1}}"#),
-            "id: unknown field",
+            format!(r#"{{"a": {sphere}, "b": {sphere}, "key": 1}}"#),
+            "key: unknown field",
+        ),
+        (
+            format!(r#"{{"a": {sphere}, "b": {sphere}, "id": true}}"#),
+            "id: expected a string or an integer from -2^63 to 2^64 - 1, got a boolean",
         ),
         (
             with_a(r#"{"points": [[0,0,0]], "radius": -1}"#),

@@ -21,7 +21,7 @@ const ODD_LINES: [&str; 14] = [
     r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,1e999]]}}"#,
     r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "radius": null}}"#,
     r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]], "pos": [1,2,3]}}"#,
-    r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]]}, "id": 3}"#,
+    r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,0]]}, "id": 3.5}"#,
     r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[1e999e5,0,0]]}}"#,
     r#"{"a": {"points": [[0,0,0]]}, "b": {"points": [[0,0,2e9]]}}"#,
     r#"{"a": {"points": []}, "b": {"points": [[0,0,0]]}}"#,
@@ -102,7 +102,7 @@ fn parsed_lines_equal_the_field_by_field_reader_and_repeated_shapes_are_shared()
             let expected = match parse_line(line) {
                 _ if blank => ParsedLine::Blank,
                 Ok(pair) => ParsedLine::Pair(pair),
-                Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+                Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1).into()),
             };
             errors += usize::from(matches!(expected, ParsedLine::Error(_)));
             assert_eq!(*got, expected, "line {}", i + 1);

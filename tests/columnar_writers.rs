@@ -271,7 +271,7 @@ fn an_unknown_column_stops_the_command_and_is_named() {
     assert!(out.stdout.is_empty());
     let want = format!(
         "{}: the pairs table has an unknown column `b_positon` (did you mean `b_position`? its \
-         columns are a, b, a_position, a_rotation, b_position, b_rotation)",
+         columns are a, b, a_position, a_rotation, b_position, b_rotation, id)",
         pairs.display()
     );
     assert!(stderr(&out).contains(&want), "{}", stderr(&out));

@@ -32,7 +32,9 @@ mod common;
 use common::fuzz::Budget;
 use gpu_gjk::batch::Threads;
 use gpu_gjk::io::batch::Executor;
-use gpu_gjk::io::jsonl::{parse_input, parse_line, split_lines, ParsedLine};
+use gpu_gjk::io::jsonl::{
+    parse_input, parse_line, refused_line_id, split_lines, LineError, ParsedLine,
+};
 use proptest::prelude::*;
 use std::time::Instant;
 
@@ -81,7 +83,7 @@ fn without_line_number(outcome: &ParsedLine, number: usize) -> Result<ParsedLine
             let prefix = format!("line {number}: ");
             message
                 .strip_prefix(&prefix)
-                .map(|rest| ParsedLine::Error(rest.to_string()))
+                .map(|rest| ParsedLine::Error(rest.to_string().into()))
                 .ok_or_else(|| {
                     format!("error for line {number} does not start with {prefix:?}: {message:?}")
                 })
@@ -429,16 +431,25 @@ fn every_line_reads_as_the_field_reader_reads_it() {
         number_text(),
         [number_text(), number_text(), number_text()],
         prop::collection::vec(mutation(), 0..3),
+        // The pair's id: a number of any kind (most are no id), a plain string, or none.
+        prop_oneof![
+            number_text().prop_map(Some),
+            Just(Some(r#""k-1""#.to_string())),
+            Just(None)
+        ],
     );
     fuzz(
         "typed_equals_field_reader",
         input,
         400,
-        |(points, spaced, radius, position, mutations)| {
+        |(points, spaced, radius, position, mutations, id)| {
             let list = point_list_text(points, *spaced);
+            let id = id
+                .as_ref()
+                .map_or(String::new(), |id| format!(r#", "id": {id}"#));
             let line = |radius: &str| {
                 format!(
-                    r#"{{"a": {{"points": {list}, "radius": {radius}, "position": [{}, {}, {}]}}, "b": {{"points": {list}}}}}"#,
+                    r#"{{"a": {{"points": {list}, "radius": {radius}, "position": [{}, {}, {}]}}, "b": {{"points": {list}}}{id}}}"#,
                     position[0], position[1], position[2]
                 )
             };
@@ -457,7 +468,10 @@ fn every_line_reads_as_the_field_reader_reads_it() {
                 let expected = match parse_line(line) {
                     _ if is_blank(line) => ParsedLine::Blank,
                     Ok(pair) => ParsedLine::Pair(pair),
-                    Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+                    Err(message) => ParsedLine::Error(LineError {
+                        message: format!("line {}: {message}", i + 1),
+                        id: refused_line_id(line),
+                    }),
                 };
                 if *outcome != expected {
                     let line = String::from_utf8_lossy(line);

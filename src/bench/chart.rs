@@ -102,13 +102,13 @@ pub fn render_chart(outcome: &BenchOutcome, title: &str) -> anyhow::Result<Strin
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bench::run::Group;
     use crate::bench::{BenchKind, Record};
     use crate::gjk::QueryKind;
 
-    fn record(pairs: usize, backend: &'static str, rate: f64) -> Record {
+    pub(crate) fn record(pairs: usize, backend: &'static str, rate: f64) -> Record {
         Record {
             pairs,
             kind: "distance",
@@ -165,6 +165,13 @@ mod tests {
         assert_eq!(s[1].0, "GPU");
         assert_eq!(s[1].1, vec![(1e3, 2e5), (1e4, 2e5)]);
         let svg = render_chart(&outcome, "test").unwrap();
-        assert!(svg.starts_with("<svg") && svg.contains("CPU 1 thread") && svg.contains("pairs/s"));
+        assert!(svg.starts_with("<svg") && svg.contains("CPU 1 thread"));
+        // Both axes are labelled with their units; the y axis's label runs up its side.
+        assert!(svg.contains("pairs per batch (log scale)"));
+        let y_label = svg
+            .find("throughput, pairs/s (log scale)")
+            .expect("a y axis label");
+        let element = &svg[svg[..y_label].rfind("<text").unwrap()..y_label];
+        assert!(element.contains("rotate(270"), "{element}");
     }
 }

@@ -5,6 +5,7 @@
 
 mod chart;
 mod export;
+mod fit;
 mod record;
 mod run;
 mod spec;
@@ -13,6 +14,7 @@ mod warmup;
 
 pub use chart::render_chart;
 pub use export::{to_csv, to_json};
+pub use fit::{FitWriter, REPORT_COLUMNS};
 pub use record::{kind_name, BackendId, BenchKind, Record};
 #[cfg(test)]
 pub use run::MAX_STEP_LABEL;

@@ -8,6 +8,7 @@ use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit};
 use crate::scenario::{random_scene, Scene};
+use crate::text::count_len;
 use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};
 use anyhow::Context;
 use std::time::Instant;
@@ -79,8 +80,9 @@ pub fn step_count(spec: &BenchSpec, gpu: bool) -> u64 {
 /// (at most [`MAX_STEP_LABEL`] characters, so a terminal of 80 columns shows it whole).
 pub fn step_label(backend: &str, kind: BenchKind, pairs: usize, run: usize, runs: usize) -> String {
     format!(
-        "{backend}: {}, {pairs} pairs, run {run}/{runs}",
-        kind_name(kind)
+        "{backend}: {}, {}, run {run}/{runs}",
+        kind_name(kind),
+        count_len(pairs, "pair")
     )
 }
 
@@ -153,7 +155,7 @@ pub fn run_bench(
     let mix = spec.mix();
     let mut outcome = BenchOutcome::default();
     for &size in &spec.sizes {
-        progress.step(&format!("{size} pairs: building the scene"));
+        progress.step(&format!("{}: building the scene", count_len(size, "pair")));
         let scene = random_scene(spec.seed, size, &mix);
         if let Some(gpu) = gpu.as_deref_mut() {
             // The scene stays on the GPU, as an application would keep it: hulls and instances go up once,

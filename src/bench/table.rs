@@ -2,6 +2,7 @@
 
 use super::run::Group;
 use super::{kind_name, Record};
+use crate::text::count_len;
 use std::fmt::Write as _;
 
 const HEADERS: [&str; 12] = [
@@ -18,6 +19,11 @@ const HEADERS: [&str; 12] = [
     "bytes/pair up/down",
     "submits/waits",
 ];
+
+/// The columns of the default table, which fits the report's 100 columns: indices into [`HEADERS`]. The
+/// speedup's header is shortened there, with a line under the table saying what it is against.
+const NARROW: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
+const NARROW_SPEEDUP: &str = "speedup";
 
 /// Columns padded to their widest cell: the first left-aligned, the rest (numbers) right-aligned.
 pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
@@ -107,20 +113,38 @@ fn row(record: &Record) -> Vec<String> {
     ]
 }
 
-/// The group's heading, table and agreement lines.
-pub fn render_group(group: &Group) -> String {
+/// The group's heading, table and agreement lines: the full table when `wide`, else the columns that fit
+/// 100 columns.
+pub fn render_group(group: &Group, wide: bool) -> String {
     let mut out = String::new();
     let runs = group.records.first().map_or(1, |r| r.runs);
     let _ = writeln!(
         out,
-        "\n== {} pairs ({} instances), {} queries, best of {runs} run{} per backend ==",
-        group.pairs,
+        "\n== {} ({} instances), {} queries, best of {} per backend ==",
+        count_len(group.pairs, "pair"),
         group.instances,
         kind_name(group.kind),
-        if runs == 1 { "" } else { "s" }
+        count_len(runs, "run"),
     );
     let rows: Vec<Vec<String>> = group.records.iter().map(row).collect();
-    out.push_str(&text_table(&HEADERS, &rows));
+    if wide {
+        out.push_str(&text_table(&HEADERS, &rows));
+    } else {
+        let mut headers: Vec<&str> = NARROW.iter().map(|&k| HEADERS[k]).collect();
+        headers[2] = NARROW_SPEEDUP;
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .map(|row| NARROW.iter().map(|&k| row[k].clone()).collect())
+            .collect();
+        out.push_str(&text_table(&headers, &rows));
+        out.push_str(
+            "speedup: vs CPU 1 thread; --wide adds readback, chunks, host ns/pair, bytes/pair, submits/waits\n",
+        );
+    }
+    if let Some(warning) = noisy_cpu_warning(&group.records) {
+        out.push_str(&warning);
+        out.push('\n');
+    }
     if let Some(gpu) = group.records.iter().find(|r| r.backend == "gpu") {
         if gpu.kernel_s.is_none() {
             out.push_str("kernel time: timestamp queries not supported by this adapter\n");
@@ -129,8 +153,10 @@ pub fn render_group(group: &Group) -> String {
     let cpu = &group.cpu_all_report;
     let _ = writeln!(
         out,
-        "CPU all threads vs CPU 1 thread: {} flag and {} distance differences on {} pairs",
-        cpu.flag_disagreements, cpu.distance_disagreements, cpu.pairs
+        "CPU all threads vs CPU 1 thread: {} flag and {} distance differences on {}",
+        cpu.flag_disagreements,
+        cpu.distance_disagreements,
+        count_len(cpu.pairs, "pair")
     );
     if let Some(report) = &group.gpu_report {
         let _ = writeln!(
@@ -162,8 +188,8 @@ pub fn render_group(group: &Group) -> String {
         {
             let _ = writeln!(
                 out,
-                "GPU EPA pass: {} of {} pairs (cores overlapping); the rest answered by GJK alone",
-                epa, group.pairs
+                "GPU EPA pass: {epa} of {} (cores overlapping); the rest answered by GJK alone",
+                count_len(group.pairs, "pair")
             );
         }
         let _ = writeln!(
@@ -182,6 +208,25 @@ pub fn render_group(group: &Group) -> String {
     out
 }
 
+/// A warning when the CPU row on all threads answered fewer pairs per second than the one on a single
+/// thread: more threads cannot be slower on an idle machine with the cores to run them, so the CPU rows
+/// (and every speedup, which is against CPU 1 thread) are not to be trusted.
+pub fn noisy_cpu_warning(records: &[Record]) -> Option<String> {
+    let one = records.iter().find(|r| r.backend == "cpu1")?;
+    let all = records
+        .iter()
+        .find(|r| r.backend == "cpu_all" && r.threads.is_some_and(|n| n > 1))?;
+    (all.pairs_per_s < one.pairs_per_s).then(|| {
+        format!(
+            "warning: the CPU rows are noisy: {} answered fewer pairs per second than CPU 1 thread ({:.2}x); \
+             the machine is busy, has fewer free cores than threads, or the batch is too small to share \
+             between threads (try --repeat 5 on an idle machine, or more --pairs)",
+            all.label(),
+            all.speedup_vs_cpu1
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,5 +238,31 @@ mod tests {
         assert_eq!(thousands(1000.0), "1,000");
         let t = text_table(&["a", "bb"], &[vec!["xyz".into(), "1".into()]]);
         assert_eq!(t, "a   | bb\n----|---\nxyz |  1\n");
+    }
+
+    fn cpu_record(backend: &'static str, threads: usize, rate: f64) -> Record {
+        let mut r = crate::bench::chart::tests::record(1000, backend, rate);
+        r.threads = Some(threads);
+        r.speedup_vs_cpu1 = rate / 1e6;
+        r
+    }
+
+    #[test]
+    fn slower_cpu_threads_are_named_noisy() {
+        let fast = [cpu_record("cpu1", 1, 1e6), cpu_record("cpu_all", 8, 4e6)];
+        assert_eq!(noisy_cpu_warning(&fast), None);
+        let slow = [cpu_record("cpu1", 1, 1e6), cpu_record("cpu_all", 2, 5e5)];
+        let warning = noisy_cpu_warning(&slow).unwrap();
+        assert!(
+            warning.starts_with("warning: the CPU rows are noisy"),
+            "{warning}"
+        );
+        assert!(
+            warning.contains("CPU 2 threads") && warning.contains("0.50x"),
+            "{warning}"
+        );
+        // One core: the all-threads row is one thread too, and no comparison is made.
+        let single = [cpu_record("cpu1", 1, 1e6), cpu_record("cpu_all", 1, 5e5)];
+        assert_eq!(noisy_cpu_warning(&single), None);
     }
 }

@@ -5,12 +5,14 @@ use super::bench_io::{run_io_bench, IoBenchSpec};
 use super::choices::BackendArg;
 use crate::bench::{
     self, kind_name, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, render_chart,
-    render_group, step_count, sweep_sizes, BenchSpec, GpuBench, Group, KindChoice, Progress,
-    ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
+    render_group, step_count, sweep_sizes, BenchSpec, FitWriter, GpuBench, Group, KindChoice,
+    Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
+    REPORT_COLUMNS,
 };
 use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
 use crate::io::same_file::refuse_same_file;
 use crate::io::sink::{require_stdout, Destination, Format};
+use crate::text::count_len;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
@@ -65,6 +67,10 @@ pub struct BenchArgs {
     /// folder and is removed), e.g. to time `gpu-gjk query` on it.
     #[arg(long, value_name = "FILE.jsonl", requires = "io")]
     pub io_input: Option<PathBuf>,
+    /// Print the full table (upload, readback, chunks, host time, bytes and submits per pair as well) and
+    /// every line whole; by default the report fits 100 columns.
+    #[arg(long)]
+    pub wide: bool,
 }
 
 /// The most pairs `--io` takes: its input file holds every pair's shapes written out (about 1 to 4 KB a
@@ -170,12 +176,14 @@ impl Exports {
 /// characters), the bar on the second.
 pub const PROGRESS_TEMPLATE: &str = "{msg}\n{bar:40} {pos}/{len} [{elapsed}]";
 
-/// Where the human-readable report goes: stdout, or stderr when stdout carries an exported file.
-fn report_writer(to_stderr: bool) -> Box<dyn Write> {
+/// Where the human-readable report goes: stdout, or stderr when stdout carries an exported file; fitted to
+/// [`REPORT_COLUMNS`] unless `wide`.
+fn report_writer(to_stderr: bool, wide: bool) -> Box<dyn Write> {
+    let width = (!wide).then_some(REPORT_COLUMNS);
     if to_stderr {
-        Box::new(std::io::stderr())
+        Box::new(FitWriter::new(std::io::stderr(), width))
     } else {
-        Box::new(std::io::stdout())
+        Box::new(FitWriter::new(std::io::stdout(), width))
     }
 }
 
@@ -187,6 +195,7 @@ struct Bar {
     started: bool,
     report: Box<dyn Write>,
     error: Option<std::io::Error>,
+    wide: bool,
 }
 
 impl Progress for Bar {
@@ -205,7 +214,7 @@ impl Progress for Bar {
         let report = &mut self.report;
         let written = self.bar.suspend(|| {
             report
-                .write_all(render_group(group).as_bytes())
+                .write_all(render_group(group, self.wide).as_bytes())
                 .and_then(|()| report.flush())
         });
         self.error = written.err();
@@ -220,7 +229,7 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     if !to_stderr {
         require_stdout("the benchmark report")?;
     }
-    let mut report = report_writer(to_stderr);
+    let mut report = report_writer(to_stderr, args.wide);
     if args.io {
         return run_io(args, &spec, &exports, &mut report);
     }
@@ -228,14 +237,13 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     let kinds: Vec<&str> = spec.kinds.iter().map(|&k| kind_name(k)).collect();
     writeln!(
         report,
-        "gpu-gjk bench: seed {}, shapes {}, hull points {}..{}, {} queries, best of {} run{} per backend",
+        "gpu-gjk bench: seed {}, shapes {}, hull points {}..{}, {} queries, best of {} per backend",
         spec.seed,
         spec.shapes.names(),
         spec.mix().hull_points.0,
         spec.mix().hull_points.1,
         kinds.join(" + "),
-        spec.repeat,
-        if spec.repeat == 1 { "" } else { "s" }
+        count_len(spec.repeat, "run"),
     )?;
     writeln!(
         report,
@@ -257,8 +265,8 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
                  a batch of up to {GPU_WARMUP_PAIRS} pairs, then batches of up to {GPU_WARMUP_BATCH_PAIRS} for at \
                  least {GPU_WARMUP_SECONDS} s and until their speed settles (a GPU leaves its idle clocks only under \
                  sustained work); each timed batch streams its pairs up, computes and reads back, \
-                 at most {} pairs per dispatch; kernel time from timestamp queries: {}",
-                g.max_pairs_per_chunk(),
+                 at most {} per dispatch; kernel time from timestamp queries: {}",
+                crate::text::count(g.max_pairs_per_chunk(), "pair"),
                 if g.has_timestamps() { "yes" } else { "not supported by this adapter" }
             )?;
         }
@@ -284,6 +292,7 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
         started: false,
         report,
         error: None,
+        wide: args.wide,
     };
     let outcome = bench::run_bench(&spec, gpu.as_mut(), &mut progress);
     progress.bar.finish_and_clear();

@@ -17,11 +17,12 @@ use crate::io::batch::Executor;
 use crate::io::columnar::{convert_jsonl, write_answers, BatchFormat, ColumnarBatch, CpuAnswers};
 use crate::io::jsonl::write_mix_file;
 use crate::io::jsonl::ShapeCache;
-use crate::io::jsonl::{parse_line, PairInput};
+use crate::io::jsonl::{parse_line, refused_line_id, LineError, PairInput};
 use crate::io::jsonl::{read_input, split_lines, ParsedLine, DEFAULT_MAX_LINE_BYTES};
 use crate::io::sink::Destination;
 use crate::query::AnswerKind;
 use crate::scenario::MixSpec;
+use crate::text::count_len;
 use anyhow::{bail, Context};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -89,7 +90,10 @@ fn end_to_end(
         }
         match parse_line(line) {
             Ok(pair) => ParsedLine::Pair(pair),
-            Err(message) => ParsedLine::Error(format!("line {}: {message}", i + 1)),
+            Err(message) => ParsedLine::Error(LineError {
+                message: format!("line {}: {message}", i + 1),
+                id: refused_line_id(line),
+            }),
         }
     });
     let valid: Vec<&PairInput> = parsed
@@ -125,7 +129,13 @@ fn columnar_end_to_end(
     // As `query` does on the CPU: each chunk of rows answered just before it is written.
     let start = Instant::now();
     let mut cpu = CpuAnswers::new(&batch, AnswerKind::Penetration, exec);
-    write_answers(&Destination::File(answers), format, &batch.rows, &mut cpu)?;
+    write_answers(
+        &Destination::File(answers),
+        format,
+        &batch.rows,
+        batch.ids.as_ref(),
+        &mut cpu,
+    )?;
     stages.compute = cpu.seconds;
     stages.write = start.elapsed().as_secs_f64() - cpu.seconds;
     Ok((stages, batch.shapes.len()))
@@ -294,20 +304,19 @@ fn measure(spec: &IoBenchSpec, dir: &Path) -> anyhow::Result<(String, String)> {
         }
     }
     let report = format!(
-        "gpu-gjk bench --io: seed {}, {} pairs, hull points {}..{}, a {:.1} MB JSON Lines file with {} distinct \
-         shapes (as tables: Arrow IPC {:.1} MB, Parquet {:.1} MB, both written with the answers as a table of \
-         the same format); CPU, best of {} round{} (each round runs every path once, in turn); the files were just written (read from the page cache); \
+        "gpu-gjk bench --io: seed {}, {}, hull points {}..{}, a {:.1} MB JSON Lines file with {} \
+         (as tables: Arrow IPC {:.1} MB, Parquet {:.1} MB, both written with the answers as a table of \
+         the same format); CPU, best of {} (each round runs every path once, in turn); the files were just written (read from the page cache); \
          answers of both JSON readers identical byte for byte\n{}",
         spec.seed,
-        spec.pairs,
+        count_len(spec.pairs, "pair"),
         spec.mix.hull_points.0,
         spec.mix.hull_points.1,
         bytes as f64 / 1e6,
-        shapes,
+        count_len(shapes, "distinct shape"),
         table_bytes(dir, BatchFormat::Arrow) as f64 / 1e6,
         table_bytes(dir, BatchFormat::Parquet) as f64 / 1e6,
-        spec.repeat,
-        if spec.repeat == 1 { "" } else { "s" },
+        count_len(spec.repeat, "round"),
         text_table(&headers, &rows)
     );
     let document = json!({

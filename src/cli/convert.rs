@@ -2,6 +2,7 @@
 //! conversion itself is [`crate::io::columnar::convert_jsonl`].
 
 use super::choices::{FormatArg, LineLimitArg};
+use super::stdin_notice::say_when_reading_a_terminal;
 use crate::io::columnar::{convert_jsonl, BatchFormat, Converted};
 use crate::io::same_file::refuse_same_file;
 use crate::io::sink::note;
@@ -42,6 +43,7 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<Converted> {
         &args.shapes,
         &args.pairs,
     )?;
+    say_when_reading_a_terminal("convert", &args.input);
     let converted = convert_jsonl(
         &args.input,
         (args.shapes.as_path(), shapes_format),

@@ -9,6 +9,7 @@ mod choices;
 mod convert;
 mod inspect;
 mod query;
+mod stdin_notice;
 
 pub use adapters::{run_adapters, AdaptersArgs};
 pub use bench::{run_bench, BenchArgs};

@@ -1,10 +1,12 @@
-//! `gpu-gjk query`: distance queries, with penetration depth and contacts for overlapping pairs, for pairs
-//! read as JSON Lines, answered one output line per input line.
+//! `gpu-gjk query`: pairs read as JSON Lines (or a columnar batch) answered one output line per input line:
+//! penetration depth and contacts by default (the distance when apart), the distance or the intersection
+//! flag alone with `--kind`.
 //!
 //! Three phases, so that `--stats` measures the GJK work alone: parse every line (in parallel), run every
 //! valid pair as one batch, then write the answers and the error lines in input order.
 
 use super::choices::{BackendArg, FormatArg, LineLimitArg};
+use super::stdin_notice::say_when_reading_a_terminal;
 use crate::io::answers::write_answer_lines;
 use crate::io::batch::answer_indexed_gpu;
 use crate::io::batch::IndexedAnswers;
@@ -21,8 +23,9 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct QueryArgs {
-    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line; `-` reads stdin. Or a columnar pairs
-    /// table (`.arrow`, `.ipc`, `.feather`, `.parquet`), with its shapes table given by --shapes.
+    /// JSON Lines input, one `{"a": SHAPE, "b": SHAPE}` per line (an optional `"id"`, an integer or a string,
+    /// is echoed first on the line's answer); `-` reads stdin. Or a columnar pairs table (`.arrow`, `.ipc`,
+    /// `.feather`, `.parquet`, optionally with an `id` column), with its shapes table given by --shapes.
     #[arg(value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
     /// The shapes table of a columnar batch (the same format as the pairs table).
@@ -106,6 +109,7 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
             anyhow::bail!("cannot read input file {}: {e}", args.input.display());
         }
     }
+    say_when_reading_a_terminal("query", &args.input);
     let selected = select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto)?;
     let run = match selected.gpu() {
         None => stream_on_cpu(
@@ -186,6 +190,7 @@ fn columnar_query(
         .and_then(BatchFormat::from_extension)
         .unwrap_or(BatchFormat::Jsonl);
     let rows = &batch.rows;
+    let ids = batch.ids.as_ref();
     let (failed_lines, compute_s) = match selected.gpu() {
         // The GPU answers the whole batch first; its answers go to world coordinates as they are written.
         Some(ctx) => {
@@ -194,14 +199,14 @@ fn columnar_query(
             let seconds = answers.gpu_timings().map_or(0.0, |t| t.total_s);
             let mut source = RangedAnswers::new(&answers);
             (
-                write_answers(output, output_format, rows, &mut source)?,
+                write_answers(output, output_format, rows, ids, &mut source)?,
                 seconds,
             )
         }
         // The CPU answers each chunk of rows as it is written.
         None => {
             let mut answers = CpuAnswers::new(&batch, kind, exec);
-            let failed = write_answers(output, output_format, rows, &mut answers)?;
+            let failed = write_answers(output, output_format, rows, ids, &mut answers)?;
             (failed, answers.seconds)
         }
     };

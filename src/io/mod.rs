@@ -11,5 +11,6 @@ pub mod answers;
 pub mod batch;
 pub mod columnar;
 pub mod jsonl;
+pub mod pair_id;
 pub mod same_file;
 pub mod sink;

@@ -10,6 +10,7 @@ pub use penetration::{compare_penetration, depth_along, PenetrationReport};
 use crate::gjk::{pair_scale, GjkResult, GjkStatus, QueryKind};
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
+use crate::text::count_len;
 use std::fmt::Write as _;
 
 /// Flags may differ only when both answers put the surfaces within this fraction of the pair scale of
@@ -111,8 +112,11 @@ impl ValidationReport {
         };
         let _ = writeln!(
             s,
-            "agreement on {} pairs: {} flag disagreements outside the band ({} within it), {} distance disagreements",
-            self.pairs, self.flag_disagreements, self.near_contact_flag_differences, self.distance_disagreements
+            "agreement on {}: {} outside the band ({} within it), {}",
+            count_len(self.pairs, "pair"),
+            count_len(self.flag_disagreements, "flag disagreement"),
+            self.near_contact_flag_differences,
+            count_len(self.distance_disagreements, "distance disagreement")
         );
         if self.kind == Some(QueryKind::Distance) {
             let _ = writeln!(

@@ -7,6 +7,7 @@ use crate::gjk::pair_scale;
 use crate::instance::Instance;
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
+use crate::text::count_len;
 use std::fmt::Write as _;
 
 /// Pairs deeper than this fraction of the pair's size are compared on depth and normal; shallower ones are
@@ -116,8 +117,10 @@ impl PenetrationReport {
         };
         let _ = writeln!(
             s,
-            "penetration on {} pairs: {} penetrating on both sides, {} deeper than {DEEP_FRACTION:.0e} of their size",
-            self.pairs, self.both_penetrating, self.deep
+            "penetration on {}: {} penetrating on both sides, {} deeper than {DEEP_FRACTION:.0e} of their size",
+            count_len(self.pairs, "pair"),
+            self.both_penetrating,
+            self.deep
         );
         let _ = writeln!(
             s,

@@ -23,7 +23,7 @@ use std::path::Path;
 /// of lower ones (peers of one group may use each other, one way: the cycle checks see to that). The crate roots
 /// (`src/lib.rs`, `src/main.rs`) may use everything.
 const LIBRARY_LAYERS: &[&[&str]] = &[
-    &["real", "error"],
+    &["real", "error", "text"],
     &["pose"],
     &["shape"],
     &["instance"],

@@ -29,14 +29,14 @@ impl<W: Write> AnswerLines<W> {
         let mut answers = results.iter();
         for line in parsed {
             match line {
-                ParsedLine::Pair(_) => {
+                ParsedLine::Pair(pair) => {
                     let (r, hit) = answers.next().expect("one result per valid line");
-                    self.out.result(r, hit.as_ref())?;
+                    self.out.result(pair.id.as_ref(), r, hit.as_ref())?;
                 }
                 ParsedLine::Blank => self.out.blank()?,
                 ParsedLine::Error(message) => {
                     self.failed += 1;
-                    self.out.error(message)?;
+                    self.out.error(message.id.as_ref(), message)?;
                     // Best effort: a closed stderr must not stop the results.
                     let _ = writeln!(self.stderr, "{message}");
                 }

@@ -2,7 +2,8 @@
 //! lines built in place, so a line is not first built elsewhere and then copied in (see
 //! [`super::output::push_result`]).
 
-use super::output::{push_error, push_result};
+use super::output::{push_error_with_id, push_result_with_id};
+use crate::io::pair_id::PairId;
 use crate::query::{WorldPenetration, WorldResult};
 use std::io::{self, Write};
 
@@ -22,13 +23,20 @@ impl<W: Write> AnswerWriter<W> {
         }
     }
 
-    pub fn result(&mut self, r: &WorldResult, hit: Option<&WorldPenetration>) -> io::Result<()> {
-        push_result(&mut self.pending, r, hit);
+    /// An answer line, the pair's id first when it has one.
+    pub fn result(
+        &mut self,
+        id: Option<&PairId>,
+        r: &WorldResult,
+        hit: Option<&WorldPenetration>,
+    ) -> io::Result<()> {
+        push_result_with_id(&mut self.pending, id, r, hit);
         self.write_if_full()
     }
 
-    pub fn error(&mut self, message: &str) -> io::Result<()> {
-        push_error(&mut self.pending, message);
+    /// An error line, the pair's id first when it has one.
+    pub fn error(&mut self, id: Option<&PairId>, message: &str) -> io::Result<()> {
+        push_error_with_id(&mut self.pending, id, message);
         self.write_if_full()
     }
 
@@ -72,6 +80,7 @@ impl<W: Write> Drop for AnswerWriter<W> {
 mod tests {
     use super::*;
     use crate::gjk::GjkStatus;
+    use crate::io::answers::output::{push_error, push_result};
     use glam::DVec3;
 
     #[test]
@@ -91,11 +100,11 @@ mod tests {
         for k in 0..4000 {
             match k % 3 {
                 0 => {
-                    writer.result(&r, None).unwrap();
+                    writer.result(None, &r, None).unwrap();
                     push_result(&mut expected, &r, None);
                 }
                 1 => {
-                    writer.error("line 2: bad").unwrap();
+                    writer.error(None, "line 2: bad").unwrap();
                     push_error(&mut expected, "line 2: bad");
                 }
                 _ => {
@@ -114,7 +123,7 @@ mod tests {
         let mut out = Vec::new();
         {
             let mut writer = AnswerWriter::new(&mut out);
-            writer.error("line 1: bad").unwrap();
+            writer.error(None, "line 1: bad").unwrap();
             writer.blank().unwrap();
         }
         assert_eq!(out, b"{\"error\": \"line 1: bad\"}\n\n");

@@ -14,6 +14,7 @@
 //! the line, so that no table answers what its line does not.
 
 use super::files::{write_table, BatchFormat};
+use super::pair_ids::{id_column, ids_type, ID_COLUMN};
 use super::pairs::pairs_of;
 use super::schema::{pairs_schema, shapes_schema};
 use super::shapes::shapes_of;
@@ -22,12 +23,13 @@ use crate::io::jsonl::lexical::first_vanishing_number;
 use crate::io::jsonl::parse::parse_line;
 use crate::io::jsonl::reader::{parse_input, read_input, split_lines, ParsedLine};
 use crate::io::jsonl::repeated_keys::read_value;
+use crate::io::pair_id::PairId;
 use anyhow::{anyhow, bail};
 use arrow_array::{
     ArrayRef, FixedSizeListArray, Float64Array, ListArray, RecordBatch, UInt32Array,
 };
 use arrow_buffer::OffsetBuffer;
-use arrow_schema::{DataType, Field};
+use arrow_schema::{DataType, Field, Schema};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::path::Path;
@@ -55,6 +57,8 @@ struct Tables {
     offsets: Vec<i32>,
     radii: Vec<f64>,
     sides: [Vec<RawSide>; 2],
+    /// Each line's id (`None` for a line without one).
+    pair_ids: Vec<Option<PairId>>,
 }
 
 /// Converts the JSON Lines batch `input` into the tables `shapes` and `pairs`, each in its format; a line
@@ -85,19 +89,29 @@ pub fn convert_jsonl(
             column.push(side);
         }
     }
+    let id_type = ids_type(&tables.pair_ids)
+        .map_err(|(index, why)| anyhow!("{}: line {}: {why}", input.display(), index + 1))?;
     let converted = Converted {
         pairs: tables.sides[0].len(),
         shapes: tables.radii.len(),
     };
     let [a, b] = std::mem::take(&mut tables.sides);
+    let pair_ids = std::mem::take(&mut tables.pair_ids);
     let shapes_table = shapes_batch(tables);
+    let schema = pairs_table_schema(id_type.as_ref());
+    let ids = |k: usize, len: usize| {
+        id_type
+            .as_ref()
+            .map(|t| id_column(t, &pair_ids[k * ROWS..k * ROWS + len]))
+    };
     let pair_batches: Vec<RecordBatch> = a
-        .chunks(1 << 16)
-        .zip(b.chunks(1 << 16))
-        .map(|(a, b)| pairs_batch(a, b))
+        .chunks(ROWS)
+        .zip(b.chunks(ROWS))
+        .enumerate()
+        .map(|(k, (a, b))| pairs_batch(&schema, a, b, ids(k, a.len())))
         .collect();
     let pair_batches = if pair_batches.is_empty() {
-        vec![pairs_batch(&[], &[])]
+        vec![pairs_batch(&schema, &[], &[], ids(0, 0))]
     } else {
         pair_batches
     };
@@ -108,8 +122,22 @@ pub fn convert_jsonl(
         (pairs, &pair_batches),
     )?;
     write_table(shapes, shapes_format, &shapes_schema(), &[shapes_table])?;
-    write_table(pairs, pairs_format, &pairs_schema(), &pair_batches)?;
+    write_table(pairs, pairs_format, &schema, &pair_batches)?;
     Ok(converted)
+}
+
+/// Rows per record batch of the pairs table.
+const ROWS: usize = 1 << 16;
+
+/// [`pairs_schema`], with an `id` column of `id_type` last when the lines have ids.
+fn pairs_table_schema(id_type: Option<&DataType>) -> Arc<Schema> {
+    let schema = pairs_schema();
+    let Some(id_type) = id_type else {
+        return schema;
+    };
+    let mut fields = schema.fields().to_vec();
+    fields.push(Arc::new(Field::new(ID_COLUMN, id_type.clone(), true)));
+    Arc::new(Schema::new(fields))
 }
 
 /// Fails, naming the first such line, when a line of `text` and its row of the tables get different
@@ -123,7 +151,7 @@ fn check_rows_as_lines(
     let exec = Executor::Single;
     let parsed = parse_input(text, &exec);
     let shape_table = shapes_of([Ok(shapes.clone())], shapes_path, &exec)?;
-    let rows = pairs_of(
+    let (rows, _) = pairs_of(
         pairs.iter().cloned().map(Ok),
         pairs_path,
         &shape_table,
@@ -162,13 +190,19 @@ fn line_sides(line: &[u8], tables: &mut Tables) -> Option<[RawSide; 2]> {
         return None;
     };
     let fields = value.as_object()?;
-    if fields.keys().any(|k| k != "a" && k != "b") {
+    if fields.keys().any(|k| k != "a" && k != "b" && k != "id") {
         return None;
     }
-    Some([
+    let id = match fields.get("id") {
+        None => None,
+        Some(id) => Some(PairId::from_json(id, |_| String::new()).ok()?),
+    };
+    let sides = [
         side(fields.get("a")?, tables)?,
         side(fields.get("b")?, tables)?,
-    ])
+    ];
+    tables.pair_ids.push(id);
+    Some(sides)
 }
 
 fn side(value: &Value, tables: &mut Tables) -> Option<RawSide> {
@@ -257,8 +291,13 @@ fn shapes_batch(tables: Tables) -> RecordBatch {
     RecordBatch::try_new(shapes_schema(), columns).expect("the columns follow shapes_schema")
 }
 
-fn pairs_batch(a: &[RawSide], b: &[RawSide]) -> RecordBatch {
-    let mut columns: Vec<ArrayRef> = Vec::with_capacity(6);
+fn pairs_batch(
+    schema: &Arc<Schema>,
+    a: &[RawSide],
+    b: &[RawSide],
+    ids: Option<ArrayRef>,
+) -> RecordBatch {
+    let mut columns: Vec<ArrayRef> = Vec::with_capacity(7);
     for side in [a, b] {
         columns.push(Arc::new(UInt32Array::from_iter_values(
             side.iter().map(|s| s.shape),
@@ -268,5 +307,6 @@ fn pairs_batch(a: &[RawSide], b: &[RawSide]) -> RecordBatch {
         columns.push(fixed(side.iter().flat_map(|s| s.position).collect(), 3));
         columns.push(fixed(side.iter().flat_map(|s| s.rotation).collect(), 4));
     }
-    RecordBatch::try_new(pairs_schema(), columns).expect("the columns follow pairs_schema")
+    columns.extend(ids);
+    RecordBatch::try_new(schema.clone(), columns).expect("the columns follow the schema")
 }

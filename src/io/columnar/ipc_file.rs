@@ -5,6 +5,7 @@
 //! it first (`FileReader` zeroes it, then reads over it), and the record batch's arrays point into that
 //! buffer; one block is held at a time, as with `FileReader`.
 use super::ipc_message::{block_message, check_buffers, check_compressed_sizes, damaged};
+use crate::text::{count, count_len};
 use arrow_array::RecordBatch;
 use arrow_buffer::Buffer;
 use arrow_ipc::convert::try_fb_to_schema;
@@ -34,9 +35,12 @@ impl CheckedIpcFile {
     /// record batches' places.
     pub fn open(mut file: File) -> Result<Self, ArrowError> {
         let len = file.metadata()?.len();
-        let trailer_start = len
-            .checked_sub(TRAILER_BYTES)
-            .ok_or_else(|| damaged(format!("it has {len} bytes, too few for an IPC file")))?;
+        let trailer_start = len.checked_sub(TRAILER_BYTES).ok_or_else(|| {
+            damaged(format!(
+                "it has {}, too few for an IPC file",
+                count(len, "byte")
+            ))
+        })?;
         let mut trailer = [0; TRAILER_BYTES as usize];
         file.seek(SeekFrom::Start(trailer_start))?;
         file.read_exact(&mut trailer)?;
@@ -140,8 +144,8 @@ fn read_span(file: &mut File, offset: u64, size: usize) -> Result<Vec<u8>, Arrow
     file.take(size as u64).read_to_end(&mut bytes)?;
     if bytes.len() != size {
         return Err(damaged(format!(
-            "it ended {} bytes into a span of {size} at offset {offset}",
-            bytes.len()
+            "it ended {} into a span of {size} at offset {offset}",
+            count_len(bytes.len(), "byte")
         )));
     }
     Ok(bytes)

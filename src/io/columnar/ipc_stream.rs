@@ -6,6 +6,7 @@
 use super::ipc_message::{
     check_buffers, check_compressed_sizes, damaged, parse_message, CONTINUATION_MARKER,
 };
+use crate::text::count_len;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_buffer::Buffer;
 use arrow_ipc::convert::try_fb_to_schema;
@@ -160,7 +161,8 @@ fn read_exactly(
     let read = reader.by_ref().take(len as u64).read_to_end(out)?;
     if read != len {
         return Err(damaged(format!(
-            "the stream ends {read} bytes into {what} of {len} bytes"
+            "the stream ends {} into {what} of {len} bytes",
+            count_len(read, "byte")
         )));
     }
     Ok(())

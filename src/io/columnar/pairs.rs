@@ -6,6 +6,7 @@
 use super::columns::{coordinate, finite, FixedColumn, U32Column};
 use super::files::{read_table, BatchFormat};
 use super::known_columns::check_columns;
+use super::pair_ids::{answer_id_type, append_ids, PairIds, ID_COLUMN};
 use super::schema::pairs_schema;
 use super::shapes::ShapeTable;
 use crate::error::GjkError;
@@ -15,9 +16,10 @@ use crate::io::jsonl::parse::{normalised, within_coordinate_range};
 use crate::pose::{CentredPose, DPose};
 use anyhow::anyhow;
 use arrow_array::RecordBatch;
-use arrow_schema::ArrowError;
+use arrow_schema::{ArrowError, DataType, Field, Schema};
 use glam::{DQuat, DVec3};
 use std::path::Path;
+use std::sync::Arc;
 
 /// One pairs-table row: the pair as the batch runs it, or its message (`pairs row 4: b_rotation: ...`).
 pub type PairRow = Result<IndexedPair, String>;
@@ -180,17 +182,30 @@ fn checked_row(a: &Side, b: &Side, i: usize, first: usize, shapes: &ShapeTable) 
     pair.map_err(|why| format!("pairs row {}: {why}", first + i))
 }
 
+/// The pairs table's rows, and their ids when the table has an `id` column.
+pub type PairRows = (Vec<PairRow>, Option<PairIds>);
+
 /// Reads the pairs table at `path` against `shapes`; one entry per row, in order.
 pub fn read_pairs(
     path: &Path,
     format: BatchFormat,
     shapes: &ShapeTable,
     exec: &Executor,
-) -> anyhow::Result<Vec<PairRow>> {
+) -> anyhow::Result<PairRows> {
     let (schema, batches) = read_table(path, format)?;
-    check_columns(&schema, "pairs", &pairs_schema())
-        .map_err(|message| anyhow!("{}: {message}", path.display()))?;
+    let at = |message: String| anyhow!("{}: {message}", path.display());
+    check_columns(&schema, "pairs", &pairs_columns()).map_err(at)?;
+    if let Ok(field) = schema.field_with_name(ID_COLUMN) {
+        answer_id_type(field.data_type()).map_err(at)?;
+    }
     pairs_of(batches, path, shapes, exec)
+}
+
+/// The columns a pairs table may have: [`pairs_schema`]'s and the optional `id`.
+fn pairs_columns() -> Schema {
+    let mut fields = pairs_schema().fields().to_vec();
+    fields.push(Arc::new(Field::new(ID_COLUMN, DataType::Int64, true)));
+    Schema::new(fields)
 }
 
 /// The pairs table in `batches`, read from `path` (which the errors name) against `shapes`.
@@ -199,12 +214,22 @@ pub fn pairs_of(
     path: &Path,
     shapes: &ShapeTable,
     exec: &Executor,
-) -> anyhow::Result<Vec<PairRow>> {
+) -> anyhow::Result<PairRows> {
     let mut rows = Vec::new();
+    let mut ids: Option<PairIds> = None;
     let mut indices: Vec<usize> = Vec::new();
     for batch in batches {
         let at = |message: String| anyhow!("{}: {message}", path.display());
         let batch = batch.map_err(|e| at(format!("cannot read a record batch: {e}")))?;
+        if let Some(column) = batch.column_by_name(ID_COLUMN) {
+            let data_type = answer_id_type(column.data_type()).map_err(at)?;
+            let ids = ids.get_or_insert_with(|| PairIds {
+                data_type,
+                values: Vec::new(),
+            });
+            ids.values.resize(rows.len(), None);
+            append_ids(column.as_ref(), &mut ids.values);
+        }
         let a = Side::find(&batch, ["a", "a_position", "a_rotation"]).map_err(at)?;
         let b = Side::find(&batch, ["b", "b_position", "b_rotation"]).map_err(at)?;
         let first = rows.len();
@@ -233,5 +258,8 @@ pub fn pairs_of(
             &mut rows,
         );
     }
-    Ok(rows)
+    if let Some(ids) = &mut ids {
+        ids.values.resize(rows.len(), None);
+    }
+    Ok((rows, ids))
 }

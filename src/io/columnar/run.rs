@@ -3,6 +3,7 @@
 
 use super::answers::AnswersBuilder;
 use super::files::{BatchFormat, TableWriter};
+use super::pair_ids::{id_column, PairIds, ID_COLUMN};
 use super::pairs::{read_pairs, PairRow};
 use super::schema::answers_schema;
 use super::shapes::{read_shapes, ShapeTable};
@@ -14,14 +15,20 @@ use crate::io::batch::{query_indexed, IndexedAnswers};
 use crate::io::sink::Destination;
 use crate::query::AnswerKind;
 use anyhow::{bail, Context};
+use arrow_array::RecordBatch;
+use arrow_schema::{Field, Schema};
 use std::io::{self, BufWriter, Write};
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
-/// A columnar batch as read: its shapes, and one entry per pairs row.
+/// A columnar batch as read: its shapes, one entry per pairs row, and the rows' ids when the pairs table has
+/// an `id` column.
 pub struct ColumnarBatch {
     pub shapes: ShapeTable,
     pub rows: Vec<PairRow>,
+    pub ids: Option<PairIds>,
 }
 
 impl ColumnarBatch {
@@ -37,8 +44,8 @@ impl ColumnarBatch {
             .filter(|f| f.is_columnar())
             .unwrap_or(format);
         let shapes = read_shapes(shapes, shapes_format, exec)?;
-        let rows = read_pairs(pairs, format, &shapes, exec)?;
-        Ok(Self { shapes, rows })
+        let (rows, ids) = read_pairs(pairs, format, &shapes, exec)?;
+        Ok(Self { shapes, rows, ids })
     }
 
     /// The rows that can be answered, in order.
@@ -118,11 +125,13 @@ const ANSWER_BATCH_ROWS: usize = 1 << 12;
 
 /// Writes one answer per row to `output` as `format` (a table, or JSON Lines) and echoes each error to
 /// stderr; returns how many rows failed. `answers` gives the valid rows' answers, a chunk of rows at a
-/// time, in order.
+/// time, in order. With `ids`, each answer carries its row's id (an `id` column first in the table, the
+/// first field of a JSON line).
 pub fn write_answers(
     output: &Destination,
     format: BatchFormat,
     rows: &[PairRow],
+    ids: Option<&PairIds>,
     answers: &mut impl AnswerSource,
 ) -> anyhow::Result<usize> {
     let mut stderr = BufWriter::new(io::stderr().lock());
@@ -133,16 +142,17 @@ pub fn write_answers(
     }
     let _ = stderr.flush();
     if !format.is_columnar() {
-        write_lines(output, rows, answers)?;
+        write_lines(output, rows, ids, answers)?;
         return Ok(failed);
     }
     let Destination::File(path) = output else {
         bail!("an answers table is written to a file: name one with --output");
     };
     let context = || format!("cannot write {}", path.display());
-    let mut writer = TableWriter::create(path, format, &answers_schema())?;
+    let schema = with_ids(answers_schema(), ids);
+    let mut writer = TableWriter::create(path, format, &schema)?;
     let mut results = Vec::with_capacity(ANSWER_BATCH_ROWS);
-    for chunk in rows.chunks(ANSWER_BATCH_ROWS) {
+    for (k, chunk) in rows.chunks(ANSWER_BATCH_ROWS).enumerate() {
         results.clear();
         answers.answer(chunk, &mut results);
         let mut answered = results.iter();
@@ -153,37 +163,62 @@ pub fn write_answers(
                 Err(message) => table.push_error(message),
             }
         }
-        writer.write(&table.finish()).with_context(context)?;
+        let first = k * ANSWER_BATCH_ROWS;
+        let table = id_first(&schema, table.finish(), ids, first..first + chunk.len());
+        writer.write(&table).with_context(context)?;
     }
     if rows.is_empty() {
-        writer
-            .write(&AnswersBuilder::default().finish())
-            .with_context(context)?;
+        let table = id_first(&schema, AnswersBuilder::default().finish(), ids, 0..0);
+        writer.write(&table).with_context(context)?;
     }
     writer.finish().with_context(context)?;
     Ok(failed)
+}
+
+/// The answers table's schema with an `id` column first when the rows have ids.
+fn with_ids(schema: Arc<Schema>, ids: Option<&PairIds>) -> Arc<Schema> {
+    let Some(ids) = ids else { return schema };
+    let mut fields = vec![Arc::new(Field::new(ID_COLUMN, ids.data_type.clone(), true))];
+    fields.extend(schema.fields().iter().cloned());
+    Arc::new(Schema::new(fields))
+}
+
+/// `table` (the answers of `rows`) with their ids' column first, when there are ids.
+fn id_first(
+    schema: &Arc<Schema>,
+    table: RecordBatch,
+    ids: Option<&PairIds>,
+    rows: Range<usize>,
+) -> RecordBatch {
+    let Some(ids) = ids else { return table };
+    let mut columns = vec![id_column(&ids.data_type, &ids.values[rows])];
+    columns.extend(table.columns().iter().cloned());
+    RecordBatch::try_new(schema.clone(), columns).expect("the columns follow the schema")
 }
 
 /// The answers as JSON Lines, the lines `query` writes for a JSON Lines batch.
 fn write_lines(
     output: &Destination,
     rows: &[PairRow],
+    ids: Option<&PairIds>,
     answers: &mut impl AnswerSource,
 ) -> anyhow::Result<()> {
     let mut out = AnswerWriter::new(output.open()?);
     let mut results = Vec::with_capacity(ANSWER_BATCH_ROWS);
+    let id = |row: usize| ids.and_then(|ids| ids.values[row].as_ref());
     let mut write = || -> io::Result<()> {
-        for chunk in rows.chunks(ANSWER_BATCH_ROWS) {
+        for (k, chunk) in rows.chunks(ANSWER_BATCH_ROWS).enumerate() {
             results.clear();
             answers.answer(chunk, &mut results);
             let mut answered = results.iter();
-            for row in chunk {
+            for (i, row) in chunk.iter().enumerate() {
+                let id = id(k * ANSWER_BATCH_ROWS + i);
                 match row {
                     Ok(_) => {
                         let (r, hit) = answered.next().expect("one answer per valid row");
-                        out.result(r, hit.as_ref())?;
+                        out.result(id, r, hit.as_ref())?;
                     }
-                    Err(message) => out.error(message)?,
+                    Err(message) => out.error(id, message)?,
                 }
             }
         }

@@ -18,11 +18,11 @@ mod typed;
 pub use mix_file::write_mix_file;
 pub use pair_line::pair_line;
 pub use parse::{
-    centred_shape, check_coordinate, check_radius, check_rotation, parse_line, PairInput,
-    PlacedShape,
+    centred_shape, check_coordinate, check_radius, check_rotation, parse_line, refused_line_id,
+    PairInput, PlacedShape,
 };
 pub use reader::{
-    indexed_batch, parse_input, read_and_parse, read_input, split_lines, LineTooLong, ParsedLine,
-    DEFAULT_MAX_LINE_BYTES,
+    indexed_batch, parse_input, read_and_parse, read_input, split_lines, LineError, LineTooLong,
+    ParsedLine, DEFAULT_MAX_LINE_BYTES,
 };
 pub use typed::ShapeCache;

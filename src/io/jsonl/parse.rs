@@ -8,6 +8,7 @@ use super::lexical::shorten;
 use super::overflow::{self, overflowed, vanished, SyntaxError, MAX_TOKEN_CHARS};
 use super::repeated_keys::first_repeated_key;
 use crate::error::GjkError;
+use crate::io::pair_id::{PairId, ID_KINDS};
 use crate::pose::{CentredPose, DPose, COORDINATE_LIMIT};
 use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3, Vec3};
@@ -33,10 +34,12 @@ pub struct PlacedShape {
 pub struct PairInput {
     pub a: PlacedShape,
     pub b: PlacedShape,
+    /// The line's `"id"`, echoed first on its answer line.
+    pub id: Option<PairId>,
 }
 
 /// The fields a line may have, and those of a shape.
-const LINE_FIELDS: [&str; 2] = ["a", "b"];
+const LINE_FIELDS: [&str; 3] = ["a", "b", "id"];
 const SHAPE_FIELDS: [&str; 4] = ["points", "radius", "position", "rotation"];
 
 /// Parses one line (without its newline). The error is the message without the `line N: ` prefix.
@@ -59,10 +62,52 @@ pub fn parse_line(line: &[u8]) -> Result<PairInput, String> {
     if let Some(unknown) = fields.keys().find(|k| !LINE_FIELDS.contains(&k.as_str())) {
         return Err(unknown_field(&[unknown]));
     }
+    let id = id_field(fields)?;
     Ok(PairInput {
         a: placed_shape(fields, "a")?,
         b: placed_shape(fields, "b")?,
+        id,
     })
+}
+
+/// The line's `"id"`, if it has one.
+fn id_field(fields: &Map<String, Value>) -> Result<Option<PairId>, String> {
+    let Some(value) = fields.get("id") else {
+        return Ok(None);
+    };
+    // A number beyond float64 is a marker string here (see `overflow`), not a string the line holds.
+    let id = match overflowed(value).or_else(|| vanished(value)) {
+        Some(_) => Err(format!("expected {ID_KINDS}, got {}", id_kind(value))),
+        None => PairId::from_json(value, id_kind),
+    };
+    id.map(Some).map_err(|e| format!("id: {e}"))
+}
+
+/// The id of a line that [`parse_line`] refused, when it is a JSON object whose `"id"` is one, so that its
+/// error answer carries it too.
+pub fn refused_line_id(line: &[u8]) -> Option<PairId> {
+    if first_repeated_key(line).is_some_and(|path| path == "id") {
+        return None;
+    }
+    match overflow::parse_value(line).ok()? {
+        Value::Object(fields) => id_field(&fields).ok().flatten(),
+        _ => None,
+    }
+}
+
+/// What an `"id"` value that is no id is: `the number 7.5`, `the number 1e999`, `a boolean`.
+fn id_kind(value: &Value) -> String {
+    let text = overflowed(value).or_else(|| vanished(value));
+    match (value, text) {
+        (_, Some(text)) => format!("the number {text}"),
+        // 7.0, 1e2, -0 and 1e20 are whole numbers, but not integers as JSON writes them (or out of range).
+        (Value::Number(n), None) if n.as_f64().is_some_and(|x| x.fract() == 0.0) => format!(
+            "the number {n} (an integer id is written as digits alone, with no fraction, exponent or -0, \
+             and is within range)"
+        ),
+        (Value::Number(n), None) => format!("the number {n}"),
+        _ => kind(value).to_string(),
+    }
 }
 
 /// The bytes JSON takes as whitespace. A line of nothing else is blank (the reader answers it with a blank
@@ -120,7 +165,7 @@ fn syntax_message(error: SyntaxError) -> String {
 fn unknown_field(path: &[impl AsRef<str>]) -> String {
     let names: Vec<String> = path.iter().map(|k| field_name(k.as_ref())).collect();
     let expected = if names.len() == 1 {
-        "a line has the shapes a and b"
+        "a line has the shapes a and b, and an optional id"
     } else {
         "a shape has points, radius, position and rotation"
     };
@@ -494,6 +539,53 @@ mod tests {
         err(&format!(r#"{{"a": {OK}, "b": {shape}}}"#))
     }
 
+    fn with_id(id: &str) -> Result<PairInput, String> {
+        parse_line(format!(r#"{{"id": {id}, "a": {OK}, "b": {OK}}}"#).as_bytes())
+    }
+
+    #[test]
+    fn an_id_is_an_integer_or_a_string() {
+        assert_eq!(with_id("7").unwrap().id, Some(PairId::Int(7)));
+        assert_eq!(with_id("-7").unwrap().id, Some(PairId::Int(-7)));
+        assert_eq!(
+            with_id("18446744073709551615").unwrap().id,
+            Some(PairId::UInt(u64::MAX))
+        );
+        assert_eq!(
+            with_id(r#""x\"y""#).unwrap().id,
+            Some(PairId::Text("x\"y".into()))
+        );
+        assert_eq!(
+            parse_line(format!(r#"{{"a": {OK}, "b": {OK}}}"#).as_bytes())
+                .unwrap()
+                .id,
+            None
+        );
+        let kinds = "id: expected a string or an integer from -2^63 to 2^64 - 1, got";
+        for (id, got) in [
+            ("7.5", "the number 7.5"),
+            ("7.0", "the number 7.0 (an integer id is written as digits alone, with no fraction, exponent or -0, and is within range)"),
+            ("1e999", "the number 1e999"),
+            ("true", "a boolean"),
+            ("null", "null"),
+            ("[1]", "an array"),
+            (r#"{"k": 1}"#, "an object"),
+        ] {
+            assert_eq!(with_id(id).unwrap_err(), format!("{kinds} {got}"), "{id}");
+        }
+        assert_eq!(
+            refused_line_id(br#"{"id": "k", "a": 5}"#),
+            Some(PairId::Text("k".into()))
+        );
+        assert_eq!(refused_line_id(br#"{"id": 1e999, "a": 5}"#), None);
+        assert_eq!(refused_line_id(br#"{"id": 1, "id": 2}"#), None);
+        assert_eq!(refused_line_id(br#"{"id": 1, "a": "#), None);
+        assert_eq!(
+            with_id(r#"1, "id": 2"#).unwrap_err(),
+            "id: given twice (a key may appear once in an object)"
+        );
+    }
+
     #[test]
     fn full_line_with_defaults() {
         let line = format!(
@@ -554,8 +646,8 @@ mod tests {
             "b.pos: unknown field (a shape has points, radius, position and rotation)"
         );
         assert_eq!(
-            err(&format!(r#"{{"a": {OK}, "b": {OK}, "id": 7}}"#)),
-            "id: unknown field (a line has the shapes a and b)"
+            err(&format!(r#"{{"a": {OK}, "b": {OK}, "key": 7}}"#)),
+            "key: unknown field (a line has the shapes a and b, and an optional id)"
         );
         // Odd names are quoted and escaped, so the message stays on one line, and cut short.
         assert_eq!(
@@ -568,7 +660,7 @@ mod tests {
         // An unknown field is an error whatever it holds: an overflowing number, a nesting too deep.
         assert_eq!(
             err(&format!(r#"{{"a": {OK}, "b": {OK}, "x": 1e999}}"#)),
-            "x: unknown field (a line has the shapes a and b)"
+            "x: unknown field (a line has the shapes a and b, and an optional id)"
         );
         let deep = "[".repeat(500);
         assert_eq!(
@@ -577,7 +669,7 @@ mod tests {
         );
         assert_eq!(
             err(&format!(r#"{{"c": {deep}"#)),
-            "c: unknown field (a line has the shapes a and b)"
+            "c: unknown field (a line has the shapes a and b, and an optional id)"
         );
         // Too deep inside a known field names that field.
         assert_eq!(

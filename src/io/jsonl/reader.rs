@@ -12,10 +12,11 @@
 //! --max-line-bytes`) stops the reading with [`LineTooLong`] as soon as the reader is past the limit, so an
 //! input without newlines (`/dev/zero`) fails at once instead of filling the memory.
 
-use super::parse::{parse_line, PairInput, PlacedShape};
+use super::parse::{parse_line, refused_line_id, PairInput, PlacedShape};
 use super::read_ahead::{fill, Filled, ReadAhead};
 use super::typed::{parse_good_line, ShapeCache};
 use crate::io::batch::{Executor, IndexedPair};
+use crate::io::pair_id::PairId;
 use crate::shape::ConvexShape;
 use std::fs::File;
 use std::io::{self, Read};
@@ -42,9 +43,10 @@ impl std::fmt::Display for LineTooLong {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "line {}: longer than the line length limit of {} bytes (the reading stopped there); raise \
-             the limit with --max-line-bytes N",
-            self.line, self.limit
+            "line {}: longer than the line length limit of {} (the reading stopped there); raise the \
+             limit with --max-line-bytes N",
+            self.line,
+            crate::text::count_len(self.limit, "byte")
         )
     }
 }
@@ -162,8 +164,36 @@ pub enum ParsedLine {
     /// Nothing but spaces, tabs and carriage returns: answered by a blank line.
     Blank,
     Pair(PairInput),
-    /// The message, starting with `line N: ` (1-based), as the output line and stderr show it.
-    Error(String),
+    Error(LineError),
+}
+
+/// A line that is not a pair: the message, starting with `line N: ` (1-based), as the output line and
+/// stderr show it, and the line's id when it is a JSON object whose `"id"` is one (its error line carries
+/// it). Reads as the message (`Deref` to `str`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineError {
+    pub message: String,
+    pub id: Option<PairId>,
+}
+
+impl From<String> for LineError {
+    /// A message without an id.
+    fn from(message: String) -> Self {
+        Self { message, id: None }
+    }
+}
+
+impl std::ops::Deref for LineError {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// The pairs among parsed lines, in order.
@@ -241,7 +271,10 @@ fn parse_one(index: usize, line: &[u8], cache: &ShapeCache) -> ParsedLine {
             cache.list_pair(&mut pair);
             ParsedLine::Pair(pair)
         }
-        Err(message) => ParsedLine::Error(format!("line {}: {message}", index + 1)),
+        Err(message) => ParsedLine::Error(LineError {
+            message: format!("line {}: {message}", index + 1),
+            id: refused_line_id(line),
+        }),
     }
 }
 

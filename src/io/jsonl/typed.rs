@@ -17,6 +17,7 @@ use super::lexical::vanishes_in_f64;
 use super::parse::{
     centred_shape, normalised, place, within_coordinate_range, PairInput, PlacedShape,
 };
+use crate::io::pair_id::PairId;
 use crate::pose::DPose;
 use crate::shape::ConvexShape;
 use glam::{DQuat, DVec3};
@@ -27,11 +28,15 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 /// Parses a good line; `None` for anything else (the caller then asks [`super::parse::parse_line`]).
 pub fn parse_good_line(line: &[u8], cache: &ShapeCache) -> Option<PairInput> {
     let mut at = Cursor { text: line, i: 0 };
-    let (mut a, mut b) = (None, None);
+    let (mut a, mut b, mut id) = (None, None, None);
     at.object(|at, key| {
         let slot = match key {
             b"a" => &mut a,
             b"b" => &mut b,
+            b"id" if id.is_none() => {
+                id = Some(at.id()?);
+                return Some(());
+            }
             _ => return None,
         };
         if slot.is_some() {
@@ -44,7 +49,7 @@ pub fn parse_good_line(line: &[u8], cache: &ShapeCache) -> Option<PairInput> {
     if at.i != line.len() {
         return None;
     }
-    Some(PairInput { a: a?, b: b? })
+    Some(PairInput { a: a?, b: b?, id })
 }
 
 /// A read position in a line. Every method returns `None` on anything but the plain layout of a good
@@ -144,6 +149,41 @@ impl<'a> Cursor<'a> {
                 _ => return None,
             }
         }
+    }
+
+    /// An `"id"`: a string without escapes or control characters, or an integer without a sign on 0 or a
+    /// leading 0 (anything else, `-0` included, is left to the field reader).
+    fn id(&mut self) -> Option<PairId> {
+        self.skip_space();
+        let rest = &self.text[self.i..];
+        if rest.first() == Some(&b'"') {
+            let len = rest[1..].iter().position(|&c| c == b'"')?;
+            let text = &rest[1..1 + len];
+            if text.iter().any(|&c| c == b'\\' || c < 0x20) {
+                return None;
+            }
+            self.i += len + 2;
+            return Some(PairId::Text(std::str::from_utf8(text).ok()?.into()));
+        }
+        let negative = rest.first() == Some(&b'-');
+        let digits = rest[usize::from(negative)..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let len = usize::from(negative) + digits;
+        let token = &rest[..len];
+        let plain =
+            digits > 0 && (token[usize::from(negative)] != b'0' || digits == 1 && !negative);
+        if !plain || matches!(rest.get(len), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        let token = std::str::from_utf8(token).ok()?;
+        let id = match token.parse::<i64>() {
+            Ok(n) => PairId::Int(n),
+            Err(_) => PairId::UInt(token.parse::<u64>().ok()?),
+        };
+        self.i += len;
+        Some(id)
     }
 
     fn shape(&mut self, cache: &ShapeCache) -> Option<PlacedShape> {
@@ -604,6 +644,50 @@ mod tests {
             let (fast, reader) = both(line);
             assert_eq!(fast, Some(reader.unwrap()), "{line}");
         }
+    }
+
+    #[test]
+    fn ids_read_as_the_field_reader_reads_them() {
+        let pair = r#""a": {"points": [[0,0,0]]}, "b": {"points": [[1,2,3]]}"#;
+        for id in [
+            "7",
+            "-7",
+            "0",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "18446744073709551615",
+            r#""k-7""#,
+            r#""é""#,
+            r#""""#,
+        ] {
+            for line in [
+                format!(r#"{{"id": {id}, {pair}}}"#),
+                format!(r#"{{{pair}, "id" : {id} }}"#),
+            ] {
+                let (fast, reader) = both(&line);
+                assert!(fast.as_ref().is_some_and(|p| p.id.is_some()), "{line}");
+                assert_eq!(fast, Some(reader.unwrap()), "{line}");
+            }
+        }
+        // Left to the field reader, which takes some and refuses the others.
+        for id in [
+            "-0",
+            "07",
+            "7.0",
+            "1e2",
+            "18446744073709551616",
+            r#""a\"b""#,
+            r#""\u0041""#,
+            "true",
+            "null",
+            "[7]",
+        ] {
+            let line = format!(r#"{{"id": {id}, {pair}}}"#);
+            let (fast, _) = both(&line);
+            assert!(fast.is_none(), "{line}");
+        }
+        let (fast, reader) = both(&format!(r#"{{"id": 1, "id": 2, {pair}}}"#));
+        assert!(fast.is_none() && reader.is_err());
     }
 
     #[test]
