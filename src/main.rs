@@ -84,12 +84,28 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
     Ok(disagreements == 0)
 }
 
-/// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen.
+/// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen, and `--window` opens the
+/// inspector in a window. Both say on stderr whether the GPU's answer agrees with the CPU's.
 fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
+    use app::inspector::screenshot::{inspect_screenshot, verdict_note};
     let inspected = run_inspect(args)?;
+    if args.window {
+        let options = app::inspector::window::InspectorWindowOptions {
+            step: args.step,
+            frames: args.frames,
+            screenshot: args.screenshot.clone(),
+        };
+        let outcome = app::inspector::window::run_inspector_window(&inspected, &options)?;
+        note(format_args!("{}", verdict_note(&outcome.inspector)));
+        if let Some(summary) = outcome.summary {
+            println!("{}", serde_json::to_string(&summary)?);
+        }
+        return Ok(true);
+    }
     if let Some(path) = &args.screenshot {
-        app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
+        let inspector = inspect_screenshot(&inspected, path, args.step)?;
         note(format_args!("inspector view saved to {}", path.display()));
+        note(format_args!("{}", verdict_note(&inspector)));
     }
     Ok(true)
 }

@@ -25,9 +25,8 @@ use crate::pose::{Pose, RelativePose};
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec2, Vec3};
 
-/// Where the Minkowski difference's origin is drawn: below right of the polygons (the inspector's panel
-/// takes the top right).
-const MINKOWSKI_ORIGIN: Vec3 = Vec3::new(6.0, -3.0, 0.0);
+/// Space between the polygons and the Minkowski difference drawn beside them, in plane units.
+const GAP: f32 = 1.5;
 /// Depth of the prisms EPA runs on, as a multiple of the largest polygon's size.
 const EXTRUSION: f32 = 100.0;
 /// Radians per wheel step.
@@ -111,6 +110,9 @@ pub struct PlaneMode {
     /// The inspected pair: the last polygon moved, and its nearest other polygon.
     selected: (usize, usize),
     inspector: Option<Inspector>,
+    /// Where the Minkowski difference's origin is drawn: right of the polygons, its top level with their
+    /// middle (the inspector's panel takes the top right); placed again for each inspected pair.
+    minkowski_origin: Vec3,
     dirty: bool,
     frames: u64,
 }
@@ -137,6 +139,7 @@ impl PlaneMode {
             dragging: None,
             selected: (0, 1),
             inspector: None,
+            minkowski_origin: Vec3::ZERO,
             dirty: true,
             frames: 0,
         };
@@ -144,12 +147,51 @@ impl PlaneMode {
         mode
     }
 
-    /// A camera looking straight down at the plane, holding the polygons and the Minkowski difference.
-    pub fn camera(&self) -> Camera {
-        let centre = Vec3::new(0.5, 0.0, 0.0);
-        let mut camera = Camera::looking_at(centre + Vec3::new(0.0, 0.0, 12.0), centre);
-        camera.fit_clip_planes(12.0);
+    /// A camera looking straight down at the plane, holding the polygons and the whole Minkowski difference
+    /// (with its origin) in a view of `aspect` (width over height), with room around them for the panels.
+    pub fn camera(&self, aspect: f32) -> Camera {
+        let (lo, hi) = self.drawn_bounds();
+        let centre = (0.5 * (lo + hi)).extend(0.0);
+        let half = 0.5 * (hi - lo) * 1.2;
+        // The panels cover the top left and the top right: the view's top fifth is kept for them.
+        let half_height = half.y.max(half.x / aspect.max(0.1)) * 1.25;
+        let centre = centre + Vec3::new(0.0, 0.2 * half_height, 0.0);
+        let distance = half_height.max(1e-3) / 30f32.to_radians().tan();
+        let mut camera = Camera::looking_at(centre + Vec3::new(0.0, 0.0, distance), centre);
+        camera.fit_clip_planes(distance);
         camera
+    }
+
+    /// The box (lower and upper corners in the plane) of the polygons and the Minkowski difference as drawn.
+    fn drawn_bounds(&self) -> (Vec2, Vec2) {
+        let (mut lo, mut hi) = self.polygon_bounds();
+        if let Some(inspector) = &self.inspector {
+            let (mlo, mhi) = minkowski_bounds(inspector);
+            let offset = self.minkowski_origin.truncate();
+            lo = lo.min(mlo + offset);
+            hi = hi.max(mhi + offset);
+        }
+        (lo, hi)
+    }
+
+    fn polygon_bounds(&self) -> (Vec2, Vec2) {
+        self.polygons
+            .iter()
+            .flat_map(|p| p.corners())
+            .fold((Vec2::MAX, Vec2::MIN), |(lo, hi), c| {
+                (lo.min(c.truncate()), hi.max(c.truncate()))
+            })
+    }
+
+    /// The Minkowski difference's origin: right of the polygons, the top of A - B (or the origin, if higher)
+    /// level with the polygons' middle.
+    fn place_minkowski(&mut self) {
+        let Some(inspector) = &self.inspector else {
+            return;
+        };
+        let (lo, hi) = self.polygon_bounds();
+        let (mlo, mhi) = minkowski_bounds(inspector);
+        self.minkowski_origin = Vec3::new(hi.x + GAP - mlo.x, 0.5 * (lo.y + hi.y) - mhi.y, 0.0);
     }
 
     /// Frames drawn so far (a `--frames` run ends on this count).
@@ -313,11 +355,25 @@ impl PlaneMode {
             a: a.flat.clone(),
             b: b.flat.clone(),
             relative,
+            frame: a.pose().to_f64(),
             trace,
             epa_trace,
             gpu: GpuVerdict::Unavailable("the 2D mode answers on the CPU only".into()),
             flat: true,
         }));
+        self.place_minkowski();
+    }
+
+    /// Answers again now if a polygon moved (without counting a frame).
+    pub fn refresh(&mut self) {
+        if self.dirty {
+            self.update();
+        }
+    }
+
+    /// Whether the left button is dragging a polygon.
+    pub fn dragging(&self) -> bool {
+        self.dragging.is_some()
     }
 
     fn colliding(&self, k: usize) -> bool {
@@ -375,7 +431,7 @@ impl PlaneMode {
             let minkowski = step_overlays(
                 inspector,
                 Placement {
-                    offset: MINKOWSKI_ORIGIN,
+                    offset: self.minkowski_origin,
                     flatten: true,
                 },
             );
@@ -405,6 +461,17 @@ impl PlaneMode {
             panel::show(ctx, inspector, None, PanelPlacement::DockedTop, actions);
         }
     }
+}
+
+/// The box of A - B (with the radii, when drawn) and its origin, in the plane, about that origin.
+fn minkowski_bounds(inspector: &Inspector) -> (Vec2, Vec2) {
+    let hull = inspector.swept.as_ref().unwrap_or(&inspector.hull);
+    hull.vertices
+        .iter()
+        .map(|v| v.truncate())
+        .fold((Vec2::ZERO, Vec2::ZERO), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
 }
 
 #[cfg(test)]
@@ -456,7 +523,7 @@ mod tests {
     #[test]
     fn a_drag_moves_the_polygon_under_the_cursor_and_selects_it() {
         let mut mode = PlaneMode::new();
-        let camera = mode.camera();
+        let camera = mode.camera(1280.0 / 720.0);
         let size = (1280, 720);
         // The screen position of polygon 2's centre.
         let centre = mode.polygons[2].position.extend(0.0);

@@ -13,5 +13,6 @@ mod query;
 pub use adapters::{run_adapters, AdaptersArgs};
 pub use bench::{run_bench, BenchArgs};
 pub use convert::{run_convert, ConvertArgs};
+pub use inspect::steps as inspect_steps;
 pub use inspect::{run_inspect, InspectArgs, Inspected};
 pub use query::{run_query, QueryArgs};

@@ -30,6 +30,7 @@ fn the_inspector_flags_no_difference_on_the_sample_pairs() {
             a,
             b,
             relative,
+            frame: pair.a.pose.folded(),
             trace,
             epa_trace: None,
             gpu,
