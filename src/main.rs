@@ -104,7 +104,12 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
     }
     if let Some(path) = &args.screenshot {
         let inspector = inspect_screenshot(&inspected, path, args.step)?;
-        note(format_args!("inspector view saved to {}", path.display()));
+        note(format_args!(
+            "inspector view (step {} of 0 to {}) saved to {}",
+            inspector.step_index(),
+            inspector.step_count().saturating_sub(1),
+            path.display()
+        ));
         note(format_args!("{}", verdict_note(&inspector)));
     }
     Ok(true)

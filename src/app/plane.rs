@@ -541,4 +541,48 @@ mod tests {
             Some("3")
         );
     }
+
+    /// Every point the overlays draw (segment ends, discs, triangle corners), in the plane's world.
+    fn drawn_points(mode: &PlaneMode) -> Vec<Vec3> {
+        let batch = mode.overlays();
+        batch
+            .prims
+            .iter()
+            .flat_map(|p| [Vec3::from_slice(&p.a[..3]), Vec3::from_slice(&p.b[..3])])
+            .chain(batch.triangles.iter().map(|v| Vec3::from(v.position)))
+            .collect()
+    }
+
+    #[test]
+    fn the_camera_holds_the_polygons_and_the_whole_minkowski_difference() {
+        let mut mode = PlaneMode::new();
+        let aspect = 1280.0 / 720.0;
+        let check = |mode: &PlaneMode, what: &str| {
+            let view_proj = mode.camera(aspect).view_proj(aspect);
+            for p in drawn_points(mode) {
+                let clip = view_proj * p.extend(1.0);
+                let ndc = clip.truncate() / clip.w;
+                assert!(
+                    ndc.x.abs() <= 0.98 && ndc.y.abs() <= 0.98,
+                    "{what}: {p} is drawn at {ndc}, at or past the edge"
+                );
+            }
+        };
+        check(&mode, "at the start");
+        // A polygon dragged far away and dropped: the Minkowski difference grows; the view takes it in.
+        mode.polygons[1].position = Vec2::new(9.0, -7.0);
+        mode.select_around(1);
+        mode.dirty = true;
+        mode.refresh();
+        check(&mode, "after a drop far away");
+    }
+
+    #[test]
+    fn the_inspector_opens_on_the_step_asked_for() {
+        let mut mode = PlaneMode::new();
+        assert!(mode.inspector().unwrap().step_count() > 3);
+        mode.act(Action::InspectorSeek(2));
+        mode.advance(1.0 / 60.0);
+        assert_eq!(mode.inspector().unwrap().step_index(), 2);
+    }
 }

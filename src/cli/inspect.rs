@@ -103,7 +103,7 @@ pub fn run_inspect(args: &InspectArgs) -> Result<Inspected> {
     // Not `print!`, which panics when stdout's reader has gone (`| head -1`): the broken pipe ends the
     // command with exit code 141.
     let mut out = std::io::stdout().lock();
-    write!(out, "{}", table(&inspected))
+    write!(out, "{}", inspect_table(&inspected))
         .and_then(|()| writeln!(out, "{}", inspected.answer_line))
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
@@ -358,7 +358,7 @@ fn clean(v: DVec3) -> [f64; 3] {
 
 /// The iterations as a table for the terminal, in world coordinates like `--trace` and the picture; the
 /// `step` column is the inspector's step (`--step`), the same numbers the picture's slider shows.
-fn table(inspected: &Inspected) -> String {
+pub fn inspect_table(inspected: &Inspected) -> String {
     use std::fmt::Write;
     let pose = &inspected.pair.a.pose.folded();
     let mut out = String::new();

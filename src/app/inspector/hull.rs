@@ -51,44 +51,28 @@ pub fn minkowski_difference(
     hull
 }
 
-/// Directions sampling the sphere (the 12 vertices of an icosahedron, the 20 centres of its faces
-/// projected, and the 6 axes), by which [`swept`] sweeps a hull.
-fn sphere_directions() -> Vec<Vec3> {
-    let g = (1.0 + 5f32.sqrt()) / 2.0;
-    let mut directions: Vec<Vec3> = Vec::new();
-    for (s, t) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
-        directions.push(Vec3::new(0.0, s, t * g));
-        directions.push(Vec3::new(s, t * g, 0.0));
-        directions.push(Vec3::new(t * g, 0.0, s));
-    }
-    for x in [-1.0, 1.0] {
-        for y in [-1.0, 1.0] {
-            for z in [-1.0, 1.0] {
-                directions.push(Vec3::new(x, y, z));
-            }
-        }
-    }
-    for (u, v) in [(1.0 / g, g), (1.0 / g, -g), (-1.0 / g, g), (-1.0 / g, -g)] {
-        directions.push(Vec3::new(0.0, u, v));
-        directions.push(Vec3::new(u, v, 0.0));
-        directions.push(Vec3::new(v, 0.0, u));
-    }
-    directions.extend([
-        Vec3::X,
-        Vec3::NEG_X,
-        Vec3::Y,
-        Vec3::NEG_Y,
-        Vec3::Z,
-        Vec3::NEG_Z,
-    ]);
-    directions.iter().map(|d| d.normalize()).collect()
+/// `count` directions spread evenly over the sphere (a Fibonacci lattice), by which [`swept`] sweeps a hull.
+fn sphere_directions(count: usize) -> Vec<Vec3> {
+    let golden_angle = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    (0..count)
+        .map(|i| {
+            let z = 1.0 - 2.0 * (i as f32 + 0.5) / count as f32;
+            let r = (1.0 - z * z).max(0.0).sqrt();
+            let phi = golden_angle * i as f32;
+            Vec3::new(r * phi.cos(), r * phi.sin(), z)
+        })
+        .collect()
 }
 
+/// Points [`swept`] hulls at most: with many hull vertices, fewer directions each.
+const MAX_SWEPT_POINTS: usize = 200_000;
+
 /// `hull` swept by a sphere of `radius` (the radii of both shapes together): A - B of the shapes with their
-/// radii, drawn from the hull's vertices moved along a sample of directions (a polyhedron just inside the
-/// round surface, its vertices on it).
+/// radii, drawn from the hull's vertices moved along up to 162 directions (a polyhedron just inside the
+/// round surface, within about 1.5% of the radius of it).
 pub fn swept(hull: &MinkowskiHull, radius: f32) -> MinkowskiHull {
-    let directions = sphere_directions();
+    let count = (MAX_SWEPT_POINTS / hull.vertices.len().max(1)).clamp(26, 162);
+    let directions = sphere_directions(count);
     let points: Vec<Vec3> = hull
         .vertices
         .iter()

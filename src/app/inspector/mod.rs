@@ -78,7 +78,8 @@ pub struct Inspector {
     /// A - B with the radii (the cores' difference swept by a sphere of both radii together), when the pair has
     /// radii: the shape whose distance from the origin GJK answers.
     pub swept: Option<MinkowskiHull>,
-    /// The normal of a flat A - B (two polygons in one plane): the view looks along it.
+    /// The normal of a flat A - B through the origin (two polygons in one plane, no radii): the view looks
+    /// along it (the 2D view).
     pub plane_normal: Option<Vec3>,
     steps: Vec<Step>,
     step: usize,
@@ -96,7 +97,12 @@ impl Inspector {
         let hull = minkowski_difference(&pair.a, &pair.b, &pair.relative, to_world);
         let margin = pair.a.radius() + pair.b.radius();
         let swept = (margin > 0.0).then(|| swept(&hull, margin));
-        let plane_normal = hull.plane_normal();
+        // Seen along its normal (the 2D view) only when flat with the origin in its plane: with radii, or
+        // with the origin off the plane, the distance runs out of the plane and a side view shows it.
+        let plane_normal = hull.plane_normal().filter(|n| {
+            let off_plane = hull.vertices[0].dot(*n).abs();
+            swept.is_none() && off_plane <= 1e-5 * hull.radius.max(f32::MIN_POSITIVE)
+        });
         let gjk = pair.trace.answering_run().gjk.len();
         let epa = epa_run(&pair).map_or(0, |run| run.epa.len());
         let steps: Vec<Step> = (0..gjk)

@@ -278,13 +278,18 @@ fn legend(ui: &mut egui::Ui, radii: bool) {
 }
 
 /// Zooms the view by `steps` wheel steps towards the origin and the current step's simplex
-/// ([`Inspector::focus`]), never closer than a small fraction of the distance between them.
+/// ([`Inspector::focus`], the middle of the origin and the closest point), turned to look at it, never so close
+/// that the two leave the view.
 pub fn zoom_view(inspector: &mut Inspector, steps: f32) {
     let focus = inspector.focus();
-    let near = (0.05 * focus.length()).max(1e-3 * inspector.hull.radius.max(1e-6));
-    inspector.camera.zoom(steps, Some(focus), near, near);
-    let distance = inspector.camera.position.distance(focus);
-    inspector.camera.fit_clip_planes(distance);
+    let near = (2.2 * focus.length()).max(1e-3 * inspector.hull.radius.max(1e-6));
+    let mut camera = inspector.camera;
+    camera.zoom(steps, Some(focus), near, near);
+    let fov = camera.fov_y;
+    camera = crate::app::camera::Camera::looking_at(camera.position, focus);
+    camera.fov_y = fov;
+    camera.fit_clip_planes(camera.position.distance(focus));
+    inspector.camera = camera;
 }
 
 /// Names what the view shows at its place in the picture: the origin, and the axes' tips x, y, z (world
