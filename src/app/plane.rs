@@ -364,6 +364,45 @@ impl PlaneMode {
         self.place_minkowski();
     }
 
+    /// Names the Minkowski difference's origin and its axes where the scene draws them (`camera` is the
+    /// scene's).
+    fn label_origin(&self, ctx: &egui::Context, camera: &Camera) {
+        let Some(inspector) = &self.inspector else {
+            return;
+        };
+        let rect = ctx.content_rect();
+        let view_proj = camera.view_proj(rect.width() / rect.height().max(1.0));
+        let on_screen = |p: Vec3| {
+            let clip = view_proj * p.extend(1.0);
+            let ndc = clip.truncate() / clip.w;
+            egui::pos2(
+                rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
+                rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
+            )
+        };
+        let painter = ctx.layer_painter(egui::LayerId::background());
+        let font = egui::FontId::proportional(14.0);
+        let o = self.minkowski_origin;
+        painter.text(
+            on_screen(o) + egui::vec2(-8.0, 8.0),
+            egui::Align2::RIGHT_TOP,
+            "origin of A − B",
+            font.clone(),
+            egui::Color32::WHITE,
+        );
+        for (tip, colour) in super::inspector::draw::drawn_origin_axes(inspector) {
+            let name = if tip.x != 0.0 { "x" } else { "y" };
+            let colour = crate::app::hud::layout::linear(colour);
+            painter.text(
+                on_screen(o + tip * 1.3),
+                egui::Align2::CENTER_CENTER,
+                name,
+                font.clone(),
+                colour,
+            );
+        }
+    }
+
     /// Answers again now if a polygon moved (without counting a frame).
     pub fn refresh(&mut self) {
         if self.dirty {
@@ -442,7 +481,8 @@ impl PlaneMode {
     }
 
     /// The 2D mode's HUD: what to do, and the inspector's panel (its view is the scene itself).
-    pub fn hud(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
+    pub fn hud(&mut self, ctx: &egui::Context, camera: &Camera, actions: &mut Vec<Action>) {
+        self.label_origin(ctx, camera);
         egui::Window::new("gpu-gjk 2D")
             .anchor(egui::Align2::LEFT_TOP, egui::vec2(8.0, 8.0))
             .resizable(false)

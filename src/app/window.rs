@@ -723,6 +723,7 @@ impl Running {
         let mut inspector_px = self.inspector_px;
         let debug = &mut self.debug;
         let plane = &mut self.plane;
+        let camera = self.camera;
         let (width, height) = self.target.size();
         self.hud.draw(
             device,
@@ -733,7 +734,7 @@ impl Running {
             &self.window,
             |ctx| {
                 if let Some(plane) = plane.as_mut() {
-                    plane.hud(ctx, &mut actions);
+                    plane.hud(ctx, &camera, &mut actions);
                     return;
                 }
                 let mut controls = HudControls {
