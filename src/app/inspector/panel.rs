@@ -403,11 +403,12 @@ pub fn show(
             }
             ui.vertical(|ui| {
                 ui.set_width(side_width);
+                // The GPU's answer against the CPU's first: what the inspector is opened to check.
+                verdict(ui, inspector);
                 step_controls(ui, inspector, actions);
                 for line in describe(inspector) {
                     ui.label(RichText::new(line).monospace().small());
                 }
-                verdict(ui, inspector);
                 let radii = inspector.gjk_run().margin;
                 let mut notes = String::from("A − B of the cores");
                 if radii > 0.0 {
