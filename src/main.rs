@@ -88,6 +88,12 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
 /// inspector in a window. Both say on stderr whether the GPU's answer agrees with the CPU's.
 fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
     use app::inspector::screenshot::{inspect_screenshot, verdict_note};
+    if args.window && !app::display_available() {
+        anyhow::bail!(
+            "--window needs a display (set DISPLAY or WAYLAND_DISPLAY, or run it under `xvfb-run -a`); \
+             --screenshot draws the inspector without one"
+        );
+    }
     let inspected = run_inspect(args)?;
     if args.window {
         let options = app::inspector::window::InspectorWindowOptions {

@@ -219,6 +219,19 @@ fn outputs_are_checked_before_any_work_and_steps_are_chosen_by_number() {
             "{flag}: the table came before the check"
         );
     }
+    // A window without a display is refused before the table, too.
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["inspect", input, "--line", "2", "--window"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !cfg!(any(target_os = "windows", target_os = "macos")) {
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--window needs a display"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
     // Line 2 has 3 steps: GJK's start, then EPA's starting polytope and one expansion.
     let out = inspect(&[input, "--line", "2", "--step", "3"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

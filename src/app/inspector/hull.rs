@@ -73,9 +73,14 @@ const MAX_SWEPT_POINTS: usize = 200_000;
 pub fn swept(hull: &MinkowskiHull, radius: f32) -> MinkowskiHull {
     let count = (MAX_SWEPT_POINTS / hull.vertices.len().max(1)).clamp(26, 162);
     let directions = sphere_directions(count);
+    // A hull of very many vertices is swept from a sample of them (slightly inside the true outline).
+    let stride = (hull.vertices.len() * count)
+        .div_ceil(MAX_SWEPT_POINTS)
+        .max(1);
     let points: Vec<Vec3> = hull
         .vertices
         .iter()
+        .step_by(stride)
         .flat_map(|v| directions.iter().map(move |d| *v + *d * radius))
         .collect();
     hull_of(&points)
