@@ -86,12 +86,39 @@ fn demo(args: &DemoArgs) -> anyhow::Result<bool> {
     Ok(disagreements == 0)
 }
 
-/// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen.
+/// Traces one pair; `--screenshot` draws it with the demo's inspector, offscreen, and `--window` opens the
+/// inspector in a window. Both say on stderr whether the GPU's answer agrees with the CPU's.
 fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
+    use app::inspector::screenshot::{inspect_screenshot, verdict_note};
+    if args.window && !app::display_available() {
+        anyhow::bail!(
+            "--window needs a display (set DISPLAY or WAYLAND_DISPLAY, or run it under `xvfb-run -a`); \
+             --screenshot draws the inspector without one"
+        );
+    }
     let inspected = run_inspect(args)?;
+    if args.window {
+        let options = app::inspector::window::InspectorWindowOptions {
+            step: args.step,
+            frames: args.frames,
+            screenshot: args.screenshot.clone(),
+        };
+        let outcome = app::inspector::window::run_inspector_window(&inspected, &options)?;
+        note(format_args!("{}", verdict_note(&outcome.inspector)));
+        if let Some(summary) = outcome.summary {
+            println!("{}", serde_json::to_string(&summary)?);
+        }
+        return Ok(true);
+    }
     if let Some(path) = &args.screenshot {
-        app::inspector::screenshot::inspect_screenshot(&inspected, path)?;
-        note(format_args!("inspector view saved to {}", path.display()));
+        let inspector = inspect_screenshot(&inspected, path, args.step)?;
+        note(format_args!(
+            "inspector view (step {} of 0 to {}) saved to {}",
+            inspector.step_index(),
+            inspector.step_count().saturating_sub(1),
+            path.display()
+        ));
+        note(format_args!("{}", verdict_note(&inspector)));
     }
     Ok(true)
 }

@@ -123,3 +123,146 @@ fn bad_lines_and_line_numbers_are_named() {
     assert_eq!(std::fs::read(&input).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn sample_file() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/pairs.jsonl")
+}
+
+fn inspect(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .arg("inspect")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// No GPU adapter here (outside CI): the picture cannot be drawn, which the command says.
+fn no_adapter(stderr: &str) -> bool {
+    stderr.contains("needs a GPU adapter") && std::env::var("CI").as_deref() != Ok("true")
+}
+
+#[test]
+fn every_sample_line_inspects_in_text_and_in_a_picture_with_no_difference_flagged() {
+    let input = sample_file();
+    let query = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["query", "--backend", "cpu"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(query.status.success());
+    let answers: Vec<String> = String::from_utf8(query.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-inspect-samples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(answers.len() >= 4);
+    for n in 1..=answers.len() {
+        let line = n.to_string();
+        let text = inspect(&[input.to_str().unwrap(), "--line", &line]);
+        let stdout = String::from_utf8_lossy(&text.stdout);
+        let stderr = String::from_utf8_lossy(&text.stderr);
+        assert!(text.status.success(), "line {n}: {stderr}");
+        assert_eq!(stdout.lines().last().unwrap(), answers[n - 1], "line {n}");
+        assert!(stdout.lines().next().unwrap().contains("world coordinates"));
+        assert!(!stderr.contains("differ"), "line {n}: {stderr}");
+
+        let png = dir.join(format!("line{n}.png"));
+        let picture = inspect(&[
+            input.to_str().unwrap(),
+            "--line",
+            &line,
+            "--screenshot",
+            png.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&picture.stderr);
+        if no_adapter(&stderr) {
+            eprintln!("SKIPPED: no GPU adapter for the inspector's picture");
+            continue;
+        }
+        assert!(picture.status.success(), "line {n}: {stderr}");
+        assert!(png.is_file(), "line {n}: no picture");
+        assert!(
+            stderr.contains("the GPU's answer agrees with the CPU's"),
+            "line {n}: {stderr}"
+        );
+        // The same table as the text mode, then the picture of its last step.
+        assert_eq!(String::from_utf8_lossy(&picture.stdout), stdout);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn outputs_are_checked_before_any_work_and_steps_are_chosen_by_number() {
+    let input = sample_file();
+    let input = input.to_str().unwrap();
+    let dir = std::env::temp_dir().join(format!("gpu-gjk-inspect-outputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("no-such-folder/out.png");
+    for (flag, path, says) in [
+        ("--screenshot", missing.clone(), "does not exist"),
+        ("--screenshot", dir.join("out.txt"), "ends in .txt"),
+        (
+            "--trace",
+            dir.join("no-such-folder/trace.json"),
+            "does not exist",
+        ),
+        ("--trace", dir.join("trace.png"), "ends in .png"),
+    ] {
+        let out = inspect(&[input, "--line", "2", flag, path.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {path:?}: {stderr}");
+        assert!(stderr.contains(flag) && stderr.contains(says), "{stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "{flag}: the table came before the check"
+        );
+    }
+    // A window without a display is refused before the table, too.
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["inspect", input, "--line", "2", "--window"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !cfg!(any(target_os = "windows", target_os = "macos")) {
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--window needs a display"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    // Line 2 has 3 steps: GJK's start, then EPA's starting polytope and one expansion.
+    let out = inspect(&[input, "--line", "2", "--step", "3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--step 3: line 2 has 3 steps (0 to 2)"),
+        "{stderr}"
+    );
+    let out = inspect(&[input, "--line", "2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("EPA (float32), try 1 of 1: 1 expansion (it 0 is the starting polytope)"),
+        "{stdout}"
+    );
+    let png = dir.join("step0.png");
+    let out = inspect(&[
+        input,
+        "--line",
+        "2",
+        "--step",
+        "0",
+        "--screenshot",
+        png.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !no_adapter(&stderr) {
+        assert!(out.status.success(), "{stderr}");
+        assert!(
+            stderr.contains("inspector view (step 0 of 0 to 2) saved"),
+            "{stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -302,6 +302,43 @@ fn the_2d_mode_draws_polygons_coloured_by_collision_and_their_minkowski_differen
 }
 
 #[test]
+fn the_2d_mode_shows_the_inspector_step_asked_for_and_the_whole_minkowski_difference() {
+    let Some(xvfb) = xvfb_run("the debug renderer tests") else {
+        return;
+    };
+    let inspect = |step: &str| {
+        let (picture, output) = demo(
+            &xvfb,
+            &format!("2d-step{step}"),
+            &["--2d", "--pick", "0", "--inspect", "--inspect-step", step],
+        );
+        assert!(output.status.success());
+        picture
+    };
+    // GJK's simplex is orange: a point at step 0, a triangle at step 2, gone at EPA's last step (11); the
+    // panel's chart and legend have a little orange at every step.
+    let orange = |p: &Picture| {
+        p.count((0.45, 1.0), (0.0, 1.0), |[r, g, b]| {
+            r > 200 && (120..=215).contains(&g) && b < 120
+        })
+    };
+    let (start, triangle) = (inspect("0"), inspect("2"));
+    let (last, _) = demo(&xvfb, "2d-last", &["--2d"]);
+    let (start, triangle, last_orange) = (orange(&start), orange(&triangle), orange(&last));
+    eprintln!("2D simplex: {start} orange pixels at step 0, {triangle} at step 2, {last_orange} at the end");
+    assert!(
+        triangle > start + 1000 && triangle > last_orange + 1000,
+        "{start} {triangle} {last_orange}"
+    );
+    // The Minkowski difference is drawn whole: none of its blue reaches the picture's edges.
+    let blue = |[r, _, b]: [u8; 3]| u16::from(b) > u16::from(r) + 30 && b > 60;
+    let edges = last.count((0.0, 1.0), (0.995, 1.0), blue)
+        + last.count((0.995, 1.0), (0.0, 1.0), blue)
+        + last.count((0.0, 0.005), (0.0, 1.0), blue);
+    assert_eq!(edges, 0, "A - B is cut off at the picture's edges");
+}
+
+#[test]
 fn at_800x600_the_hud_leaves_the_scene_visible() {
     let Some(xvfb) = xvfb_run("the debug renderer tests") else {
         return;

@@ -184,6 +184,7 @@ impl DebugView {
         );
         // The pair-local frame formed as the narrow phase forms it.
         let relative = RelativePose::between_f32(&a.pose, &b.pose);
+        let frame = a.pose.to_f64();
         let trace = trace_penetration(&shape_a, &shape_b, &relative, &sim.config);
         let gpu = match sim.gpu_penetration(pair) {
             Ok((result, penetration)) => GpuVerdict::Answer {
@@ -197,6 +198,7 @@ impl DebugView {
             a: shape_a,
             b: shape_b,
             relative,
+            frame,
             trace,
             epa_trace: None,
             gpu,

@@ -24,6 +24,7 @@ pub mod selection;
 pub mod setup;
 pub mod sim;
 pub mod summary;
+pub mod surface;
 pub mod window;
 
 #[cfg(test)]

@@ -25,9 +25,8 @@ use crate::pose::{Pose, RelativePose};
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec2, Vec3};
 
-/// Where the Minkowski difference's origin is drawn: below right of the polygons (the inspector's panel
-/// takes the top right).
-const MINKOWSKI_ORIGIN: Vec3 = Vec3::new(6.0, -3.0, 0.0);
+/// Space between the polygons and the Minkowski difference drawn beside them, in plane units.
+const GAP: f32 = 1.5;
 /// Depth of the prisms EPA runs on, as a multiple of the largest polygon's size.
 const EXTRUSION: f32 = 100.0;
 /// Radians per wheel step.
@@ -111,6 +110,9 @@ pub struct PlaneMode {
     /// The inspected pair: the last polygon moved, and its nearest other polygon.
     selected: (usize, usize),
     inspector: Option<Inspector>,
+    /// Where the Minkowski difference's origin is drawn: right of the polygons, its top level with their
+    /// middle (the inspector's panel takes the top right); placed again for each inspected pair.
+    minkowski_origin: Vec3,
     dirty: bool,
     frames: u64,
 }
@@ -137,6 +139,7 @@ impl PlaneMode {
             dragging: None,
             selected: (0, 1),
             inspector: None,
+            minkowski_origin: Vec3::ZERO,
             dirty: true,
             frames: 0,
         };
@@ -144,12 +147,51 @@ impl PlaneMode {
         mode
     }
 
-    /// A camera looking straight down at the plane, holding the polygons and the Minkowski difference.
-    pub fn camera(&self) -> Camera {
-        let centre = Vec3::new(0.5, 0.0, 0.0);
-        let mut camera = Camera::looking_at(centre + Vec3::new(0.0, 0.0, 12.0), centre);
-        camera.fit_clip_planes(12.0);
+    /// A camera looking straight down at the plane, holding the polygons and the whole Minkowski difference
+    /// (with its origin) in a view of `aspect` (width over height), with room around them for the panels.
+    pub fn camera(&self, aspect: f32) -> Camera {
+        let (lo, hi) = self.drawn_bounds();
+        let centre = (0.5 * (lo + hi)).extend(0.0);
+        let half = 0.5 * (hi - lo) * 1.2;
+        // The panels cover the top left and the top right: the view's top fifth is kept for them.
+        let half_height = half.y.max(half.x / aspect.max(0.1)) * 1.25;
+        let centre = centre + Vec3::new(0.0, 0.2 * half_height, 0.0);
+        let distance = half_height.max(1e-3) / 30f32.to_radians().tan();
+        let mut camera = Camera::looking_at(centre + Vec3::new(0.0, 0.0, distance), centre);
+        camera.fit_clip_planes(distance);
         camera
+    }
+
+    /// The box (lower and upper corners in the plane) of the polygons and the Minkowski difference as drawn.
+    fn drawn_bounds(&self) -> (Vec2, Vec2) {
+        let (mut lo, mut hi) = self.polygon_bounds();
+        if let Some(inspector) = &self.inspector {
+            let (mlo, mhi) = minkowski_bounds(inspector);
+            let offset = self.minkowski_origin.truncate();
+            lo = lo.min(mlo + offset);
+            hi = hi.max(mhi + offset);
+        }
+        (lo, hi)
+    }
+
+    fn polygon_bounds(&self) -> (Vec2, Vec2) {
+        self.polygons
+            .iter()
+            .flat_map(|p| p.corners())
+            .fold((Vec2::MAX, Vec2::MIN), |(lo, hi), c| {
+                (lo.min(c.truncate()), hi.max(c.truncate()))
+            })
+    }
+
+    /// The Minkowski difference's origin: right of the polygons, the top of A - B (or the origin, if higher)
+    /// level with the polygons' middle.
+    fn place_minkowski(&mut self) {
+        let Some(inspector) = &self.inspector else {
+            return;
+        };
+        let (lo, hi) = self.polygon_bounds();
+        let (mlo, mhi) = minkowski_bounds(inspector);
+        self.minkowski_origin = Vec3::new(hi.x + GAP - mlo.x, 0.5 * (lo.y + hi.y) - mhi.y, 0.0);
     }
 
     /// Frames drawn so far (a `--frames` run ends on this count).
@@ -313,11 +355,64 @@ impl PlaneMode {
             a: a.flat.clone(),
             b: b.flat.clone(),
             relative,
+            frame: a.pose().to_f64(),
             trace,
             epa_trace,
             gpu: GpuVerdict::Unavailable("the 2D mode answers on the CPU only".into()),
             flat: true,
         }));
+        self.place_minkowski();
+    }
+
+    /// Names the Minkowski difference's origin and its axes where the scene draws them (`camera` is the
+    /// scene's).
+    fn label_origin(&self, ctx: &egui::Context, camera: &Camera) {
+        let Some(inspector) = &self.inspector else {
+            return;
+        };
+        let rect = ctx.content_rect();
+        let view_proj = camera.view_proj(rect.width() / rect.height().max(1.0));
+        let on_screen = |p: Vec3| {
+            let clip = view_proj * p.extend(1.0);
+            let ndc = clip.truncate() / clip.w;
+            egui::pos2(
+                rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
+                rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
+            )
+        };
+        let painter = ctx.layer_painter(egui::LayerId::background());
+        let font = egui::FontId::proportional(14.0);
+        let o = self.minkowski_origin;
+        painter.text(
+            on_screen(o) + egui::vec2(-8.0, 8.0),
+            egui::Align2::RIGHT_TOP,
+            "origin of A − B",
+            font.clone(),
+            egui::Color32::WHITE,
+        );
+        for (tip, colour) in super::inspector::draw::drawn_origin_axes(inspector) {
+            let name = if tip.x != 0.0 { "x" } else { "y" };
+            let colour = crate::app::hud::layout::linear(colour);
+            painter.text(
+                on_screen(o + tip * 1.3),
+                egui::Align2::CENTER_CENTER,
+                name,
+                font.clone(),
+                colour,
+            );
+        }
+    }
+
+    /// Answers again now if a polygon moved (without counting a frame).
+    pub fn refresh(&mut self) {
+        if self.dirty {
+            self.update();
+        }
+    }
+
+    /// Whether the left button is dragging a polygon.
+    pub fn dragging(&self) -> bool {
+        self.dragging.is_some()
     }
 
     fn colliding(&self, k: usize) -> bool {
@@ -375,7 +470,7 @@ impl PlaneMode {
             let minkowski = step_overlays(
                 inspector,
                 Placement {
-                    offset: MINKOWSKI_ORIGIN,
+                    offset: self.minkowski_origin,
                     flatten: true,
                 },
             );
@@ -386,7 +481,8 @@ impl PlaneMode {
     }
 
     /// The 2D mode's HUD: what to do, and the inspector's panel (its view is the scene itself).
-    pub fn hud(&mut self, ctx: &egui::Context, actions: &mut Vec<Action>) {
+    pub fn hud(&mut self, ctx: &egui::Context, camera: &Camera, actions: &mut Vec<Action>) {
+        self.label_origin(ctx, camera);
         egui::Window::new("gpu-gjk 2D")
             .anchor(egui::Align2::LEFT_TOP, egui::vec2(8.0, 8.0))
             .resizable(false)
@@ -405,6 +501,17 @@ impl PlaneMode {
             panel::show(ctx, inspector, None, PanelPlacement::DockedTop, actions);
         }
     }
+}
+
+/// The box of A - B (with the radii, when drawn) and its origin, in the plane, about that origin.
+fn minkowski_bounds(inspector: &Inspector) -> (Vec2, Vec2) {
+    let hull = inspector.swept.as_ref().unwrap_or(&inspector.hull);
+    hull.vertices
+        .iter()
+        .map(|v| v.truncate())
+        .fold((Vec2::ZERO, Vec2::ZERO), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
 }
 
 #[cfg(test)]
@@ -456,7 +563,7 @@ mod tests {
     #[test]
     fn a_drag_moves_the_polygon_under_the_cursor_and_selects_it() {
         let mut mode = PlaneMode::new();
-        let camera = mode.camera();
+        let camera = mode.camera(1280.0 / 720.0);
         let size = (1280, 720);
         // The screen position of polygon 2's centre.
         let centre = mode.polygons[2].position.extend(0.0);
@@ -473,5 +580,49 @@ mod tests {
             mode.inspector().unwrap().pair.label.split(' ').nth(1),
             Some("3")
         );
+    }
+
+    /// Every point the overlays draw (segment ends, discs, triangle corners), in the plane's world.
+    fn drawn_points(mode: &PlaneMode) -> Vec<Vec3> {
+        let batch = mode.overlays();
+        batch
+            .prims
+            .iter()
+            .flat_map(|p| [Vec3::from_slice(&p.a[..3]), Vec3::from_slice(&p.b[..3])])
+            .chain(batch.triangles.iter().map(|v| Vec3::from(v.position)))
+            .collect()
+    }
+
+    #[test]
+    fn the_camera_holds_the_polygons_and_the_whole_minkowski_difference() {
+        let mut mode = PlaneMode::new();
+        let aspect = 1280.0 / 720.0;
+        let check = |mode: &PlaneMode, what: &str| {
+            let view_proj = mode.camera(aspect).view_proj(aspect);
+            for p in drawn_points(mode) {
+                let clip = view_proj * p.extend(1.0);
+                let ndc = clip.truncate() / clip.w;
+                assert!(
+                    ndc.x.abs() <= 0.98 && ndc.y.abs() <= 0.98,
+                    "{what}: {p} is drawn at {ndc}, at or past the edge"
+                );
+            }
+        };
+        check(&mode, "at the start");
+        // A polygon dragged far away and dropped: the Minkowski difference grows; the view takes it in.
+        mode.polygons[1].position = Vec2::new(9.0, -7.0);
+        mode.select_around(1);
+        mode.dirty = true;
+        mode.refresh();
+        check(&mode, "after a drop far away");
+    }
+
+    #[test]
+    fn the_inspector_opens_on_the_step_asked_for() {
+        let mut mode = PlaneMode::new();
+        assert!(mode.inspector().unwrap().step_count() > 3);
+        mode.act(Action::InspectorSeek(2));
+        mode.advance(1.0 / 60.0);
+        assert_eq!(mode.inspector().unwrap().step_index(), 2);
     }
 }

@@ -19,10 +19,9 @@ use super::render::{
 use super::setup::{check_frame_size, demo_simulation, scene_camera, summary_context, FRAMES_DT};
 use super::sim::{frame_step, NarrowMode, Simulation};
 use super::summary::{DemoSummary, FrameLog};
+use super::surface::{clamp_size, present, WindowSurface};
 use crate::gjk::QueryKind;
-use crate::gpu::{
-    check_backend_env, computing_adapter, log_instance_creation, BackendChoice, GpuContext,
-};
+use crate::gpu::GpuContext;
 use crate::stress::BodyState;
 use anyhow::{anyhow, Context, Result};
 use glam::Vec2;
@@ -229,78 +228,20 @@ impl ApplicationHandler for DemoApp {
 
 impl Running {
     fn open(event_loop: &ActiveEventLoop, args: &DemoArgs, assets: AssetSet) -> Result<Self> {
-        if args.backend == BackendChoice::Auto {
-            check_backend_env().map_err(anyhow::Error::msg)?;
-        }
-        args.backend
-            .check_built_in()
-            .map_err(|e| anyhow!("--backend {}: {e}", args.backend))?;
-        let window = Arc::new(
-            event_loop
-                .create_window(
-                    Window::default_attributes()
-                        .with_title("gpu-gjk stress test")
-                        .with_inner_size(PhysicalSize::new(args.width, args.height)),
-                )
-                .context("opening the window")?,
-        );
-        // The GL backend needs the display connection to create a window surface (EGL on X11/Wayland).
-        log_instance_creation(args.backend.backends());
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-            backends: args.backend.backends(),
-            flags: wgpu::InstanceFlags::default().with_env(),
-            ..wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
-                event_loop.owned_display_handle(),
-            ))
-        });
-        let surface = instance
-            .create_surface(Arc::clone(&window))
-            .with_context(|| {
-                format!("creating a window surface with backend `{}`", args.backend)
-            })?;
-        let adapter = computing_adapter(&instance, args.backend, Some(&surface)).map_err(|e| {
-            anyhow!(
-                "no GPU adapter for backend `{}` can draw to this window and run the narrow phase \
-                     ({e}); `gpu-gjk adapters` lists what wgpu finds here",
-                args.backend
-            )
-        })?;
-        let gpu = GpuContext::from_adapter(instance, adapter)?;
-        check_frame_size(args, &gpu)?;
-        let max_side = gpu.device.limits().max_texture_dimension_2d;
-
-        // The window system may still hand out a bigger window (a scale factor): draw at most the limit.
-        let size = clamp_size(window.inner_size(), max_side);
-        let capabilities = surface.get_capabilities(&gpu.adapter);
-        let format = capabilities
-            .formats
-            .iter()
-            .copied()
-            .find(|f| f.is_srgb())
-            .or(capabilities.formats.first().copied())
-            .ok_or_else(|| anyhow!("the window surface offers no texture format"))?;
         let headless = args.frames.is_some();
-        let surface_config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            // Timed runs must not wait for a display refresh; a window should not burn frames it cannot show.
-            present_mode: if headless {
-                wgpu::PresentMode::AutoNoVsync
-            } else {
-                wgpu::PresentMode::AutoVsync
-            },
-            alpha_mode: capabilities
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: Vec::new(),
-            color_space: wgpu::SurfaceColorSpace::Auto,
-            desired_maximum_frame_latency: 2,
-        };
-        surface.configure(&gpu.device, &surface_config);
+        let WindowSurface {
+            window,
+            surface,
+            config: surface_config,
+            gpu,
+        } = WindowSurface::open(
+            event_loop,
+            args.backend,
+            "gpu-gjk stress test",
+            (args.width, args.height),
+            headless,
+        )?;
+        check_frame_size(args, &gpu)?;
 
         let samples = args.msaa.unwrap_or(4).min(msaa_samples(&gpu.adapter));
         let target = FrameTarget::new(
@@ -310,13 +251,17 @@ impl Running {
             samples,
         );
         let scene_renderer = SceneRenderer::new(&gpu.device, &assets.meshes, samples);
-        let blitter = Blitter::new(&gpu.device, format);
+        let blitter = Blitter::new(&gpu.device, surface_config.format);
         let hud = Hud::new(&gpu.device, super::render::TARGET_FORMAT, &window);
 
         let (sim, debug) = demo_simulation(args, &assets, &gpu, headless)?;
-        let plane = args.two_d.then(PlaneMode::new);
+        let mut plane = args.two_d.then(PlaneMode::new);
+        if let (Some(plane), Some(step)) = (&mut plane, args.inspect_step) {
+            plane.act(Action::InspectorSeek(step));
+        }
+        let aspect = surface_config.width as f32 / surface_config.height.max(1) as f32;
         let camera = match &plane {
-            Some(plane) => plane.camera(),
+            Some(plane) => plane.camera(aspect),
             None => scene_camera(sim.scene.half_extent),
         };
         Ok(Self {
@@ -361,7 +306,13 @@ impl Running {
     fn left_button(&mut self, pressed: bool) {
         let size = self.target.size();
         if let Some(plane) = &mut self.plane {
+            let was_dragging = plane.dragging();
             plane.press(pressed, self.cursor, &self.camera, size);
+            if was_dragging && !plane.dragging() {
+                // A drop: the view takes in the polygons and A - B where they are now.
+                plane.refresh();
+                self.camera = plane.camera(size.0 as f32 / size.1.max(1) as f32);
+            }
             return;
         }
         if pressed {
@@ -394,6 +345,10 @@ impl Running {
     /// `--pick`, `--inspect` and `--inspect-step`, once the first frame has answers.
     fn apply_start_options(&mut self, args: &DemoArgs) {
         self.started = true;
+        if self.plane.is_some() {
+            // The 2D mode has no bodies to pick; its inspector took `--inspect-step` when it opened.
+            return;
+        }
         let headless = args.frames.is_some();
         if let Some(body) = args
             .pick
@@ -633,29 +588,15 @@ impl Running {
         self.draw_scene(&mut encoder);
         self.draw_hud(&mut encoder, stats);
 
-        let device = &self.gpu.device;
-        let queue = &self.gpu.queue;
-        let surface_texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(device, &self.surface_config);
-                None
-            }
-            // Timeouts and hidden windows skip the copy to the window; the offscreen frame is still drawn.
-            _ => None,
-        };
-        if let Some(surface_texture) = &surface_texture {
-            let view = surface_texture
-                .texture
-                .create_view(&wgpu::TextureViewDescriptor::default());
-            self.blitter.blit(device, &mut encoder, &self.target, &view);
-        }
-        queue.submit([encoder.finish()]);
-        if let Some(surface_texture) = surface_texture {
-            self.window.pre_present_notify();
-            queue.present(surface_texture);
-        }
+        present(
+            &self.surface,
+            &self.surface_config,
+            &self.window,
+            &self.gpu,
+            encoder,
+            &self.blitter,
+            &self.target,
+        );
         Ok(())
     }
 
@@ -782,6 +723,7 @@ impl Running {
         let mut inspector_px = self.inspector_px;
         let debug = &mut self.debug;
         let plane = &mut self.plane;
+        let camera = self.camera;
         let (width, height) = self.target.size();
         self.hud.draw(
             device,
@@ -792,7 +734,7 @@ impl Running {
             &self.window,
             |ctx| {
                 if let Some(plane) = plane.as_mut() {
-                    plane.hud(ctx, &mut actions);
+                    plane.hud(ctx, &camera, &mut actions);
                     return;
                 }
                 let mut controls = HudControls {
@@ -830,9 +772,4 @@ impl Running {
             .map(|&(_, cpu)| cpu)
             .find(|cpu| !cpu.is_nan())
     }
-}
-
-/// `size` with each side at most `max_side` (the adapter's largest texture).
-fn clamp_size(size: PhysicalSize<u32>, max_side: u32) -> PhysicalSize<u32> {
-    PhysicalSize::new(size.width.min(max_side), size.height.min(max_side))
 }

@@ -14,5 +14,8 @@ mod stdin_notice;
 pub use adapters::{run_adapters, AdaptersArgs};
 pub use bench::{run_bench, BenchArgs};
 pub use convert::{run_convert, ConvertArgs};
+pub use inspect::steps as inspect_steps;
+#[cfg(test)]
+pub use inspect::{inspect_pair, inspect_table, trace_value};
 pub use inspect::{run_inspect, InspectArgs, Inspected};
 pub use query::{run_query, QueryArgs};

@@ -1,5 +1,6 @@
-//! One inspector step as overlay primitives, in the space of A - B (A's local frame): the hull, the origin,
-//! and what GJK or EPA holds at that step.
+//! One inspector step as overlay primitives, in the space of A - B in world coordinates (the frame
+//! `inspect --trace` writes): the hull (and the radii swept around it), the origin and its axes, and what GJK
+//! or EPA holds at that step.
 
 use super::{Inspector, Step};
 use crate::app::overlays::arrow_head;
@@ -10,6 +11,14 @@ use glam::Vec3;
 
 pub const HULL_FILL: [f32; 4] = [0.25, 0.45, 0.95, 0.14];
 pub const HULL_EDGE: [f32; 4] = [0.5, 0.65, 1.0, 0.5];
+/// A - B with the radii: an outline only, so the cores' difference inside stays readable.
+pub const SWEPT_EDGE: [f32; 4] = [0.75, 0.55, 1.0, 0.28];
+/// The origin's axes: x, y, z.
+pub const AXES: [[f32; 4]; 3] = [
+    [1.0, 0.3, 0.3, 0.9],
+    [0.3, 1.0, 0.3, 0.9],
+    [0.35, 0.5, 1.0, 0.9],
+];
 pub const ORIGIN: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
 pub const SIMPLEX: [f32; 4] = [1.0, 0.5, 0.08, 1.0];
 pub const SIMPLEX_FACE: [f32; 4] = [1.0, 0.5, 0.08, 0.3];
@@ -47,21 +56,41 @@ impl Placement {
 /// The hull, the origin and the current step.
 pub fn step_overlays(inspector: &Inspector, place: Placement) -> OverlayBatch {
     let mut batch = OverlayBatch::default();
-    hull(&mut batch, inspector, place);
+    hull(&mut batch, &inspector.hull, place);
+    if let Some(swept) = &inspector.swept {
+        for &[a, b] in &swept.edges {
+            let (a, b) = (swept.vertices[a as usize], swept.vertices[b as usize]);
+            batch.prims.push(OverlayPrim::segment(
+                place.at(a),
+                place.at(b),
+                1.0,
+                SWEPT_EDGE,
+            ));
+        }
+    }
+    let size = origin_axis_length(inspector);
+    for (axis, colour) in origin_axes(inspector, size) {
+        let o = place.at(Vec3::ZERO);
+        batch
+            .prims
+            .push(OverlayPrim::segment(o, place.at(axis), 2.0, colour));
+    }
+    batch
+        .prims
+        .push(OverlayPrim::disc(place.at(Vec3::ZERO), 11.0, ORIGIN));
     let size = inspector.hull.radius.max(1e-6);
-    origin(&mut batch, place, 0.12 * size, inspector.pair.flat);
     match inspector.current() {
         Some(Step::Gjk(k)) => {
             if let Some(it) = inspector.gjk_iteration(k) {
                 let last =
                     k + 1 == inspector.gjk_run().gjk.len() && inspector.epa_iterations().is_empty();
-                gjk_step(&mut batch, it, place, size, last);
+                gjk_step(&mut batch, inspector, it, place, size, last);
             }
         }
         Some(Step::Epa(k)) => {
             let iterations = inspector.epa_iterations();
             if let Some(it) = iterations.get(k) {
-                epa_step(&mut batch, it, place, k + 1 == iterations.len());
+                epa_step(&mut batch, inspector, it, place, k + 1 == iterations.len());
             }
         }
         None => {}
@@ -69,8 +98,34 @@ pub fn step_overlays(inspector: &Inspector, place: Placement) -> OverlayBatch {
     batch
 }
 
-fn hull(batch: &mut OverlayBatch, inspector: &Inspector, place: Placement) {
-    let hull = &inspector.hull;
+/// The length of the origin's axes: a fifth of A - B's size.
+fn origin_axis_length(inspector: &Inspector) -> f32 {
+    let outer = inspector.swept.as_ref().unwrap_or(&inspector.hull);
+    0.2 * outer.radius.max(1e-6)
+}
+
+/// The origin's axes drawn (the tip of each, in world coordinates, and its colour): x, y and z, less the one
+/// a flat A - B is seen along.
+pub fn origin_axes(inspector: &Inspector, length: f32) -> Vec<(Vec3, [f32; 4])> {
+    [Vec3::X, Vec3::Y, Vec3::Z]
+        .into_iter()
+        .zip(AXES)
+        .filter(|(axis, _)| {
+            let along_view = inspector
+                .plane_normal
+                .is_some_and(|n| axis.dot(n).abs() > 0.99);
+            !(along_view || (inspector.pair.flat && *axis == Vec3::Z))
+        })
+        .map(|(axis, colour)| (axis * length, colour))
+        .collect()
+}
+
+/// The origin's axes as [`step_overlays`] draws them, for labels.
+pub fn drawn_origin_axes(inspector: &Inspector) -> Vec<(Vec3, [f32; 4])> {
+    origin_axes(inspector, origin_axis_length(inspector))
+}
+
+fn hull(batch: &mut OverlayBatch, hull: &super::hull::MinkowskiHull, place: Placement) {
     let v = |i: u32| place.at(hull.vertices[i as usize]);
     for &[a, b, c] in &hull.triangles {
         batch
@@ -92,23 +147,9 @@ fn hull(batch: &mut OverlayBatch, inspector: &Inspector, place: Placement) {
     }
 }
 
-fn origin(batch: &mut OverlayBatch, place: Placement, length: f32, flat: bool) {
-    let o = place.at(Vec3::ZERO);
-    let axes = [
-        (Vec3::X, [1.0, 0.3, 0.3, 0.9]),
-        (Vec3::Y, [0.3, 1.0, 0.3, 0.9]),
-        (Vec3::Z, [0.35, 0.5, 1.0, 0.9]),
-    ];
-    for (axis, colour) in axes.iter().take(if flat { 2 } else { 3 }) {
-        batch
-            .prims
-            .push(OverlayPrim::segment(o, o + *axis * length, 2.0, *colour));
-    }
-    batch.prims.push(OverlayPrim::disc(o, 11.0, ORIGIN));
-}
-
 fn gjk_step(
     batch: &mut OverlayBatch,
+    inspector: &Inspector,
     it: &GjkIterationTrace,
     place: Placement,
     size: f32,
@@ -117,7 +158,7 @@ fn gjk_step(
     let points: Vec<Vec3> = it
         .simplex
         .iter()
-        .map(|(p, _)| place.at(p.w.as_vec3()))
+        .map(|(p, _)| place.at(inspector.drawn(p.w)))
         .collect();
     match points.len() {
         3 => batch
@@ -139,15 +180,15 @@ fn gjk_step(
         batch.prims.push(OverlayPrim::disc(*p, 11.0, SIMPLEX));
     }
     let o = place.at(Vec3::ZERO);
-    let support = place.at(it.support.w.as_vec3());
+    let support = place.at(inspector.drawn(it.support.w));
     if let Some(direction) = it.direction {
         // The search direction, from the origin, and the support point found along it.
-        let tip = o + direction.as_vec3() * 0.45 * size;
+        let tip = o + inspector.drawn(direction) * 0.45 * size;
         batch.prims.push(OverlayPrim::segment(o, tip, 2.5, SUPPORT));
         arrow_head(batch, o, tip, SUPPORT);
     }
     batch.prims.push(OverlayPrim::ring(support, 20.0, SUPPORT));
-    let closest = place.at(it.closest.as_vec3());
+    let closest = place.at(inspector.drawn(it.closest));
     batch.prims.push(OverlayPrim::segment(
         o,
         closest,
@@ -157,8 +198,14 @@ fn gjk_step(
     batch.prims.push(OverlayPrim::disc(closest, 9.0, CLOSEST));
 }
 
-fn epa_step(batch: &mut OverlayBatch, it: &EpaIterationTrace, place: Placement, last: bool) {
-    let v = |i: u32| it.vertices.get(i as usize).map(|p| p.as_vec3());
+fn epa_step(
+    batch: &mut OverlayBatch,
+    inspector: &Inspector,
+    it: &EpaIterationTrace,
+    place: Placement,
+    last: bool,
+) {
+    let v = |i: u32| it.vertices.get(i as usize).map(|p| inspector.drawn(*p));
     for face in &it.faces {
         let Some(corners) = face.iter().map(|&i| v(i)).collect::<Option<Vec<Vec3>>>() else {
             continue;
@@ -180,7 +227,7 @@ fn epa_step(batch: &mut OverlayBatch, it: &EpaIterationTrace, place: Placement, 
                 .push(OverlayPrim::segment(p, q, 1.3, POLYTOPE_EDGE));
         }
     }
-    let [a, b, c] = it.face.map(|p| place.at(p.as_vec3()));
+    let [a, b, c] = it.face.map(|p| place.at(inspector.drawn(p)));
     if !place.flatten {
         batch.triangles.extend(triangle([a, b, c], CLOSEST_FACE));
     }
@@ -192,7 +239,7 @@ fn epa_step(batch: &mut OverlayBatch, it: &EpaIterationTrace, place: Placement, 
     // The face's distance along its normal: the push-out EPA would answer now.
     let o = place.at(Vec3::ZERO);
     let face_distance = it.face[0].dot(it.normal);
-    let tip = place.at((it.normal * face_distance).as_vec3());
+    let tip = place.at(inspector.drawn(it.normal * face_distance));
     batch.prims.push(OverlayPrim::segment(
         o,
         tip,
@@ -201,7 +248,7 @@ fn epa_step(batch: &mut OverlayBatch, it: &EpaIterationTrace, place: Placement, 
     ));
     arrow_head(batch, o, tip, DEPTH);
     batch.prims.push(OverlayPrim::ring(
-        place.at(it.support.w.as_vec3()),
+        place.at(inspector.drawn(it.support.w)),
         20.0,
         SUPPORT,
     ));

@@ -1,5 +1,5 @@
 //! The Minkowski difference A - B of a pair, drawn by the inspector: the convex hull of every difference of a
-//! point of A and a point of B (B placed by its pose relative to A), in A's local frame. GJK and EPA walk on
+//! point of A and a point of B (B placed by its pose relative to A), turned into world coordinates. GJK and EPA walk on
 //! this shape; the origin is inside it exactly when the cores overlap.
 //!
 //! The 3D hull comes from parry3d's quickhull. A flat difference (two polygons in one plane, the 2D mode) has
@@ -7,7 +7,7 @@
 
 use crate::pose::RelativePose;
 use crate::shape::ConvexShape;
-use glam::{Vec2, Vec3};
+use glam::{Quat, Vec2, Vec3};
 
 /// Differences beyond this many are thinned (every k-th pair of points), so two finely tessellated hulls do
 /// not stall the inspector; the drawn hull is then slightly inside the true one, which the panel says.
@@ -26,11 +26,13 @@ pub struct MinkowskiHull {
     pub radius: f32,
 }
 
-/// A - B of the cores (radii are a margin around it, which the panel states), in A's local frame.
+/// A - B of the cores (radii are a margin around it: [`swept`]), with A's local frame turned by `to_world`
+/// (A's rotation: A - B in world coordinates).
 pub fn minkowski_difference(
     a: &ConvexShape,
     b: &ConvexShape,
     relative: &RelativePose<f32>,
+    to_world: Quat,
 ) -> MinkowskiHull {
     let points_b: Vec<Vec3> = b
         .local_points()
@@ -42,10 +44,55 @@ pub fn minkowski_difference(
         .local_points()
         .flat_map(|pa| points_b.iter().map(move |pb| pa - *pb))
         .step_by(stride)
+        .map(|d| to_world * d)
         .collect();
     let mut hull = hull_of(&differences);
     hull.thinned = stride > 1;
     hull
+}
+
+/// `count` directions spread evenly over the sphere (a Fibonacci lattice), by which [`swept`] sweeps a hull.
+fn sphere_directions(count: usize) -> Vec<Vec3> {
+    let golden_angle = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    (0..count)
+        .map(|i| {
+            let z = 1.0 - 2.0 * (i as f32 + 0.5) / count as f32;
+            let r = (1.0 - z * z).max(0.0).sqrt();
+            let phi = golden_angle * i as f32;
+            Vec3::new(r * phi.cos(), r * phi.sin(), z)
+        })
+        .collect()
+}
+
+/// Points [`swept`] hulls at most: with many hull vertices, fewer directions each.
+const MAX_SWEPT_POINTS: usize = 200_000;
+
+/// `hull` swept by a sphere of `radius` (the radii of both shapes together): A - B of the shapes with their
+/// radii, drawn from the hull's vertices moved along up to 162 directions (a polyhedron just inside the
+/// round surface, within about 1.5% of the radius of it).
+pub fn swept(hull: &MinkowskiHull, radius: f32) -> MinkowskiHull {
+    let count = (MAX_SWEPT_POINTS / hull.vertices.len().max(1)).clamp(26, 162);
+    let directions = sphere_directions(count);
+    // A hull of very many vertices is swept from a sample of them (slightly inside the true outline).
+    let stride = (hull.vertices.len() * count)
+        .div_ceil(MAX_SWEPT_POINTS)
+        .max(1);
+    let points: Vec<Vec3> = hull
+        .vertices
+        .iter()
+        .step_by(stride)
+        .flat_map(|v| directions.iter().map(move |d| *v + *d * radius))
+        .collect();
+    hull_of(&points)
+}
+
+impl MinkowskiHull {
+    /// The normal of a flat hull (an outline of three or more vertices in one plane); `None` for a solid.
+    pub fn plane_normal(&self) -> Option<Vec3> {
+        (self.triangles.is_empty() && self.vertices.len() >= 3)
+            .then(|| spread_plane(&self.vertices).3)
+            .filter(|n| n.is_finite() && n.length_squared() > 0.5)
+    }
 }
 
 /// The hull of `points`: 3D when they span a volume, else their outline in their plane (or the segment or
@@ -213,7 +260,6 @@ fn monotone_chain(points: &[Vec2]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Quat;
 
     #[test]
     fn two_cubes_make_a_cube_twice_as_large() {
@@ -222,7 +268,7 @@ mod tests {
             rotation: Quat::IDENTITY,
             position: Vec3::new(5.0, 0.0, 0.0),
         };
-        let hull = minkowski_difference(&cube, &cube, &relative);
+        let hull = minkowski_difference(&cube, &cube, &relative, Quat::IDENTITY);
         assert_eq!(hull.vertices.len(), 8);
         assert_eq!(hull.triangles.len(), 12);
         assert_eq!(hull.edges.len(), 18, "12 edges and 6 face diagonals");
@@ -256,7 +302,7 @@ mod tests {
             rotation: Quat::IDENTITY,
             position: Vec3::new(3.0, 0.5, 0.0),
         };
-        let hull = minkowski_difference(&square, &triangle, &relative);
+        let hull = minkowski_difference(&square, &triangle, &relative, Quat::IDENTITY);
         assert!(hull.triangles.is_empty());
         // A square minus a right triangle: the square's four edge directions and the triangle's diagonal
         // (its other two edges run along the square's), a pentagon.

@@ -5,27 +5,27 @@
 //!
 //! The trace comes from the CPU reference's own loop ([`crate::query::trace`]). [`Inspector`] holds the
 //! state; [`draw`] turns a step into overlay primitives, [`panel`] lays out the egui window, [`view`]
-//! renders the 3D view into a texture for it, and [`screenshot`] draws all of it offscreen for
-//! `gpu-gjk inspect --screenshot`.
+//! renders the 3D view into a texture for it, [`screenshot`] draws all of it offscreen for
+//! `gpu-gjk inspect --screenshot`, and [`window`] opens it in a window for `gpu-gjk inspect --window`.
 
 pub mod draw;
 pub mod hull;
 pub mod panel;
 pub mod screenshot;
 pub mod view;
+pub mod window;
 
 use super::camera::Camera;
 use crate::epa::Penetration;
 use crate::gjk::{GjkResult, QueryKind};
 use crate::instance::Instance;
-use crate::pose::Pose;
-use crate::pose::RelativePose;
+use crate::pose::{DPose, Pose, RelativePose};
 use crate::query::trace::{EpaIterationTrace, GjkIterationTrace, RunTrace};
 use crate::query::PairTrace;
 use crate::shape::ConvexShape;
 use crate::validate::{compare, compare_penetration};
-use glam::Vec3;
-use hull::{minkowski_difference, MinkowskiHull};
+use glam::{DVec3, Vec3};
+use hull::{minkowski_difference, swept, MinkowskiHull};
 
 /// Steps per second while playing.
 const PLAY_RATE: f32 = 2.0;
@@ -49,6 +49,10 @@ pub struct InspectedPair {
     pub b: ConvexShape,
     /// B's local frame in A's local frame.
     pub relative: RelativePose<f32>,
+    /// A's local frame in the world (A's pose, about its centre for a `query` line): the trace's points are in
+    /// A's local frame, and the inspector shows them in world coordinates, as `inspect --trace` writes them.
+    /// A - B in world coordinates is A's local difference turned by A's rotation (the positions cancel).
+    pub frame: DPose,
     /// GJK (distance mode) and, on an overlap, EPA: the CPU reference's trace.
     pub trace: PairTrace,
     /// The 2D mode's EPA, run on the polygons extruded far out of their plane (flat shapes touch along the
@@ -69,7 +73,14 @@ pub enum Step {
 /// The inspector's state.
 pub struct Inspector {
     pub pair: InspectedPair,
+    /// A - B of the cores, in world coordinates.
     pub hull: MinkowskiHull,
+    /// A - B with the radii (the cores' difference swept by a sphere of both radii together), when the pair has
+    /// radii: the shape whose distance from the origin GJK answers.
+    pub swept: Option<MinkowskiHull>,
+    /// The normal of a flat A - B through the origin (two polygons in one plane, no radii): the view looks
+    /// along it (the 2D view).
+    pub plane_normal: Option<Vec3>,
     steps: Vec<Step>,
     step: usize,
     pub playing: bool,
@@ -82,28 +93,29 @@ pub struct Inspector {
 impl Inspector {
     /// Opens on the last step: the answer.
     pub fn new(pair: InspectedPair) -> Self {
-        let hull = minkowski_difference(&pair.a, &pair.b, &pair.relative);
+        let to_world = pair.frame.rotation.as_quat();
+        let hull = minkowski_difference(&pair.a, &pair.b, &pair.relative, to_world);
+        let margin = pair.a.radius() + pair.b.radius();
+        let swept = (margin > 0.0).then(|| swept(&hull, margin));
+        // Seen along its normal (the 2D view) only when flat with the origin in its plane: with radii, or
+        // with the origin off the plane, the distance runs out of the plane and a side view shows it.
+        let plane_normal = hull.plane_normal().filter(|n| {
+            let off_plane = hull.vertices[0].dot(*n).abs();
+            swept.is_none() && off_plane <= 1e-5 * hull.radius.max(f32::MIN_POSITIVE)
+        });
         let gjk = pair.trace.answering_run().gjk.len();
         let epa = epa_run(&pair).map_or(0, |run| run.epa.len());
         let steps: Vec<Step> = (0..gjk)
             .map(Step::Gjk)
             .chain((0..epa).map(Step::Epa))
             .collect();
-        // The view holds the hull and the origin.
-        let target = 0.5 * hull.centre;
-        let radius = (hull.radius + 0.5 * hull.centre.length()).max(1e-6);
-        let direction = if pair.flat {
-            Vec3::new(0.0, 0.0, 1.0)
-        } else {
-            Vec3::new(0.55, 0.45, 0.7).normalize()
-        };
-        let mut camera = Camera::looking_at(target + direction * radius * 3.0, target);
-        camera.position = camera.framing(target, radius * 1.1, 1.3);
-        camera.fit_clip_planes(radius * 3.0);
         let last = steps.len().saturating_sub(1);
+        let (camera, target) = home_view(&hull, swept.as_ref(), plane_normal, pair.flat);
         Self {
             pair,
             hull,
+            swept,
+            plane_normal,
             steps,
             step: last,
             playing: false,
@@ -116,6 +128,11 @@ impl Inspector {
     /// The run whose answer was returned (float64 when float32 could not finish).
     pub fn gjk_run(&self) -> &RunTrace {
         self.pair.trace.answering_run()
+    }
+
+    /// The run whose EPA records the timeline shows.
+    pub fn epa_run(&self) -> Option<&RunTrace> {
+        epa_run(&self.pair)
     }
 
     pub fn epa_iterations(&self) -> &[EpaIterationTrace] {
@@ -132,6 +149,45 @@ impl Inspector {
 
     pub fn current(&self) -> Option<Step> {
         self.steps.get(self.step).copied()
+    }
+
+    /// A vector of A's local frame (a point of A - B, a direction) in world coordinates.
+    pub fn world_vector(&self, v: DVec3) -> DVec3 {
+        clean(self.pair.frame.rotation * v)
+    }
+
+    /// A point of A's local frame in world coordinates.
+    pub fn world_point(&self, p: DVec3) -> DVec3 {
+        clean(self.pair.frame.transform_point(p))
+    }
+
+    /// A point of A - B (or a direction) as the view draws it: in world coordinates, in float32.
+    pub fn drawn(&self, v: DVec3) -> Vec3 {
+        self.world_vector(v).as_vec3()
+    }
+
+    /// Back to the view the inspector opened with: the whole of A - B and the origin.
+    pub fn reset_view(&mut self) {
+        (self.camera, self.target) = home_view(
+            &self.hull,
+            self.swept.as_ref(),
+            self.plane_normal,
+            self.pair.flat,
+        );
+    }
+
+    /// What the view orbits and zooms towards: the middle of the origin and the current step's closest point
+    /// (GJK) or the closest face's point nearest the origin (EPA), so zooming in keeps both in sight.
+    pub fn focus(&self) -> Vec3 {
+        let near = match self.current() {
+            Some(Step::Gjk(k)) => self.gjk_iteration(k).map(|it| it.closest),
+            Some(Step::Epa(k)) => self
+                .epa_iterations()
+                .get(k)
+                .map(|it| it.normal * it.face[0].dot(it.normal)),
+            None => None,
+        };
+        near.map_or(self.target, |p| 0.5 * self.drawn(p))
     }
 
     pub fn gjk_iteration(&self, k: usize) -> Option<&GjkIterationTrace> {
@@ -216,6 +272,41 @@ impl Inspector {
     }
 }
 
+/// A camera holding A - B (with its radii) and the origin, and the point it looks at. A flat A - B is seen
+/// along its normal.
+fn home_view(
+    hull: &MinkowskiHull,
+    swept: Option<&MinkowskiHull>,
+    plane_normal: Option<Vec3>,
+    two_d: bool,
+) -> (Camera, Vec3) {
+    let outer = swept.unwrap_or(hull);
+    let target = 0.5 * outer.centre;
+    let radius = (outer.radius + 0.5 * outer.centre.length()).max(1e-6);
+    let direction = match (two_d, plane_normal) {
+        (true, _) => Vec3::Z,
+        (false, Some(normal)) => {
+            // Looking from the side the default view looks from, so a plane's two faces look alike.
+            let normal = normal.try_normalize().unwrap_or(Vec3::Z);
+            if normal.dot(Vec3::new(0.55, 0.45, 0.7)) < 0.0 {
+                -normal
+            } else {
+                normal
+            }
+        }
+        (false, None) => Vec3::new(0.55, 0.45, 0.7).normalize(),
+    };
+    let mut camera = Camera::looking_at(target + direction * radius * 3.0, target);
+    camera.position = camera.framing(target, radius * 1.1, 1.3);
+    camera.fit_clip_planes(radius * 3.0);
+    (camera, target)
+}
+
+/// No negative zeros in what is printed.
+fn clean(v: DVec3) -> DVec3 {
+    v + DVec3::ZERO
+}
+
 /// The pair as a batch of two instances: A at the origin, B at `relative` (how the GPU is given it).
 pub fn pair_instances(relative: &RelativePose<f32>) -> [Instance; 2] {
     [
@@ -258,6 +349,7 @@ mod tests {
             a,
             b,
             relative,
+            frame: DPose::IDENTITY,
             gpu: GpuVerdict::Unavailable("not asked".into()),
             trace,
             epa_trace: None,

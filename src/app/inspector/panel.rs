@@ -5,11 +5,17 @@ use super::draw;
 use super::{GpuVerdict, Inspector, Step};
 use crate::app::controls::Action;
 use crate::app::hud::layout::{linear, swatch, ALERT_COLOUR};
+use crate::cli::inspect_steps::{epa_expansions, expansions_text, FRAME};
 use crate::gjk::GjkResult;
 use crate::query::trace::TracePoint;
 use egui::{Color32, RichText};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use glam::DVec3;
+
+/// Under the view: the frame it draws in.
+const FRAME_CAPTION: &str =
+    "World coordinates (as inspect prints them and --trace writes them): A − B is \
+     every a − b of a point a of A and b of B where they stand; GJK measures from the origin.";
 
 const AGREE_COLOUR: Color32 = Color32::from_rgb(90, 200, 120);
 
@@ -32,8 +38,14 @@ fn v3(v: DVec3) -> String {
     format!("({:.4}, {:.4}, {:.4})", v.x, v.y, v.z)
 }
 
-fn point(p: &TracePoint) -> String {
-    format!("{} − {} = {}", v3(p.a), v3(p.b), v3(p.w))
+/// A support point in world coordinates: a − b = w.
+fn point(inspector: &Inspector, p: &TracePoint) -> String {
+    format!(
+        "{} − {} = {}",
+        v3(inspector.world_point(p.a)),
+        v3(inspector.world_point(p.b)),
+        v3(inspector.world_vector(p.w))
+    )
 }
 
 fn simplex_name(len: usize) -> &'static str {
@@ -45,9 +57,14 @@ fn simplex_name(len: usize) -> &'static str {
     }
 }
 
-/// The step in words and numbers.
+/// The step in words and numbers, in world coordinates, counted as `inspect` counts in the terminal.
 pub fn describe(inspector: &Inspector) -> Vec<String> {
-    let mut lines = Vec::new();
+    let mut lines = vec![format!(
+        "step {} of 0 to {} ({FRAME})",
+        inspector.step_index(),
+        inspector.step_count().saturating_sub(1)
+    )];
+    let w = |v: DVec3| v3(inspector.world_vector(v));
     let run = inspector.gjk_run();
     let precision = if run.float64 { "float64" } else { "float32" };
     match inspector.current() {
@@ -60,10 +77,13 @@ pub fn describe(inspector: &Inspector) -> Vec<String> {
                 run.gjk.len() - 1
             ));
             match it.direction {
-                Some(d) => lines.push(format!("search direction {}", v3(d))),
+                Some(d) => lines.push(format!("search direction {}", w(d))),
                 None => lines.push("start: B's support point towards A, A's towards B".into()),
             }
-            lines.push(format!("support w = a − b: {}", point(&it.support)));
+            lines.push(format!(
+                "support w = a − b: {}",
+                point(inspector, &it.support)
+            ));
             let weights: Vec<String> = it.simplex.iter().map(|(_, l)| format!("{l:.3}")).collect();
             lines.push(format!(
                 "simplex: {} ({} points), weights {}",
@@ -73,7 +93,7 @@ pub fn describe(inspector: &Inspector) -> Vec<String> {
             ));
             lines.push(format!(
                 "closest point v {}, |v| {:.6}",
-                v3(it.closest),
+                w(it.closest),
                 it.closest.length()
             ));
             lines.push(format!(
@@ -86,19 +106,31 @@ pub fn describe(inspector: &Inspector) -> Vec<String> {
             let Some(it) = iterations.get(k) else {
                 return lines;
             };
-            lines.push(format!(
-                "EPA expansion {} of {} (try {})",
-                it.iteration,
-                iterations.len() - 1,
-                it.attempt + 1
-            ));
+            let run = inspector.epa_run();
+            let tries = run.map_or(1, |run| run.epa_tries);
+            let expansions = run.map_or(0, |run| epa_expansions(run, it.attempt));
+            let try_text = format!("try {} of {tries}", it.attempt + 1);
+            lines.push(if it.iteration == 0 {
+                format!(
+                    "EPA ({precision}): the starting polytope; {} in all ({try_text})",
+                    expansions_text(expansions)
+                )
+            } else {
+                format!(
+                    "EPA ({precision}) expansion {} of {expansions} ({try_text})",
+                    it.iteration
+                )
+            });
             lines.push(format!(
                 "{} faces; closest face normal {}, depth {:.6}",
                 it.face_count,
-                v3(it.normal),
+                w(it.normal),
                 it.depth
             ));
-            lines.push(format!("support along it: {}", point(&it.support)));
+            lines.push(format!(
+                "support along it: {}",
+                point(inspector, &it.support)
+            ));
             let beyond = it.support.w.dot(it.normal) - it.face[0].dot(it.normal);
             lines.push(format!(
                 "support beyond the face by {beyond:.3e}: {}",
@@ -221,23 +253,89 @@ fn step_controls(ui: &mut egui::Ui, inspector: &Inspector, actions: &mut Vec<Act
     });
 }
 
-fn legend(ui: &mut egui::Ui) {
+fn legend(ui: &mut egui::Ui, radii: bool) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
+        let with_radii = radii.then_some((draw::SWEPT_EDGE, "with the radii"));
         for (colour, name) in [
-            (draw::HULL_EDGE, "A − B"),
-            (draw::ORIGIN, "origin"),
-            (draw::SIMPLEX, "simplex"),
-            (draw::SUPPORT, "direction, support"),
-            (draw::CLOSEST, "closest point"),
-            (draw::POLYTOPE_EDGE, "EPA polytope"),
-            (draw::CLOSEST_FACE, "closest face"),
-            (draw::DEPTH, "depth"),
-        ] {
+            Some((draw::HULL_EDGE, "A − B")),
+            with_radii,
+            Some((draw::ORIGIN, "origin")),
+            Some((draw::SIMPLEX, "simplex")),
+            Some((draw::SUPPORT, "direction, support")),
+            Some((draw::CLOSEST, "closest point")),
+            Some((draw::POLYTOPE_EDGE, "EPA polytope")),
+            Some((draw::CLOSEST_FACE, "closest face")),
+            Some((draw::DEPTH, "depth")),
+        ]
+        .into_iter()
+        .flatten()
+        {
             swatch(ui, linear(colour));
             ui.label(RichText::new(name).small());
         }
     });
+}
+
+/// Zooms the view by `steps` wheel steps towards the origin and the current step's simplex
+/// ([`Inspector::focus`], the middle of the origin and the closest point), turned to look at it, never so close
+/// that the two leave the view.
+pub fn zoom_view(inspector: &mut Inspector, steps: f32) {
+    let focus = inspector.focus();
+    let near = (2.2 * focus.length()).max(1e-3 * inspector.hull.radius.max(1e-6));
+    let mut camera = inspector.camera;
+    camera.zoom(steps, Some(focus), near, near);
+    let fov = camera.fov_y;
+    camera = crate::app::camera::Camera::looking_at(camera.position, focus);
+    camera.fov_y = fov;
+    camera.fit_clip_planes(camera.position.distance(focus));
+    inspector.camera = camera;
+}
+
+/// Names what the view shows at its place in the picture: the origin, and the axes' tips x, y, z (world
+/// coordinates).
+fn label_view(ui: &egui::Ui, inspector: &Inspector, rect: egui::Rect) {
+    let aspect = rect.width() / rect.height().max(1.0);
+    let view_proj = inspector.camera.view_proj(aspect);
+    let on_screen = |p: glam::Vec3| {
+        let clip = view_proj * p.extend(1.0);
+        (clip.w > 0.0).then(|| {
+            let ndc = clip.truncate() / clip.w;
+            egui::pos2(
+                rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
+                rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
+            )
+        })
+    };
+    let painter = ui.painter_at(rect);
+    let font = egui::FontId::proportional(13.0);
+    if let Some(at) = on_screen(glam::Vec3::ZERO) {
+        painter.text(
+            at + egui::vec2(8.0, 8.0),
+            egui::Align2::LEFT_TOP,
+            "origin",
+            font.clone(),
+            Color32::WHITE,
+        );
+    }
+    for (tip, colour) in draw::drawn_origin_axes(inspector) {
+        let name = if tip.x != 0.0 {
+            "x"
+        } else if tip.y != 0.0 {
+            "y"
+        } else {
+            "z"
+        };
+        if let Some(at) = on_screen(tip * 1.25) {
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                name,
+                font.clone(),
+                linear(colour),
+            );
+        }
+    }
 }
 
 /// Lays out the window. `texture` is the 3D view's image (`None` while it has none, for instance in the 2D
@@ -256,7 +354,7 @@ pub fn show(
         Placement::Full => {
             let w = (screen.width() - 40.0) * 0.58;
             (
-                egui::vec2(w, screen.height() - 70.0),
+                egui::vec2(w, screen.height() - 92.0),
                 (screen.width() - 40.0) * 0.4,
             )
         }
@@ -282,37 +380,39 @@ pub fn show(
     window.show(ctx, |ui| {
         ui.horizontal_top(|ui| {
             if let Some(texture) = texture {
-                let response = ui.add(
-                    egui::Image::new((texture, view_size)).sense(egui::Sense::click_and_drag()),
-                );
-                let drag = response.drag_delta();
-                if drag != egui::Vec2::ZERO {
-                    let target = inspector.target;
-                    inspector.camera.orbit(target, drag.x * 2.0, drag.y * 2.0);
-                }
-                if response.hovered() {
-                    let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-                    if scroll != 0.0 {
-                        let target = inspector.target;
-                        let near = 0.05 * inspector.hull.radius.max(1e-6);
-                        inspector
-                            .camera
-                            .zoom(scroll / 50.0, Some(target), near, near);
+                ui.vertical(|ui| {
+                    ui.set_max_width(view_size.x);
+                    let response = ui.add(
+                        egui::Image::new((texture, view_size)).sense(egui::Sense::click_and_drag()),
+                    );
+                    label_view(ui, inspector, response.rect);
+                    let drag = response.drag_delta();
+                    if drag != egui::Vec2::ZERO {
+                        let focus = inspector.focus();
+                        inspector.camera.orbit(focus, drag.x * 2.0, drag.y * 2.0);
                     }
-                }
+                    if response.hovered() {
+                        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+                        if scroll != 0.0 {
+                            zoom_view(inspector, scroll / 50.0);
+                        }
+                    }
+                    ui.add(egui::Label::new(RichText::new(FRAME_CAPTION).small().weak()).wrap());
+                });
                 output.view_px = ((view_size.x * ppp) as u32, (view_size.y * ppp) as u32);
             }
             ui.vertical(|ui| {
                 ui.set_width(side_width);
+                // The GPU's answer against the CPU's first: what the inspector is opened to check.
+                verdict(ui, inspector);
                 step_controls(ui, inspector, actions);
                 for line in describe(inspector) {
                     ui.label(RichText::new(line).monospace().small());
                 }
-                verdict(ui, inspector);
                 let radii = inspector.gjk_run().margin;
                 let mut notes = String::from("A − B of the cores");
                 if radii > 0.0 {
-                    notes += &format!(" (the radii add {radii:.4} around it)");
+                    notes += &format!("; the outline around it adds the radii, {radii:.4}");
                 }
                 if inspector.hull.thinned {
                     notes += "; hull drawn from a sample of the differences";
@@ -324,7 +424,7 @@ pub fn show(
                     110.0
                 };
                 bounds_chart(ui, inspector, side_width, chart_height);
-                legend(ui);
+                legend(ui, inspector.swept.is_some());
                 if placement == Placement::Docked && ui.button("Close").clicked() {
                     actions.push(Action::CloseInspector);
                 }

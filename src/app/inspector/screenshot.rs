@@ -55,21 +55,50 @@ pub fn gpu_answer(
     }
 }
 
-/// Draws the inspector on the inspected pair's last step into a PNG at `path`.
-pub fn inspect_screenshot(inspected: &Inspected, path: &Path) -> Result<()> {
-    let gpu = GpuContext::new(BackendChoice::Auto)
-        .context("the inspector's picture needs a GPU adapter (a software one is fine)")?;
+/// The inspector on an inspected `query` line, with the GPU's answer from `gpu`, at `step` (default: the
+/// last, the answer).
+pub fn line_inspector(gpu: &GpuContext, inspected: &Inspected, step: Option<usize>) -> Inspector {
     let pair = &inspected.pair;
     let mut inspector = Inspector::new(InspectedPair {
         label: format!("line {}", inspected.line),
         a: ConvexShape::clone(&pair.a.shape),
         b: ConvexShape::clone(&pair.b.shape),
         relative: RelativePose::<f32>::between_centred(&pair.a.pose, &pair.b.pose),
+        frame: pair.a.pose.folded(),
         trace: inspected.trace.clone(),
         epa_trace: None,
-        gpu: gpu_verdict(&gpu, inspected),
+        gpu: gpu_verdict(gpu, inspected),
         flat: false,
     });
+    if let Some(step) = step {
+        inspector.seek(step);
+    }
+    inspector
+}
+
+/// What the GPU check found, in words for the terminal: "agrees with the CPU", or the difference.
+pub fn verdict_note(inspector: &Inspector) -> String {
+    match (&inspector.pair.gpu, inspector.gpu_agrees()) {
+        (_, Some(true)) => "the GPU's answer agrees with the CPU's".into(),
+        (GpuVerdict::Answer { result, .. }, _) => format!(
+            "the GPU's answer differs from the CPU's: GPU {} at distance {}",
+            result.status.name(),
+            result.distance
+        ),
+        (GpuVerdict::Unavailable(why), _) => format!("no GPU answer: {why}"),
+    }
+}
+
+/// Draws the inspector on the inspected pair's step `step` (default: the last) into a PNG at `path`, and
+/// returns it (its GPU verdict is for the terminal).
+pub fn inspect_screenshot(
+    inspected: &Inspected,
+    path: &Path,
+    step: Option<usize>,
+) -> Result<Inspector> {
+    let gpu = GpuContext::new(BackendChoice::Auto)
+        .context("the inspector's picture needs a GPU adapter (a software one is fine)")?;
+    let mut inspector = line_inspector(&gpu, inspected, step);
     let (device, queue) = (&gpu.device, &gpu.queue);
     let samples = msaa_samples(&gpu.adapter);
     let target = FrameTarget::new(device, SIZE.0, SIZE.1, samples);
@@ -113,5 +142,6 @@ pub fn inspect_screenshot(inspected: &Inspected, path: &Path) -> Result<()> {
         queue.submit([encoder.finish()]);
     }
     let (width, height, rgba) = read_rgba(device, queue, &target)?;
-    save_png(path, width, height, &rgba)
+    save_png(path, width, height, &rgba)?;
+    Ok(inspector)
 }
