@@ -375,7 +375,11 @@ pub fn inspect_table(inspected: &Inspected) -> String {
         };
         let precision = if run.float64 { "float64" } else { "float32" };
         let answer = run.gjk_answer.map_or_else(String::new, |a| {
-            format!(": {} after {} iterations", a.status.name(), a.iterations)
+            format!(
+                ": {} after {}",
+                a.status.name(),
+                crate::text::count(a.iterations, "iteration")
+            )
         });
         let _ = writeln!(out, "line {} GJK ({precision}){answer}", inspected.line);
         let _ = writeln!(

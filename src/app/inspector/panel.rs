@@ -149,10 +149,10 @@ pub fn describe(inspector: &Inspector) -> Vec<String> {
 fn answer_text(result: &GjkResult<f32>, depth: Option<f32>) -> String {
     let depth = depth.map_or(String::new(), |d| format!(", depth {d:.5}"));
     format!(
-        "{}, distance {:.6}{depth}, {} iterations",
+        "{}, distance {:.6}{depth}, {}",
         result.status.name(),
         result.distance,
-        result.iterations
+        crate::text::count(result.iterations, "iteration")
     )
 }
 
