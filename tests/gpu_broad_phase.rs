@@ -63,6 +63,11 @@ fn gpu_pairs_equal_the_cpu_grid_on_seeded_stress_scenes() {
                 "{name}, {bodies} bodies"
             );
             assert!(pairs.iter().all(|[i, j]| i < j));
+            assert_eq!(
+                status.dispatch,
+                [status.stored.div_ceil(64), 1, 1],
+                "{name}"
+            );
             assert_eq!(pairs, expected, "{name}, {bodies} bodies, seed {seed}");
         }
         // Fewer boxes than before, one box, none: the buffers made for more serve.
@@ -94,6 +99,11 @@ fn an_overflow_is_reported_with_the_needed_size_and_the_next_frame_holds_every_p
         );
         assert_eq!((status.stored, status.capacity), (16, 16));
         assert_eq!(cut.len(), 16);
+        assert_eq!(
+            status.dispatch,
+            [1, 1, 1],
+            "{name}: the dispatch covers the stored pairs only"
+        );
         assert!(
             cut.iter().all(|p| expected.binary_search(p).is_ok()),
             "{name}"

@@ -50,6 +50,9 @@ pub struct BroadPhaseStatus {
     pub stored: u32,
     /// The capacity this frame ran with.
     pub capacity: u32,
+    /// The indirect dispatch the kernels wrote beside the count: one [`WORKGROUP_SIZE`] invocation per stored
+    /// pair, for a kernel that reads the pairs where they lie.
+    pub dispatch: [u32; 3],
 }
 
 impl BroadPhaseStatus {
@@ -339,11 +342,13 @@ impl GpuBroadPhase {
             .buffers
             .as_ref()
             .ok_or_else(|| GpuError::Readback("the broad phase has not run".into()))?;
-        let found = read_buffer(&self.device, &b.count_readback, 16, |bytes| {
-            u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"))
+        let words: Vec<u32> = read_buffer(&self.device, &b.count_readback, 16, |bytes| {
+            bytemuck::pod_collect_to_vec(bytes)
         })?;
+        let found = words[0];
         let status = BroadPhaseStatus {
             found,
+            dispatch: [words[1], words[2], words[3]],
             stored: found.min(b.pair_capacity),
             capacity: b.pair_capacity,
         };
