@@ -111,3 +111,31 @@ impl FrameBroadPhase {
         Ok((pairs, traffic))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn the_gpu_is_the_default_on_hardware_and_the_cpu_on_software() {
+        use BroadPhaseChoice::{Cpu, Gpu};
+        assert_eq!(BroadPhaseChoice::resolve(None, false), Gpu);
+        assert_eq!(BroadPhaseChoice::resolve(None, true), Cpu);
+        assert_eq!(BroadPhaseChoice::resolve(Some(Gpu), true), Gpu);
+        assert_eq!(BroadPhaseChoice::resolve(Some(Cpu), false), Cpu);
+    }
+
+    #[test]
+    fn the_cpu_grid_answers_with_no_traffic() {
+        let boxes: Vec<Aabb> = (0..50)
+            .map(|i| Aabb {
+                min: Vec3::splat(i as f32 * 0.5),
+                max: Vec3::splat(i as f32 * 0.5 + 1.0),
+            })
+            .collect();
+        let (pairs, traffic) = FrameBroadPhase::cpu().pairs(&boxes).unwrap();
+        assert_eq!(pairs, grid_pairs(&boxes));
+        assert_eq!(traffic, BroadTraffic::default());
+    }
+}
