@@ -1,5 +1,7 @@
 //! `gpu-gjk demo` options.
 
+use super::broad::BroadPhaseChoice;
+use super::check_sample::DEFAULT_SAMPLE_PAIRS;
 use super::overlays::{Overlay, OverlayToggles};
 use crate::bench::parse_within;
 use crate::gpu::BackendChoice;
@@ -30,6 +32,18 @@ fn parse_bodies(text: &str) -> Result<usize, String> {
 /// `--frames`: 1 to [`MAX_FRAMES`].
 fn parse_frames(text: &str) -> Result<u64, String> {
     parse_within(text, 1, MAX_FRAMES, "frames")
+}
+
+/// `--check-sample-size`: 1 to 1,000,000.
+fn parse_sample_size(text: &str) -> Result<usize, String> {
+    parse_within(text, 1, 1_000_000, "check sample size")
+}
+
+/// Which pairs the CPU check answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckPairsChoice {
+    All,
+    Sample,
 }
 
 /// The query the narrow phase runs each frame.
@@ -96,6 +110,18 @@ pub struct DemoArgs {
     /// When the CPU check runs (default: every frame with --frames, when idle in a window).
     #[arg(long, value_enum)]
     pub check: Option<CheckWhen>,
+    /// Where the candidate pairs are found: `gpu` (a grid on the device) or `cpu` (the CPU grid). Default: the
+    /// GPU on a hardware adapter, the CPU on a software one (llvmpipe, lavapipe).
+    #[arg(long, value_enum)]
+    pub broad_phase: Option<BroadPhaseChoice>,
+    /// Which pairs of a checked frame the CPU check answers: `all`, or `sample` (a fixed-size seeded sample,
+    /// `--check-sample-size`, plus every pair the GPU answered with a named failure). Default: all up to
+    /// 10,000 bodies, a sample above.
+    #[arg(long, value_enum)]
+    pub check_pairs: Option<CheckPairsChoice>,
+    /// Pairs a sampled check draws per checked frame (1 to 1,000,000).
+    #[arg(long, default_value_t = DEFAULT_SAMPLE_PAIRS, value_parser = parse_sample_size)]
+    pub check_sample_size: usize,
     /// Start with the CPU as the narrow phase (G switches).
     #[arg(long)]
     pub cpu_narrow_phase: bool,
@@ -194,6 +220,9 @@ impl DemoArgs {
             meshes: Vec::new(),
             query: DemoQuery::Distance,
             check: None,
+            broad_phase: None,
+            check_pairs: None,
+            check_sample_size: DEFAULT_SAMPLE_PAIRS,
             cpu_narrow_phase: false,
             wireframe: false,
             response: false,

@@ -7,8 +7,10 @@
 
 pub mod args;
 pub mod assets;
+pub mod broad;
 pub mod camera;
 pub mod check;
+pub mod check_sample;
 pub mod controls;
 pub mod debug_view;
 pub mod draw_list;

@@ -2,10 +2,12 @@
 //! simulation (narrow phase, query, check policy, response) and the debug view's starting overlays, and the
 //! camera that frames the scene.
 
-use super::args::{CheckWhen, DemoArgs, DemoQuery};
+use super::args::{CheckPairsChoice, CheckWhen, DemoArgs, DemoQuery};
 use super::assets::AssetSet;
+use super::broad::{BroadPhaseChoice, FrameBroadPhase};
 use super::camera::Camera;
 use super::check::CheckPolicy;
+use super::check_sample::{CheckPairs, CHECK_ALL_UP_TO_BODIES};
 use super::debug_view::DebugView;
 use super::sim::{NarrowMode, Simulation};
 use super::summary::SummaryContext;
@@ -52,6 +54,18 @@ pub fn demo_simulation(
         sim.mode = NarrowMode::Cpu;
     }
     sim.response = args.response;
+    let broad = BroadPhaseChoice::resolve(args.broad_phase, gpu.summary.is_software());
+    sim.broad = FrameBroadPhase::new(broad, &gpu.device, &gpu.queue);
+    let sample = match args.check_pairs {
+        Some(choice) => choice == CheckPairsChoice::Sample,
+        None => bodies > CHECK_ALL_UP_TO_BODIES,
+    };
+    if sample {
+        sim.check_pairs = CheckPairs::Sample {
+            size: args.check_sample_size,
+            seed: args.seed,
+        };
+    }
     #[cfg(debug_assertions)]
     {
         sim.flip_gpu_answers = args.flip_gpu_answers;

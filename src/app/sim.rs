@@ -2,13 +2,15 @@
 //! (or the CPU), the CPU check, and per-body collision states. The window and the headless test both drive
 //! this, so what the picture shows is what the tests check.
 
+use super::broad::{BroadTraffic, FrameBroadPhase};
 use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
+use super::check_sample::{restrict, CheckPairs};
 use super::draw_list::{draw_slots, mark_of_state};
 use crate::batch::WarmCache;
-use crate::broad_phase::{grid_pairs, world_aabbs, Aabb};
+use crate::broad_phase::{world_aabbs, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::layout::GpuResult;
-use crate::gpu::NarrowPhase;
+use crate::gpu::{GpuTimings, NarrowPhase};
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use crate::stress::{classify_bodies, separate, BodyState, ResponseStats, StressScene};
@@ -59,6 +61,23 @@ pub struct FrameStats {
     /// The collision response's pass (R), when it is on: CPU EPA on the colliding pairs, then pushes.
     pub response: Option<ResponseStats>,
     pub response_ms: Option<f64>,
+    /// What the broad phase moved across the bus (nothing on the CPU grid).
+    pub broad: BroadTraffic,
+    /// Bytes written to the GPU and read back this frame by the broad and narrow phases (not the renderer),
+    /// and their queue submissions.
+    pub bytes_up: u64,
+    pub bytes_down: u64,
+    pub submissions: u32,
+}
+
+impl FrameStats {
+    /// Counts a narrow-phase batch's bus traffic, submissions and waits into the frame's.
+    fn add_narrow(&mut self, timings: &GpuTimings) {
+        self.gpu_blocking_waits += timings.blocking_waits;
+        self.bytes_up += timings.bytes_up;
+        self.bytes_down += timings.bytes_down;
+        self.submissions += timings.submissions;
+    }
 }
 
 /// Totals since the start, for the HUD and the headless summary.
@@ -117,6 +136,10 @@ pub struct Simulation {
     pub policy: CheckPolicy,
     /// Push overlapping bodies apart after each frame's narrow phase (R in the demo).
     pub response: bool,
+    /// Where the candidate pairs are found (`--broad-phase`; the CPU grid unless set).
+    pub broad: FrameBroadPhase,
+    /// Which pairs of a checked frame the CPU check answers (`--check-pairs`; all unless set).
+    pub check_pairs: CheckPairs,
     pub states: Vec<BodyState>,
     pub totals: CheckTotals,
     pub last: FrameStats,
@@ -162,6 +185,8 @@ impl Simulation {
             config,
             policy,
             response: false,
+            broad: FrameBroadPhase::cpu(),
+            check_pairs: CheckPairs::All,
             totals: CheckTotals::default(),
             last: FrameStats::default(),
             gpu,
@@ -213,8 +238,14 @@ impl Simulation {
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
         let boxes = world_aabbs(&self.shapes, &instances);
-        let pairs = Arc::new(grid_pairs(&boxes));
+        let (pairs, traffic) = self.broad.pairs(&boxes)?;
+        let pairs = Arc::new(pairs);
         stats.broad_phase_ms = ms(start);
+        stats.broad = traffic;
+        stats.bytes_up += traffic.bytes_up;
+        stats.bytes_down += traffic.bytes_down;
+        stats.submissions += traffic.submissions;
+        stats.gpu_blocking_waits += traffic.blocking_waits;
         stats.candidate_pairs = pairs.len();
 
         let job = CheckJob {
@@ -242,7 +273,7 @@ impl Simulation {
             NarrowMode::Gpu => {
                 let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
-                stats.gpu_blocking_waits += batch.timings.blocking_waits;
+                stats.add_narrow(&batch.timings);
                 #[cfg(debug_assertions)]
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
                 let raw = batch.results.clone();
@@ -343,7 +374,7 @@ impl Simulation {
             self.deferred_check = Some(job.clone());
         }
         stats.marked_on_gpu = true;
-        stats.gpu_blocking_waits += timings.blocking_waits;
+        stats.add_narrow(&timings);
         stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
         // Known only for frames read back: the latest such frame's count stands.
         stats.colliding_pairs = self.colliding_pairs_read_back;
@@ -363,7 +394,7 @@ impl Simulation {
             return Ok(());
         };
         stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
-        stats.gpu_blocking_waits += records.timings.blocking_waits;
+        stats.add_narrow(&records.timings);
         let Some(job) = job else { return Ok(()) };
         let gpu: Vec<GjkResult<f32>> = records.records.iter().map(GpuResult::to_result).collect();
         self.colliding_pairs_read_back = gpu.iter().filter(|r| r.intersecting).count();
@@ -450,6 +481,14 @@ impl Simulation {
         gpu: &[GjkResult<f32>],
         stats: &mut FrameStats,
     ) -> Result<()> {
+        let sampled = self
+            .check_pairs
+            .pick(job.frame, gpu)
+            .map(|picked| restrict(job, gpu, &picked));
+        let (job, gpu) = match &sampled {
+            Some((job, gpu)) => (job, gpu.as_slice()),
+            None => (job, gpu),
+        };
         match self.policy {
             CheckPolicy::EveryFrame => {
                 let cpu = answer_on_cpu(job, self.kind, &self.config, &mut self.warm)?;
@@ -532,6 +571,16 @@ impl Simulation {
 
     /// How the HUD describes the CPU check.
     pub fn check_description(&self) -> String {
+        let when = self.check_when();
+        match (self.mode, self.check_pairs) {
+            (NarrowMode::Gpu, CheckPairs::Sample { .. }) => {
+                format!("{when}; {}", self.check_pairs.describe())
+            }
+            _ => when,
+        }
+    }
+
+    fn check_when(&self) -> String {
         match (self.mode, self.policy) {
             (NarrowMode::Cpu, _) => "CPU check: off (the CPU is the narrow phase)".to_string(),
             (NarrowMode::Gpu, CheckPolicy::EveryFrame) => "CPU check: every frame".to_string(),

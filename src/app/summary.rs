@@ -20,6 +20,62 @@ pub struct FrameLog {
     /// Colliding pairs in frames 1, 11, 21, ...: with the response on, this falls as the scene settles.
     colliding_series: Vec<usize>,
     response_ms: Sum,
+    bus: BusLog,
+}
+
+/// Running sums of what the broad and narrow phases moved across the bus.
+#[derive(Default)]
+struct BusLog {
+    bytes_up: Sum,
+    bytes_down: Sum,
+    bytes_down_max: u64,
+    submissions: Sum,
+    blocking_waits: Sum,
+    broad_on_gpu_frames: u64,
+    broad_overflows: u64,
+}
+
+impl BusLog {
+    fn add(&mut self, stats: &FrameStats) {
+        self.bytes_up.add(Some(stats.bytes_up as f64));
+        self.bytes_down.add(Some(stats.bytes_down as f64));
+        self.bytes_down_max = self.bytes_down_max.max(stats.bytes_down);
+        self.submissions.add(Some(f64::from(stats.submissions)));
+        self.blocking_waits
+            .add(Some(f64::from(stats.gpu_blocking_waits)));
+        self.broad_on_gpu_frames += u64::from(stats.broad.on_gpu);
+        self.broad_overflows += u64::from(stats.broad.overflows);
+    }
+
+    fn summary(&self, frames: u64) -> BusPerFrame {
+        BusPerFrame {
+            bytes_up_mean: self.bytes_up.mean().unwrap_or(0.0),
+            bytes_down_mean: self.bytes_down.mean().unwrap_or(0.0),
+            bytes_down_max: self.bytes_down_max,
+            submissions_mean: self.submissions.mean().unwrap_or(0.0),
+            blocking_waits_mean: self.blocking_waits.mean().unwrap_or(0.0),
+            broad_phase_on_gpu_frames: self.broad_on_gpu_frames,
+            broad_phase_overflows: self.broad_overflows,
+            frames,
+        }
+    }
+}
+
+/// Per frame, what the broad and narrow phases (not the renderer) moved across the bus, how often they
+/// submitted and how often the host blocked on them.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct BusPerFrame {
+    pub bytes_up_mean: f64,
+    pub bytes_down_mean: f64,
+    /// The most bytes read back in one frame.
+    pub bytes_down_max: u64,
+    pub submissions_mean: f64,
+    pub blocking_waits_mean: f64,
+    /// Frames whose candidate pairs the GPU found (`--broad-phase gpu`), of `frames`.
+    pub broad_phase_on_gpu_frames: u64,
+    /// Frames whose pairs outgrew the GPU's pair buffer (each ran again on the grown buffer: no pair lost).
+    pub broad_phase_overflows: u64,
+    pub frames: u64,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -55,6 +111,7 @@ impl FrameLog {
         self.last_candidate_pairs = stats.candidate_pairs;
         self.last_colliding_pairs = stats.colliding_pairs;
         self.response_ms.add(stats.response_ms);
+        self.bus.add(stats);
         if (self.frames - 1).is_multiple_of(10) {
             self.colliding_series.push(stats.colliding_pairs);
         }
@@ -88,6 +145,7 @@ impl FrameLog {
             colliding_pairs_mean: self.colliding_pairs.mean().unwrap_or(0.0),
             colliding_pairs_last: self.last_colliding_pairs,
             colliding_pairs_every_10_frames: self.colliding_series.clone(),
+            per_frame: self.bus.summary(self.frames),
             response: context.response,
             check: context.check,
             frames_checked: totals.frames_checked,
@@ -157,6 +215,8 @@ pub struct DemoSummary {
     pub colliding_pairs_last: usize,
     /// Colliding pairs in frames 1, 11, 21, ... (falls over time with the response on).
     pub colliding_pairs_every_10_frames: Vec<usize>,
+    /// Bus traffic, submissions, waits and the GPU broad phase's frames and overflows.
+    pub per_frame: BusPerFrame,
     /// Whether the collision response was on at the end.
     pub response: bool,
     pub check: String,

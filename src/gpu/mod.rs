@@ -9,6 +9,7 @@
 //! `penetration` are the GJK and GJK + EPA jobs; [`marks`] marks each body from its pairs' answers on the
 //! GPU, for a renderer to colour from.
 
+pub mod broad;
 pub mod chunks;
 mod contacts;
 mod context;

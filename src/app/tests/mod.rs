@@ -1,6 +1,7 @@
 //! The demo's per-frame pipeline tested without a window: the program's own modules, so its tests live here
 //! rather than under tests/.
 
+mod broad;
 mod inspector;
 mod marks;
 mod sim;

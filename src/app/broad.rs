@@ -1,0 +1,141 @@
+//! The demo's broad phase, on the GPU ([`crate::gpu::broad`]) or on the CPU grid ([`grid_pairs`]), and what
+//! each frame's GPU broad phase cost on the bus.
+//!
+//! The narrow phase and the CPU check take their pairs from the host, so a GPU frame reads them back: 16
+//! bytes (the pair count and the indirect dispatch the kernels wrote) and then 8 bytes per candidate pair,
+//! two blocking waits. Boxes no GPU grid can hold (a coordinate not finite) are answered by the CPU grid.
+
+use crate::broad_phase::{grid_pairs, Aabb};
+use crate::gpu::broad::grid::GridFit;
+use crate::gpu::broad::GpuBroadPhase;
+use anyhow::{Context, Result};
+
+/// Where the candidate pairs are found (`--broad-phase`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BroadPhaseChoice {
+    /// On the GPU (the default on a hardware adapter).
+    Gpu,
+    /// On the CPU grid (the default on a software adapter such as llvmpipe).
+    Cpu,
+}
+
+impl BroadPhaseChoice {
+    /// `--broad-phase` when given, else the GPU on a hardware adapter and the CPU on a software one.
+    pub fn resolve(choice: Option<Self>, software_adapter: bool) -> Self {
+        match choice {
+            Some(c) => c,
+            None if software_adapter => Self::Cpu,
+            None => Self::Gpu,
+        }
+    }
+}
+
+/// What one frame's broad phase moved across the bus and how often the host waited for it (zero on the CPU).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BroadTraffic {
+    /// Whether the GPU found this frame's pairs.
+    pub on_gpu: bool,
+    pub bytes_up: u64,
+    pub bytes_down: u64,
+    pub submissions: u32,
+    pub blocking_waits: u32,
+    /// 1 when the pairs outgrew the pair buffer this frame (the frame then ran again on the grown buffer, so
+    /// no pair was lost).
+    pub overflows: u32,
+}
+
+/// The frame's broad phase: the GPU's when it is on.
+pub struct FrameBroadPhase {
+    gpu: Option<GpuBroadPhase>,
+}
+
+impl FrameBroadPhase {
+    pub fn new(choice: BroadPhaseChoice, device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        Self {
+            gpu: (choice == BroadPhaseChoice::Gpu).then(|| GpuBroadPhase::new(device, queue)),
+        }
+    }
+
+    /// A GPU broad phase made elsewhere (tests give it a small pair buffer).
+    #[cfg(test)]
+    pub fn from_gpu(gpu: GpuBroadPhase) -> Self {
+        Self { gpu: Some(gpu) }
+    }
+
+    /// The CPU grid.
+    pub fn cpu() -> Self {
+        Self { gpu: None }
+    }
+
+    /// Every pair `[i, j]`, `i < j`, whose boxes overlap, sorted (the CPU grid's answer, wherever found).
+    pub fn pairs(&mut self, boxes: &[Aabb]) -> Result<(Vec<[u32; 2]>, BroadTraffic)> {
+        let Some(gpu) = self.gpu.as_mut().filter(|_| GridFit::fit(boxes).is_ok()) else {
+            return Ok((grid_pairs(boxes), BroadTraffic::default()));
+        };
+        let upload = 32 * boxes.len() as u64 + 32;
+        let mut traffic = BroadTraffic {
+            on_gpu: true,
+            ..BroadTraffic::default()
+        };
+        let mut status = gpu.run(boxes).context("GPU broad phase")?;
+        traffic.bytes_up += upload;
+        traffic.bytes_down += 16;
+        traffic.submissions += 1;
+        traffic.blocking_waits += 1;
+        if status.overflowed() {
+            // Counted and reported; the buffer has grown to the count, so the frame runs again whole.
+            traffic.overflows = 1;
+            status = gpu
+                .run(boxes)
+                .context("GPU broad phase, on the grown pair buffer")?;
+            traffic.bytes_up += upload;
+            traffic.bytes_down += 16;
+            traffic.submissions += 1;
+            traffic.blocking_waits += 1;
+            anyhow::ensure!(
+                !status.overflowed(),
+                "GPU broad phase: {} pairs overflowed the grown buffer of {}",
+                status.found,
+                status.capacity
+            );
+        }
+        let mut pairs = gpu
+            .read_pairs(status.stored)
+            .context("reading the GPU broad phase's pairs back")?;
+        if status.stored > 0 {
+            traffic.bytes_down += 8 * u64::from(status.stored);
+            traffic.submissions += 1;
+            traffic.blocking_waits += 1;
+        }
+        pairs.sort_unstable();
+        Ok((pairs, traffic))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn the_gpu_is_the_default_on_hardware_and_the_cpu_on_software() {
+        use BroadPhaseChoice::{Cpu, Gpu};
+        assert_eq!(BroadPhaseChoice::resolve(None, false), Gpu);
+        assert_eq!(BroadPhaseChoice::resolve(None, true), Cpu);
+        assert_eq!(BroadPhaseChoice::resolve(Some(Gpu), true), Gpu);
+        assert_eq!(BroadPhaseChoice::resolve(Some(Cpu), false), Cpu);
+    }
+
+    #[test]
+    fn the_cpu_grid_answers_with_no_traffic() {
+        let boxes: Vec<Aabb> = (0..50)
+            .map(|i| Aabb {
+                min: Vec3::splat(i as f32 * 0.5),
+                max: Vec3::splat(i as f32 * 0.5 + 1.0),
+            })
+            .collect();
+        let (pairs, traffic) = FrameBroadPhase::cpu().pairs(&boxes).unwrap();
+        assert_eq!(pairs, grid_pairs(&boxes));
+        assert_eq!(traffic, BroadTraffic::default());
+    }
+}

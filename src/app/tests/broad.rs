@@ -1,0 +1,90 @@
+//! The demo's frame with the GPU broad phase: the pairs the narrow phase and the check get are the CPU grid's,
+//! the bus traffic is what the broad phase says it moves, an overflow is counted and loses no pair, and a
+//! sampled check answers a fixed number of pairs per frame with no disagreement.
+
+use super::{context, exclusive};
+use crate::app::assets::ASSET_NAMES;
+use crate::app::broad::{BroadPhaseChoice, FrameBroadPhase};
+use crate::app::check::CheckPolicy;
+use crate::app::check_sample::CheckPairs;
+use crate::app::sim::Simulation;
+use crate::broad_phase::grid_pairs;
+use crate::gjk::QueryKind;
+use crate::gpu::broad::GpuBroadPhase;
+use crate::gpu::{GpuContext, NarrowPhase};
+use crate::shape::ConvexShape;
+use crate::stress::{StressScene, StressSpec};
+use std::path::Path;
+
+fn simulation(ctx: &GpuContext, bodies: usize) -> Simulation {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let shapes = ASSET_NAMES
+        .iter()
+        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
+        .collect();
+    let spec = StressSpec {
+        seed: 21,
+        bodies,
+        ..StressSpec::default()
+    };
+    let scene = StressScene::new(shapes, spec).unwrap();
+    let narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
+    let mut sim = Simulation::new(scene, narrow, QueryKind::Distance, CheckPolicy::EveryFrame);
+    sim.broad = FrameBroadPhase::new(BroadPhaseChoice::Gpu, &ctx.device, &ctx.queue);
+    sim
+}
+
+#[test]
+fn the_gpu_broad_phase_feeds_the_frame_the_cpu_grids_pairs() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut sim = simulation(ctx, 1500);
+    for _ in 0..4 {
+        let stats = sim.step(1.0 / 60.0).unwrap().clone();
+        let pairs = sim.data.pairs.len() as u64;
+        assert_eq!(*sim.data.pairs, grid_pairs(&sim.data.boxes));
+        assert!(stats.broad.on_gpu && pairs > 500, "{stats:?}");
+        assert_eq!(stats.broad.bytes_up, 32 * 1500 + 32);
+        assert_eq!(stats.broad.bytes_down, 16 + 8 * pairs);
+        assert_eq!(stats.broad.overflows, 0);
+        assert!(
+            stats.bytes_down > stats.broad.bytes_down,
+            "the narrow phase reads back too"
+        );
+        assert_eq!(stats.disagreements, 0);
+    }
+    // A pair buffer of 8 pairs: the first frame overflows, is counted, and still gets every pair.
+    sim.broad = FrameBroadPhase::from_gpu(GpuBroadPhase::with_capacity(&ctx.device, &ctx.queue, 8));
+    let first = sim.step(1.0 / 60.0).unwrap().clone();
+    assert_eq!(first.broad.overflows, 1, "{first:?}");
+    assert_eq!(first.broad.submissions, 3);
+    assert_eq!(*sim.data.pairs, grid_pairs(&sim.data.boxes));
+    let second = sim.step(1.0 / 60.0).unwrap().clone();
+    assert_eq!(second.broad.overflows, 0, "{second:?}");
+    assert_eq!(*sim.data.pairs, grid_pairs(&sim.data.boxes));
+}
+
+#[test]
+fn a_sampled_check_answers_a_fixed_number_of_pairs_and_agrees() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut sim = simulation(ctx, 2000);
+    sim.check_pairs = CheckPairs::Sample { size: 64, seed: 3 };
+    let mut candidates = 0;
+    for frame in 1..=5u64 {
+        let stats = sim.step(1.0 / 60.0).unwrap().clone();
+        candidates += stats.candidate_pairs as u64;
+        assert!(stats.checked);
+        assert_eq!(sim.totals.frames_checked, frame);
+    }
+    let totals = &sim.totals;
+    assert!(candidates > 5 * 500);
+    // 64 per frame, plus any pair the GPU named a failure.
+    assert_eq!(
+        totals.pairs_checked,
+        5 * 64 + totals.gpu_failures,
+        "{totals:?}"
+    );
+    assert_eq!(totals.disagreements, 0, "{totals:?}");
+    assert!(sim.check_description().contains("a sample of 64 pairs"));
+}

@@ -1,0 +1,100 @@
+//! `gpu-gjk demo --no-window --broad-phase gpu|cpu --check-pairs sample`: the GPU and CPU broad phases give the
+//! frames the same candidate pairs, the summary reports the GPU broad phase's frames, overflows and bus traffic,
+//! and a sampled check answers a fixed number of pairs a frame with no disagreement. Without any GPU adapter the
+//! test says it was skipped, except under `CI=true`.
+
+use std::process::Command;
+
+fn demo(extra: &[&str]) -> Option<serde_json::Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_RUNTIME_DIR")
+        .args([
+            "demo",
+            "--no-window",
+            "--bodies",
+            "3000",
+            "--frames",
+            "3",
+            "--seed",
+            "4",
+        ])
+        .args(extra)
+        .output()
+        .expect("running gpu-gjk");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() && stderr.contains("no GPU adapter") {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI=true requires a GPU adapter: {stderr}"
+        );
+        eprintln!("SKIPPED: the demo needs an adapter: {stderr}");
+        return None;
+    }
+    assert!(output.status.success(), "{extra:?}: {stderr}");
+    Some(serde_json::from_slice(&output.stdout).expect("a JSON summary"))
+}
+
+#[test]
+fn gpu_and_cpu_broad_phases_give_the_same_pairs_and_the_summary_reports_the_traffic() {
+    let sample = ["--check-pairs", "sample", "--check-sample-size", "50"];
+    let Some(gpu) = demo(&[&["--broad-phase", "gpu"][..], &sample].concat()) else {
+        return;
+    };
+    let cpu = demo(&[&["--broad-phase", "cpu"][..], &sample].concat()).unwrap();
+    for field in [
+        "candidate_pairs_mean",
+        "candidate_pairs_last",
+        "colliding_pairs_last",
+    ] {
+        assert_eq!(gpu[field], cpu[field], "{field}");
+    }
+    let pairs = gpu["candidate_pairs_last"].as_u64().unwrap();
+    assert!(pairs > 1000, "{gpu}");
+    let (g, c) = (&gpu["per_frame"], &cpu["per_frame"]);
+    assert_eq!(g["broad_phase_on_gpu_frames"], 3);
+    assert_eq!(c["broad_phase_on_gpu_frames"], 0);
+    assert_eq!(c["broad_phase_overflows"], 0);
+    // The GPU frames read back the count and the pairs on top of what the CPU frames read back.
+    let extra_down =
+        g["bytes_down_mean"].as_f64().unwrap() - c["bytes_down_mean"].as_f64().unwrap();
+    assert!(
+        extra_down >= (16 + 8 * (pairs - pairs / 10)) as f64,
+        "{g} against {c}"
+    );
+    assert!(g["submissions_mean"].as_f64().unwrap() > c["submissions_mean"].as_f64().unwrap());
+    for summary in [&gpu, &cpu] {
+        assert_eq!(summary["frames_checked"], 3);
+        let failures = summary["gpu_failures_answered_on_cpu"].as_u64().unwrap();
+        assert_eq!(
+            summary["pairs_checked"].as_u64().unwrap(),
+            3 * 50 + failures,
+            "{summary}"
+        );
+        assert_eq!(summary["disagreements"], 0);
+        assert!(summary["check"]
+            .as_str()
+            .unwrap()
+            .contains("a sample of 50 pairs"));
+    }
+}
+
+#[test]
+fn broad_phase_and_check_options_refuse_bad_values() {
+    for (args, named) in [
+        (&["--broad-phase", "fpga"][..], "--broad-phase"),
+        (&["--check-pairs", "some"][..], "--check-pairs"),
+        (&["--check-sample-size", "0"][..], "--check-sample-size"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+            .args(["demo", "--no-window", "--frames", "1"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,134 @@
+//! The GPU broad phase finds exactly the CPU grid's candidate pairs on the stress scene's boxes, on OpenGL and
+//! Vulkan (llvmpipe and lavapipe on a machine without a GPU), and a pair buffer too small for a frame's pairs is
+//! reported as an overflow with the size it needed, then grown so that the next frame answers the full set.
+//! Without any adapter these tests say they were skipped, except under `CI=true`, where a missing adapter
+//! fails the run.
+
+mod common;
+
+use common::gpu::{backend_contexts, exclusive};
+use glam::Vec3;
+use gpu_gjk::broad_phase::{grid_pairs, world_aabbs, Aabb};
+use gpu_gjk::gpu::broad::GpuBroadPhase;
+use gpu_gjk::scenario::stress::{StressScene, StressSpec};
+use gpu_gjk::shape::ConvexShape;
+
+/// The boxes of the seeded stress scene of `bodies` bodies, after `steps` frames of motion.
+fn stress_boxes(bodies: usize, seed: u64, steps: usize) -> Vec<Aabb> {
+    let templates = vec![
+        ConvexShape::cuboid(Vec3::new(1.0, 0.5, 0.25)).unwrap(),
+        ConvexShape::sphere(1.0).unwrap(),
+        ConvexShape::cone(1.0, 1.0, 16).unwrap(),
+        ConvexShape::cylinder(0.3, 1.0, 16).unwrap(),
+    ];
+    let mut scene = StressScene::new(
+        templates,
+        StressSpec {
+            seed,
+            bodies,
+            ..StressSpec::default()
+        },
+    )
+    .unwrap();
+    for _ in 0..steps {
+        scene.step(1.0 / 30.0);
+    }
+    world_aabbs(&scene.shapes, &scene.instances())
+}
+
+#[test]
+fn gpu_pairs_equal_the_cpu_grid_on_seeded_stress_scenes() {
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    for (name, ctx) in contexts {
+        let mut broad = GpuBroadPhase::new(&ctx.device, &ctx.queue);
+        for (bodies, seed, steps) in [
+            (2_000, 1, 0),
+            (2_000, 7, 20),
+            (20_000, 3, 0),
+            (20_000, 4, 5),
+        ] {
+            let boxes = stress_boxes(bodies, seed, steps);
+            let expected = grid_pairs(&boxes);
+            assert!(expected.len() > bodies / 2, "{} pairs", expected.len());
+            // The first run may overflow the starting buffer; the grown one then holds every pair.
+            let (mut pairs, mut status) = broad.find_pairs(&boxes).unwrap();
+            if status.overflowed() {
+                (pairs, status) = broad.find_pairs(&boxes).unwrap();
+            }
+            assert!(!status.overflowed(), "{name}: {status:?}");
+            assert_eq!(
+                status.found as usize,
+                expected.len(),
+                "{name}, {bodies} bodies"
+            );
+            assert!(pairs.iter().all(|[i, j]| i < j));
+            assert_eq!(
+                status.dispatch,
+                [status.stored.div_ceil(64), 1, 1],
+                "{name}"
+            );
+            assert_eq!(pairs, expected, "{name}, {bodies} bodies, seed {seed}");
+        }
+        // Fewer boxes than before, one box, none: the buffers made for more serve.
+        for count in [5, 1, 0] {
+            let boxes = stress_boxes(2_000, 1, 0)[..count].to_vec();
+            assert_eq!(
+                broad.find_pairs(&boxes).unwrap().0,
+                grid_pairs(&boxes),
+                "{name}, {count} boxes"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_overflow_is_reported_with_the_needed_size_and_the_next_frame_holds_every_pair() {
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    let boxes = stress_boxes(2_000, 2, 0);
+    let expected = grid_pairs(&boxes);
+    for (name, ctx) in contexts {
+        let mut broad = GpuBroadPhase::with_capacity(&ctx.device, &ctx.queue, 16);
+        let (cut, status) = broad.find_pairs(&boxes).unwrap();
+        assert!(status.overflowed(), "{name}: {status:?}");
+        assert_eq!(
+            status.found as usize,
+            expected.len(),
+            "{name}: the count keeps counting"
+        );
+        assert_eq!((status.stored, status.capacity), (16, 16));
+        assert_eq!(cut.len(), 16);
+        assert_eq!(
+            status.dispatch,
+            [1, 1, 1],
+            "{name}: the dispatch covers the stored pairs only"
+        );
+        assert!(
+            cut.iter().all(|p| expected.binary_search(p).is_ok()),
+            "{name}"
+        );
+        assert_eq!(broad.overflows(), 1);
+        assert!(broad.pair_capacity() >= status.found);
+        let (pairs, status) = broad.find_pairs(&boxes).unwrap();
+        assert!(!status.overflowed(), "{name}: {status:?}");
+        assert_eq!(pairs, expected, "{name}");
+        assert_eq!(broad.overflows(), 1);
+    }
+}
+
+#[test]
+fn boxes_no_grid_holds_are_refused_naming_the_box() {
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    let mut boxes = stress_boxes(100, 1, 0);
+    boxes[42].min.z = f32::NAN;
+    for (name, ctx) in contexts {
+        let mut broad = GpuBroadPhase::new(&ctx.device, &ctx.queue);
+        let error = broad.find_pairs(&boxes).unwrap_err().to_string();
+        assert!(
+            error.contains("box 42") && error.contains("not finite"),
+            "{name}: {error}"
+        );
+    }
+}
