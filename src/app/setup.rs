@@ -57,11 +57,12 @@ pub fn demo_simulation(
         sim.flip_gpu_answers = args.flip_gpu_answers;
     }
     let largest = sim.scene.spec().size.1;
-    let debug = DebugView::new(
+    let mut debug = DebugView::new(
         args.overlay_toggles(),
         args.closest_range.unwrap_or(0.25 * largest),
         args.pairs_out.clone(),
     );
+    debug.picked_only = args.picked_only;
     Ok((sim, debug))
 }
 

@@ -37,8 +37,15 @@ impl NarrowMode {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
     pub broad_phase_ms: f64,
-    /// GPU narrow phase end to end (upload, dispatch, readback), when the GPU ran this frame.
+    /// Host time of the GPU narrow phase, when the GPU ran this frame: uploading, dispatching, waiting for
+    /// and reading back the batch ([`FrameStats::gpu_deferred`] false), or only submitting this frame's batch
+    /// and collecting the last one (true). Not GPU time: see [`FrameStats::gpu_kernel_ms`].
     pub gpu_narrow_ms: Option<f64>,
+    /// GPU time of the narrow phase's passes finished this frame, from timestamp queries; `None` where the
+    /// adapter has none (or the GPU did not run).
+    pub gpu_kernel_ms: Option<f64>,
+    /// The frame left its batch running and did not wait for its answers (see [`FrameStats::gpu_narrow_ms`]).
+    pub gpu_deferred: bool,
     /// CPU reference on the same pairs (all threads), when a CPU run finished this frame.
     pub cpu_narrow_ms: Option<f64>,
     pub candidate_pairs: usize,
@@ -242,6 +249,7 @@ impl Simulation {
             NarrowMode::Gpu => {
                 let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
+                stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, batch.timings.kernel_s);
                 stats.gpu_blocking_waits += batch.timings.blocking_waits;
                 #[cfg(debug_assertions)]
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
@@ -343,8 +351,10 @@ impl Simulation {
             self.deferred_check = Some(job.clone());
         }
         stats.marked_on_gpu = true;
+        stats.gpu_deferred = true;
         stats.gpu_blocking_waits += timings.blocking_waits;
         stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
+        stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, timings.kernel_s);
         // Known only for frames read back: the latest such frame's count stands.
         stats.colliding_pairs = self.colliding_pairs_read_back;
         stats.disagreements = self.last_disagreements(stats);
@@ -363,6 +373,7 @@ impl Simulation {
             return Ok(());
         };
         stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
+        stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, records.timings.kernel_s);
         stats.gpu_blocking_waits += records.timings.blocking_waits;
         let Some(job) = job else { return Ok(()) };
         let gpu: Vec<GjkResult<f32>> = records.records.iter().map(GpuResult::to_result).collect();
@@ -583,6 +594,14 @@ fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
             crate::gjk::GjkStatus::Separated
         };
         answer.distance = if answer.intersecting { 0.0 } else { 1.0 };
+    }
+}
+
+/// `sum` plus `seconds` in milliseconds; `None` while both are (timestamp queries missing).
+fn add_ms(sum: Option<f64>, seconds: Option<f64>) -> Option<f64> {
+    match (sum, seconds) {
+        (None, None) => None,
+        (sum, seconds) => Some(sum.unwrap_or(0.0) + seconds.map_or(0.0, |s| s * 1e3)),
     }
 }
 
