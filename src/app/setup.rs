@@ -48,6 +48,12 @@ pub fn demo_simulation(
     };
     let narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
     let mut sim = Simulation::new(scene, narrow, kind, policy);
+    // A software adapter's timestamps do not time its work (see `Simulation::gpu_time_trusted`).
+    sim.gpu_time_trusted = gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+        && gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu;
     if args.cpu_narrow_phase {
         sim.mode = NarrowMode::Cpu;
     }

@@ -152,6 +152,10 @@ pub struct Simulation {
     /// results stay on the GPU (the marks colour the bodies) and only the frames the check takes come back,
     /// collected at the start of the next frame: no frame waits for the GPU.
     pub answers_wanted: bool,
+    /// Whether the adapter's timestamp queries time the narrow phase's work (false without them, and on a
+    /// software adapter: lavapipe's read 0.07 ms for passes whose round trip took 31.8 ms, written before the
+    /// work ran). Without it a frame reports no GPU time.
+    pub gpu_time_trusted: bool,
     /// The frame whose batch is still in flight with its records coming back for the check.
     deferred_check: Option<CheckJob>,
     /// Colliding pairs of the latest frame whose answers came back to the host.
@@ -184,6 +188,7 @@ impl Simulation {
             #[cfg(debug_assertions)]
             flip_gpu_answers: 0,
             answers_wanted: true,
+            gpu_time_trusted: false,
             deferred_check: None,
             colliding_pairs_read_back: 0,
         }
@@ -249,7 +254,8 @@ impl Simulation {
             NarrowMode::Gpu => {
                 let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
-                stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, batch.timings.kernel_s);
+                stats.gpu_kernel_ms =
+                    add_ms(stats.gpu_kernel_ms, self.gpu_time(batch.timings.kernel_s));
                 stats.gpu_blocking_waits += batch.timings.blocking_waits;
                 #[cfg(debug_assertions)]
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
@@ -317,6 +323,11 @@ impl Simulation {
         Ok(&self.last)
     }
 
+    /// The GPU time timestamp queries measured, where they are trusted.
+    fn gpu_time(&self, kernel_s: Option<f64>) -> Option<f64> {
+        kernel_s.filter(|_| self.gpu_time_trusted)
+    }
+
     /// Whether this frame's results may stay on the GPU (see [`Simulation::answers_wanted`]).
     fn defers(&self) -> bool {
         self.mode == NarrowMode::Gpu
@@ -354,7 +365,7 @@ impl Simulation {
         stats.gpu_deferred = true;
         stats.gpu_blocking_waits += timings.blocking_waits;
         stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
-        stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, timings.kernel_s);
+        stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, self.gpu_time(timings.kernel_s));
         // Known only for frames read back: the latest such frame's count stands.
         stats.colliding_pairs = self.colliding_pairs_read_back;
         stats.disagreements = self.last_disagreements(stats);
@@ -365,6 +376,7 @@ impl Simulation {
     /// for) and hands its answers, when they came back, to the check.
     fn collect_deferred(&mut self, stats: &mut FrameStats) -> Result<()> {
         let job = self.deferred_check.take();
+        let trusted = self.gpu_time_trusted;
         let Some(records) = self
             .gpu
             .collect_marked()
@@ -373,7 +385,10 @@ impl Simulation {
             return Ok(());
         };
         stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
-        stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, records.timings.kernel_s);
+        stats.gpu_kernel_ms = add_ms(
+            stats.gpu_kernel_ms,
+            records.timings.kernel_s.filter(|_| trusted),
+        );
         stats.gpu_blocking_waits += records.timings.blocking_waits;
         let Some(job) = job else { return Ok(()) };
         let gpu: Vec<GjkResult<f32>> = records.records.iter().map(GpuResult::to_result).collect();
@@ -597,7 +612,7 @@ fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
     }
 }
 
-/// `sum` plus `seconds` in milliseconds; `None` while both are (timestamp queries missing).
+/// `sum` plus `seconds` in milliseconds; `None` while both are (timestamp queries missing or not trusted).
 fn add_ms(sum: Option<f64>, seconds: Option<f64>) -> Option<f64> {
     match (sum, seconds) {
         (None, None) => None,

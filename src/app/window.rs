@@ -867,12 +867,9 @@ impl Running {
         self.hud_actions.extend(actions);
     }
 
-    /// Whether the device measures GPU time with timestamp queries.
+    /// Whether the frames report GPU time from timestamp queries (a hardware adapter that has them).
     fn timestamps(&self) -> bool {
-        self.gpu
-            .device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        self.sim.gpu_time_trusted
     }
 
     /// The most recent CPU time in the history, so the HUD keeps showing it between sampled checks.
