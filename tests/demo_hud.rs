@@ -101,6 +101,51 @@ fn the_inspector_the_selection_and_copy_pair_name_one_pair() {
     );
 }
 
+/// `M` (here `--next-disagreement`) picks a disputed pair: it is the selected pair, the one the table
+/// highlights, and the one "copy pair" writes. (`--flip-gpu-answers` makes disagreements; debug builds only.)
+#[test]
+fn next_disagreement_selects_the_disputed_pair_that_copy_pair_writes() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Some(xvfb) = xvfb_run("the HUD tests") else {
+        return;
+    };
+    let pairs = artefacts().join("disputed-pairs.jsonl");
+    let _ = std::fs::remove_file(&pairs);
+    let png = artefacts().join("next-disagreement.png");
+    let output = under_xvfb(&xvfb, |command| {
+        command
+            .args([
+                "demo",
+                "--backend",
+                "gl",
+                "--frames",
+                "4",
+                "--bodies",
+                "1000",
+            ])
+            .args([
+                "--flip-gpu-answers",
+                "3",
+                "--next-disagreement",
+                "--copy-pair",
+            ])
+            .arg("--pairs-out")
+            .arg(&pairs)
+            .arg("--screenshot")
+            .arg(&png);
+    });
+    // Flipped answers are disagreements: the run exits with code 2, its summary printed.
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let summary: Value = serde_json::from_slice(&output.stdout).expect("a JSON summary");
+    let selection = &summary["selection"];
+    eprintln!("selection: {selection}");
+    assert_eq!(selection["selected_pair_disputed"], true, "{selection}");
+    assert_eq!(&selection["copied_pair"], &selection["selected_pair"]);
+    assert_eq!(selection["picked"], selection["selected_pair"][0]);
+}
+
 #[test]
 fn the_cpu_narrow_phase_shows_no_gpu_row() {
     let Some(xvfb) = xvfb_run("the HUD tests") else {

@@ -176,6 +176,9 @@ impl DebugView {
             selected_pair_is_candidate: self
                 .selected_pair
                 .is_some_and(|pair| sim.data.pairs.contains(&pair)),
+            selected_pair_disputed: self
+                .selected_pair
+                .is_some_and(|pair| sim.data.disputed_pairs.contains(&pair)),
             inspected_pair: self.inspected.as_ref().map(|i| i.pair),
             inspected_frame: self.inspected.as_ref().map(|i| i.frame),
             inspector_frozen: frozen,

@@ -212,6 +212,8 @@ pub struct SelectionSummary {
     pub selected_pair: Option<[u32; 2]>,
     /// Whether the selected pair is among the last frame's candidate pairs.
     pub selected_pair_is_candidate: bool,
+    /// Whether the latest check disputed the selected pair (magenta in the pair table).
+    pub selected_pair_disputed: bool,
     /// The pair the inspector shows, the frame it was traced in, and whether that is a frozen snapshot (the
     /// simulation moved on since).
     pub inspected_pair: Option<[u32; 2]>,
