@@ -85,7 +85,7 @@ pub struct DemoArgs {
     #[arg(
         long,
         requires = "frames",
-        conflicts_with_all = ["two_d", "pick", "next_disagreement", "copy_pair"]
+        conflicts_with_all = ["two_d", "pick", "next_disagreement", "copy_pair", "show_keys"]
     )]
     pub no_window: bool,
     /// PNG file for the last frame of a `--frames` run, and for F12 in a window (`-`: standard output, and
@@ -142,6 +142,12 @@ pub struct DemoArgs {
     /// Pick this body after the first frame (0 is the player's) and fly the camera to it.
     #[arg(long, value_name = "BODY")]
     pub pick: Option<u32>,
+    /// Start with the overlays limited to the picked body's pairs (O switches).
+    #[arg(long)]
+    pub picked_only: bool,
+    /// Start with the keys overlay open (F1 or ? switches).
+    #[arg(long)]
+    pub show_keys: bool,
     /// Open the GJK/EPA inspector on the picked body's first pair (disputed, then colliding, then nearest).
     #[arg(long, requires = "pick")]
     pub inspect: bool,
@@ -229,6 +235,8 @@ impl DemoArgs {
             overlay: Vec::new(),
             closest_range: None,
             pick: None,
+            picked_only: false,
+            show_keys: false,
             inspect: false,
             inspect_step: None,
             next_disagreement: false,

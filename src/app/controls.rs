@@ -3,7 +3,8 @@
 //! Space pause, +/- body count, G GPU/CPU, V wireframes, R collision response, H HUD, F12 screenshot; and the
 //! debug renderer's: 5-9 overlays, N single step (paused), M next disagreement, [ / ] the picked body's
 //! pairs, C copy pair, I inspect pair, comma / period / P step and play the inspector, F frame all,
-//! Backspace drop the selection.
+//! Backspace drop the selection, O overlays for the picked body only; F1 (or ?, read from the typed character
+//! by the window) the keys overlay.
 
 use super::args::MAX_BODIES;
 use super::overlays::Overlay;
@@ -50,6 +51,10 @@ pub enum Action {
     InspectorSeek(usize),
     /// Close the inspector.
     CloseInspector,
+    /// Show or hide the keys overlay (F1 or ?).
+    ToggleHelp,
+    /// Overlays for the picked body's pairs only, or for every pair (O).
+    TogglePickedOnly,
     Quit,
 }
 
@@ -101,6 +106,8 @@ impl Controls {
             KeyCode::KeyP => Action::InspectorPlay,
             KeyCode::KeyF => Action::FrameAll,
             KeyCode::Backspace => Action::ClearSelection,
+            KeyCode::F1 => Action::ToggleHelp,
+            KeyCode::KeyO => Action::TogglePickedOnly,
             KeyCode::Escape => Action::Quit,
             _ => return None,
         })
@@ -196,6 +203,11 @@ mod tests {
         assert_eq!(
             c.key(KeyCode::Period, true, false),
             Some(Action::InspectorForward)
+        );
+        assert_eq!(c.key(KeyCode::F1, true, false), Some(Action::ToggleHelp));
+        assert_eq!(
+            c.key(KeyCode::KeyO, true, false),
+            Some(Action::TogglePickedOnly)
         );
     }
 

@@ -4,19 +4,35 @@
 //! latest frame ([`super::sim::FrameData`]), which does not change while paused.
 
 use super::camera::Camera;
-use super::draw_list::highlight_instances;
+use super::draw_list::{highlight_instances, Outlines};
 use super::inspector::{GpuVerdict, InspectedPair, Inspector};
 use super::overlays::{contacts, scene_overlays, Contact, Overlay, OverlayInputs, OverlayToggles};
 use super::picking::{clearest_direction, cursor_ray, pick};
 use super::render::{BodyInstance, OverlayBatch};
-use super::selection::{pair_query_line, pair_rows, PairRow};
-use super::sim::Simulation;
+use super::selection::{non_candidate_row, pair_query_line, pair_rows, PairRow};
+use super::sim::{FrameData, Simulation};
+use super::summary::SelectionSummary;
 use crate::one_pair::trace_penetration;
 use crate::pose::RelativePose;
 use anyhow::{Context, Result};
 use glam::{Vec2, Vec3};
 use std::io::Write;
 use std::path::PathBuf;
+
+/// How the inspector names what it shows: the pair, and once the simulation has moved on, the frame it was
+/// traced in, that it is frozen, and whether the pair is still a candidate.
+fn inspected_label(inspected: &Inspected, data: &FrameData) -> String {
+    let [a, b] = inspected.pair;
+    if inspected.frame == data.frame {
+        return format!("bodies {a} and {b}");
+    }
+    let still = if data.pairs.contains(&inspected.pair) {
+        "frozen"
+    } else {
+        "frozen, no longer a pair"
+    };
+    format!("bodies {a} and {b} at frame {} ({still})", inspected.frame)
+}
 
 /// Seconds a camera flight takes in a window.
 const FLIGHT_SECONDS: f32 = 0.6;
@@ -31,19 +47,38 @@ struct Flight {
     duration: f32,
 }
 
-/// The debug renderer's state.
+/// What the open inspector was traced from: the pair, the frame, and the pair as a `query` line on that frame's
+/// poses (what "copy pair" writes while the inspector shows a frozen snapshot of it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inspected {
+    pub pair: [u32; 2],
+    pub frame: u64,
+    pub line: Option<String>,
+}
+
+/// The debug renderer's state. There is one selected pair, [`DebugView::selected_pair`]: the pair table
+/// highlights it, `[` `]` and `M` move it, and the inspector (`I`) and "copy pair" (`C`) act on it. It changes
+/// only when the user changes it (or picks another body): a selected pair whose boxes part stays selected,
+/// with a row of its own.
 pub struct DebugView {
     pub overlays: OverlayToggles,
+    /// Overlays only for the picked body's pairs (O), while a body is picked.
+    pub picked_only: bool,
     /// Separated pairs closer than this get a closest-point segment.
     pub closest_threshold: f32,
     pub picked: Option<u32>,
     pub selected_pair: Option<[u32; 2]>,
     rows: Vec<PairRow>,
-    /// (frame, body) the rows were computed for.
-    rows_key: Option<(u64, u32)>,
+    /// (frame, body, selected pair) the rows were computed for.
+    rows_key: Option<(u64, u32, Option<[u32; 2]>)>,
     contacts: Vec<Contact>,
-    contacts_frame: Option<u64>,
+    /// (frame, body) the contacts were computed for (`None` body: every colliding pair).
+    contacts_key: Option<(u64, Option<u32>)>,
     pub inspector: Option<Inspector>,
+    /// What the inspector shows, while it is open.
+    pub inspected: Option<Inspected>,
+    /// The pair the last "copy pair" wrote.
+    pub copied_pair: Option<[u32; 2]>,
     /// What the last action reported (copy pair, no disagreement to fly to), for the HUD.
     pub note: Option<String>,
     next_disagreement: usize,
@@ -56,14 +91,17 @@ impl DebugView {
     pub fn new(overlays: OverlayToggles, closest_threshold: f32, pairs_out: PathBuf) -> Self {
         Self {
             overlays,
+            picked_only: false,
             closest_threshold,
             picked: None,
             selected_pair: None,
             rows: Vec::new(),
             rows_key: None,
             contacts: Vec::new(),
-            contacts_frame: None,
+            contacts_key: None,
             inspector: None,
+            inspected: None,
+            copied_pair: None,
             note: None,
             next_disagreement: 0,
             flight: None,
@@ -71,40 +109,127 @@ impl DebugView {
         }
     }
 
-    /// The picked body's pair rows for the current frame (computed once per frame and body).
+    /// The picked body's pair rows for the current frame (computed once per frame, body and selection). With
+    /// no pair selected, the first row is selected; a selected pair that is no longer a candidate keeps a row
+    /// of its own, first, so the table always shows what is selected.
     pub fn rows(&mut self, sim: &Simulation) -> &[PairRow] {
         let Some(body) = self.picked else {
             return &[];
         };
-        let key = (sim.data.frame, body);
+        if self.selected_pair.is_some_and(|pair| !pair.contains(&body)) {
+            self.selected_pair = None;
+        }
+        let key = (sim.data.frame, body, self.selected_pair);
         if self.rows_key != Some(key) {
             self.rows = pair_rows(&sim.scene, &sim.data, body, sim.kind, &sim.config);
-            self.rows_key = Some(key);
-            // Keep the selected pair when it is still a pair of the body; else take the first row.
-            if !self.rows.iter().any(|r| Some(r.pair) == self.selected_pair) {
-                self.selected_pair = self.rows.first().map(|r| r.pair);
+            match self.selected_pair {
+                None => self.selected_pair = self.rows.first().map(|r| r.pair),
+                Some(pair) if !self.rows.iter().any(|r| r.pair == pair) => {
+                    match non_candidate_row(
+                        &sim.scene,
+                        &sim.data,
+                        body,
+                        pair,
+                        sim.kind,
+                        &sim.config,
+                    ) {
+                        Some(row) => self.rows.insert(0, row),
+                        None => self.selected_pair = self.rows.first().map(|r| r.pair),
+                    }
+                }
+                Some(_) => {}
             }
+            self.rows_key = Some((sim.data.frame, body, self.selected_pair));
         }
         &self.rows
     }
 
+    /// Keeps the inspector on the selected pair: an open inspector follows a new selection (traced on the
+    /// current frame), and its title says when it shows a frozen snapshot (the simulation moved on since it
+    /// was traced), and when that pair is no longer a candidate. Call once per frame, after the actions.
+    pub fn follow_selection(&mut self, sim: &mut Simulation) {
+        if self.inspector.is_none() {
+            self.inspected = None;
+            return;
+        }
+        self.rows(sim);
+        let inspected = self.inspected.as_ref().map(|i| i.pair);
+        if self.selected_pair.is_some() && self.selected_pair != inspected {
+            self.open_inspector(sim);
+        }
+        let (Some(inspector), Some(inspected)) = (&mut self.inspector, &self.inspected) else {
+            return;
+        };
+        inspector.pair.label = inspected_label(inspected, &sim.data);
+    }
+
+    /// The selection as the summary of a `--frames` run reports it.
+    pub fn selection_summary(&mut self, sim: &Simulation) -> SelectionSummary {
+        self.rows(sim);
+        let frozen = self
+            .inspected
+            .as_ref()
+            .is_some_and(|i| i.frame != sim.data.frame);
+        SelectionSummary {
+            picked: self.picked,
+            selected_pair: self.selected_pair,
+            selected_pair_is_candidate: self
+                .selected_pair
+                .is_some_and(|pair| sim.data.pairs.contains(&pair)),
+            selected_pair_disputed: self
+                .selected_pair
+                .is_some_and(|pair| sim.data.disputed_pairs.contains(&pair)),
+            inspected_pair: self.inspected.as_ref().map(|i| i.pair),
+            inspected_frame: self.inspected.as_ref().map(|i| i.frame),
+            inspector_frozen: frozen,
+            copied_pair: self.copied_pair,
+        }
+    }
+
+    /// The body whose pairs the overlays are limited to: the picked body, while "picked only" is on.
+    fn overlay_body(&self) -> Option<u32> {
+        self.picked.filter(|_| self.picked_only)
+    }
+
     /// The overlays that are on, for the scene pass.
     pub fn overlay_batch(&mut self, sim: &Simulation) -> OverlayBatch {
-        if self.overlays.is_on(Overlay::Contacts) && self.contacts_frame != Some(sim.data.frame) {
-            self.contacts = contacts(&sim.scene, &sim.data, &sim.config);
-            self.contacts_frame = Some(sim.data.frame);
+        let only = self.overlay_body();
+        let key = (sim.data.frame, only);
+        if self.overlays.is_on(Overlay::Contacts) && self.contacts_key != Some(key) {
+            self.contacts = contacts(&sim.scene, &sim.data, &sim.config, only);
+            self.contacts_key = Some(key);
         }
         scene_overlays(&OverlayInputs {
             data: &sim.data,
             contacts: &self.contacts,
             toggles: self.overlays,
             closest_threshold: self.closest_threshold,
+            only_body: only,
         })
     }
 
-    /// Highlight instances: the picked body and the player's.
-    pub fn highlights(&self, sim: &Simulation, mesh_count: usize) -> Vec<Vec<BodyInstance>> {
-        highlight_instances(&sim.scene, self.picked, mesh_count)
+    /// Highlight instances: the player's body, the picked body, its partners and the selected pair's partner.
+    pub fn highlights(&mut self, sim: &Simulation, mesh_count: usize) -> Vec<Vec<BodyInstance>> {
+        let picked = self.picked;
+        let partners: Vec<u32> = self
+            .rows(sim)
+            .iter()
+            .filter(|r| r.candidate)
+            .map(|r| r.other)
+            .collect();
+        let selected_partner =
+            self.selected_pair
+                .zip(picked)
+                .map(|(pair, body)| if pair[0] == body { pair[1] } else { pair[0] });
+        highlight_instances(
+            &sim.scene,
+            Outlines {
+                picked,
+                partners: &partners,
+                selected_partner,
+            },
+            mesh_count,
+        )
     }
 
     /// Picks the body under `cursor` (pixels from the top-left of a view `size` large); a click on nothing
@@ -125,6 +250,7 @@ impl DebugView {
     pub fn clear(&mut self) {
         self.set_picked(None);
         self.inspector = None;
+        self.inspected = None;
     }
 
     /// Selects the picked body's previous (`-1`) or next (`1`) pair.
@@ -148,8 +274,19 @@ impl DebugView {
             self.note = Some("no pair selected: pick a body first".into());
             return Ok(());
         };
-        let line =
-            pair_query_line(&sim.scene, &sim.data, pair).context("the pair left the scene")?;
+        // While the inspector shows a frozen snapshot of the selected pair, what it shows is copied, so the
+        // line reproduces the inspector (`gpu-gjk inspect FILE --line N`).
+        let snapshot = self
+            .inspected
+            .as_ref()
+            .filter(|i| i.pair == pair && i.frame != sim.data.frame && self.inspector.is_some());
+        let (line, frame) = match snapshot.and_then(|i| i.line.clone().map(|l| (l, i.frame))) {
+            Some((line, frame)) => (line, frame),
+            None => (
+                pair_query_line(&sim.scene, &sim.data, pair).context("the pair left the scene")?,
+                sim.data.frame,
+            ),
+        };
         let path = &self.pairs_out;
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -158,8 +295,9 @@ impl DebugView {
             .with_context(|| format!("opening {} for the copied pair", path.display()))?;
         writeln!(file, "{line}").with_context(|| format!("writing to {}", path.display()))?;
         let lines = std::fs::read_to_string(path).map_or(0, |t| t.lines().count());
+        self.copied_pair = Some(pair);
         self.note = Some(format!(
-            "pair {}-{} appended to {} (line {lines}): gpu-gjk inspect {} --line {lines}",
+            "pair {}-{} (frame {frame}) appended to {} (line {lines}): gpu-gjk inspect {} --line {lines}",
             pair[0],
             pair[1],
             path.display(),
@@ -193,8 +331,15 @@ impl DebugView {
             },
             Err(e) => GpuVerdict::Unavailable(format!("{e:#}")),
         };
+        let inspected = Inspected {
+            pair,
+            frame: sim.data.frame,
+            line: pair_query_line(&sim.scene, &sim.data, pair),
+        };
+        let label = inspected_label(&inspected, &sim.data);
+        self.inspected = Some(inspected);
         self.inspector = Some(Inspector::new(InspectedPair {
-            label: format!("bodies {} and {}", pair[0], pair[1]),
+            label,
             a: shape_a,
             b: shape_b,
             relative,

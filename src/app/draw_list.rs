@@ -17,17 +17,39 @@ pub fn state_colour(state: BodyState) -> [f32; 4] {
 /// Edges of the picked body, and of the player's body (linear RGB).
 pub const PICKED_EDGES: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
 pub const PLAYER_EDGES: [f32; 4] = [0.3, 0.85, 1.0, 1.0];
+/// Edges of the picked body's partners (the other bodies of its pairs), and of the selected pair's partner:
+/// a row of the pair table can be found in the scene by its colour.
+pub const PARTNER_EDGES: [f32; 4] = [1.0, 0.62, 0.1, 1.0];
+pub const SELECTED_PARTNER_EDGES: [f32; 4] = [0.2, 1.0, 0.35, 1.0];
 
-/// The picked body and the player's body as highlight instances (their every edge drawn in their colour),
-/// per template mesh like [`body_instances`].
+/// What the highlights outline: the picked body, its partners and the selected pair's partner.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Outlines<'a> {
+    pub picked: Option<u32>,
+    pub partners: &'a [u32],
+    pub selected_partner: Option<u32>,
+}
+
+/// The player's body, the picked body's partners, the selected partner and the picked body as highlight
+/// instances (their every edge drawn in their colour, later ones over earlier ones), per template mesh like
+/// [`body_instances`].
 pub fn highlight_instances(
     scene: &StressScene,
-    picked: Option<u32>,
+    outlines: Outlines,
     mesh_count: usize,
 ) -> Vec<Vec<BodyInstance>> {
     let mut lists = vec![Vec::new(); mesh_count];
     let player = scene.has_player().then_some(0u32);
-    for (body, colour) in [(player, PLAYER_EDGES), (picked, PICKED_EDGES)] {
+    let partners = outlines
+        .partners
+        .iter()
+        .filter(|&&b| Some(b) != outlines.selected_partner)
+        .map(|&b| (Some(b), PARTNER_EDGES));
+    let outlined = [(player, PLAYER_EDGES)].into_iter().chain(partners).chain([
+        (outlines.selected_partner, SELECTED_PARTNER_EDGES),
+        (outlines.picked, PICKED_EDGES),
+    ]);
+    for (body, colour) in outlined {
         let Some(i) = body.map(|b| b as usize).filter(|&i| i < scene.bodies.len()) else {
             continue;
         };

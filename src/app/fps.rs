@@ -32,16 +32,6 @@ impl FpsMeter {
             _ => 0.0,
         }
     }
-
-    /// Mean wall time between frames over the window, in milliseconds; 0 before two frames.
-    pub fn frame_interval_ms(&self) -> f64 {
-        let fps = self.fps();
-        if fps > 0.0 {
-            1e3 / fps
-        } else {
-            0.0
-        }
-    }
 }
 
 #[cfg(test)]
@@ -61,7 +51,7 @@ mod tests {
             running_mean_of_rates = 0.9 * running_mean_of_rates + 0.1 / dt;
         }
         assert!((meter.fps() - 20.0).abs() < 0.5, "{}", meter.fps());
-        assert!((meter.frame_interval_ms() - 50.0).abs() < 1.5);
+        assert!((1e3 / meter.fps() - 50.0).abs() < 1.5);
         // What the HUD used to show for the same frames.
         assert!(running_mean_of_rates > 300.0, "{running_mean_of_rates}");
     }

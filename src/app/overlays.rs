@@ -61,6 +61,17 @@ impl Overlay {
         }
     }
 
+    /// Its name where room is short (the HUD's two-column checkboxes).
+    pub fn short_label(self) -> &'static str {
+        match self {
+            Overlay::Contacts => "Contacts",
+            Overlay::Closest => "Closest points",
+            Overlay::Aabbs => "AABBs",
+            Overlay::Pairs => "Pairs",
+            Overlay::Disagreements => "GPU≠CPU",
+        }
+    }
+
     /// What the legend says it draws.
     pub fn legend(self) -> &'static str {
         match self {
@@ -143,13 +154,19 @@ pub struct Contact {
     pub contact_b: Vec3,
 }
 
-/// EPA (CPU, all threads) on every pair of the frame the narrow phase found intersecting.
-pub fn contacts(scene: &StressScene, data: &FrameData, config: &GjkConfig) -> Vec<Contact> {
+/// EPA (CPU, all threads) on every pair of the frame the narrow phase found intersecting (of `only`'s pairs,
+/// when given).
+pub fn contacts(
+    scene: &StressScene,
+    data: &FrameData,
+    config: &GjkConfig,
+    only: Option<u32>,
+) -> Vec<Contact> {
     let colliding: Vec<[u32; 2]> = data
         .pairs
         .iter()
         .zip(&data.answers)
-        .filter(|(_, answer)| answer.intersecting)
+        .filter(|(pair, answer)| answer.intersecting && involves(only, pair))
         .map(|(pair, _)| *pair)
         .collect();
     colliding
@@ -190,6 +207,13 @@ pub struct OverlayInputs<'a> {
     pub toggles: OverlayToggles,
     /// Separated pairs closer than this get a closest-point segment.
     pub closest_threshold: f32,
+    /// Draw only this body's pairs (and boxes: its own and its partners'); `None` draws every pair.
+    pub only_body: Option<u32>,
+}
+
+/// Whether `pair` is drawn when the overlays are limited to `only`'s pairs.
+fn involves(only: Option<u32>, pair: &[u32; 2]) -> bool {
+    only.is_none_or(|body| pair.contains(&body))
 }
 
 /// Pixel sizes: thin lines for what is everywhere (pairs, boxes), thicker ones for what is rare and matters.
@@ -205,6 +229,7 @@ pub fn scene_overlays(inputs: &OverlayInputs) -> OverlayBatch {
     let mut batch = OverlayBatch::default();
     let data = inputs.data;
     let toggles = inputs.toggles;
+    let only = inputs.only_body;
     let centre = |body: u32| {
         data.instances
             .get(body as usize)
@@ -215,25 +240,41 @@ pub fn scene_overlays(inputs: &OverlayInputs) -> OverlayBatch {
         batch.prims.extend(
             data.pairs
                 .iter()
+                .filter(|pair| involves(only, pair))
                 .map(|&[i, j]| OverlayPrim::segment(centre(i), centre(j), PAIR_WIDTH, colour)),
         );
     }
     if toggles.is_on(Overlay::Aabbs) {
-        for aabb in &data.boxes {
-            box_edges(&mut batch, aabb, Overlay::Aabbs.colour());
+        let mut shown = vec![only.is_none(); data.boxes.len()];
+        if let Some(body) = only {
+            for &[i, j] in data.pairs.iter().filter(|pair| pair.contains(&body)) {
+                for b in [i, j] {
+                    if let Some(flag) = shown.get_mut(b as usize) {
+                        *flag = true;
+                    }
+                }
+            }
+            if let Some(flag) = shown.get_mut(body as usize) {
+                *flag = true;
+            }
+        }
+        for (aabb, _) in data.boxes.iter().zip(&shown).filter(|(_, on)| **on) {
+            {
+                box_edges(&mut batch, aabb, Overlay::Aabbs.colour());
+            }
         }
     }
     if toggles.is_on(Overlay::Closest) {
-        closest_segments(&mut batch, data, inputs.closest_threshold);
+        closest_segments(&mut batch, data, inputs.closest_threshold, only);
     }
     if toggles.is_on(Overlay::Contacts) {
-        for contact in inputs.contacts {
+        for contact in inputs.contacts.iter().filter(|c| involves(only, &c.pair)) {
             contact_prims(&mut batch, contact);
         }
     }
     if toggles.is_on(Overlay::Disagreements) {
         let colour = Overlay::Disagreements.colour();
-        for &[i, j] in &data.disputed_pairs {
+        for &[i, j] in data.disputed_pairs.iter().filter(|p| involves(only, p)) {
             // Never hidden: a disagreement is a bug to be found.
             let (a, b) = (centre(i), centre(j));
             batch.prims.extend([
@@ -276,9 +317,14 @@ pub fn closest_colour(distance: f32, threshold: f32) -> [f32; 4] {
     std::array::from_fn(|c| CLOSEST_NEAR[c] + (CLOSEST_FAR[c] - CLOSEST_NEAR[c]) * t)
 }
 
-fn closest_segments(batch: &mut OverlayBatch, data: &FrameData, threshold: f32) {
-    for (&[i, _], answer) in data.pairs.iter().zip(&data.answers) {
-        if answer.intersecting || answer.status.is_failure() || answer.distance > threshold {
+fn closest_segments(batch: &mut OverlayBatch, data: &FrameData, threshold: f32, only: Option<u32>) {
+    for (pair, answer) in data.pairs.iter().zip(&data.answers) {
+        let i = pair[0];
+        if !involves(only, pair)
+            || answer.intersecting
+            || answer.status.is_failure()
+            || answer.distance > threshold
+        {
             continue;
         }
         let Some(a) = data.instances.get(i as usize) else {

@@ -1,6 +1,7 @@
 //! The picked body and its pairs: for each broad-phase pair of the body, the GPU's answer from the frame
 //! and the CPU reference's answer for the same pair (computed when asked, on the frame's poses), with EPA's
-//! depth on colliding pairs, for the HUD's panel, "copy pair" and the inspector.
+//! depth on colliding pairs, for the HUD's panel, "copy pair" and the inspector; and the row of a selected pair
+//! that is no longer a candidate.
 
 use super::overlays::{contact, Contact};
 use super::sim::FrameData;
@@ -23,6 +24,9 @@ pub struct PairRow {
     pub contact: Option<Contact>,
     /// The latest check disputed this pair.
     pub disputed: bool,
+    /// The pair is among the frame's candidate pairs. A selected pair that left the list stays selected and
+    /// keeps a row, answered by the CPU only, until another is chosen.
+    pub candidate: bool,
 }
 
 /// The rows of `body`'s pairs: disputed ones first, then colliding ones, then by distance.
@@ -39,19 +43,8 @@ pub fn pair_rows(
         .enumerate()
         .filter(|(_, pair)| pair.contains(&body))
         .map(|(k, &pair)| {
-            let cpu = batch::query_pair(&scene.shapes, &data.instances, pair, kind, config);
-            let contact = cpu
-                .intersecting
-                .then(|| contact(scene, data, pair, config))
-                .flatten();
-            PairRow {
-                pair,
-                other: if pair[0] == body { pair[1] } else { pair[0] },
-                gpu: data.gpu_answers.as_ref().and_then(|g| g.get(k)).copied(),
-                cpu,
-                contact,
-                disputed: data.disputed_pairs.contains(&pair),
-            }
+            let gpu = data.gpu_answers.as_ref().and_then(|g| g.get(k)).copied();
+            cpu_row(scene, data, body, pair, kind, config, gpu)
         })
         .collect();
     rows.sort_by(|x, y| {
@@ -61,6 +54,49 @@ pub fn pair_rows(
             .then(x.cpu.distance.total_cmp(&y.cpu.distance))
     });
     rows
+}
+
+/// The row of `pair`, one of `body`'s pairs, answered by the CPU on the frame's poses, with the GPU's answer
+/// when it is one of the frame's candidate pairs (`gpu` given).
+fn cpu_row(
+    scene: &StressScene,
+    data: &FrameData,
+    body: u32,
+    pair: [u32; 2],
+    kind: QueryKind,
+    config: &GjkConfig,
+    gpu: Option<GjkResult<f32>>,
+) -> PairRow {
+    let cpu = batch::query_pair(&scene.shapes, &data.instances, pair, kind, config);
+    let contact = cpu
+        .intersecting
+        .then(|| contact(scene, data, pair, config))
+        .flatten();
+    PairRow {
+        pair,
+        other: if pair[0] == body { pair[1] } else { pair[0] },
+        gpu,
+        cpu,
+        contact,
+        disputed: data.disputed_pairs.contains(&pair),
+        candidate: data.pairs.contains(&pair),
+    }
+}
+
+/// The row of a selected pair of `body` that is not among the frame's candidate pairs (its bounding boxes
+/// parted): the CPU's answer on the frame's poses. `None` when the pair is not `body`'s or names a body not
+/// in the frame.
+pub fn non_candidate_row(
+    scene: &StressScene,
+    data: &FrameData,
+    body: u32,
+    pair: [u32; 2],
+    kind: QueryKind,
+    config: &GjkConfig,
+) -> Option<PairRow> {
+    let in_frame = |b: u32| (b as usize) < data.instances.len();
+    (pair.contains(&body) && pair[0] != pair[1] && pair.iter().all(|&b| in_frame(b)))
+        .then(|| cpu_row(scene, data, body, pair, kind, config, None))
 }
 
 /// `pair` as a `query` input line (world poses of the frame, shapes as the narrow phase saw them), or

@@ -50,6 +50,12 @@ pub fn demo_simulation(
     };
     let narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
     let mut sim = Simulation::new(scene, narrow, kind, policy);
+    // A software adapter's timestamps do not time its work (see `Simulation::gpu_time_trusted`).
+    sim.gpu_time_trusted = gpu
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+        && gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu;
     if args.cpu_narrow_phase {
         sim.mode = NarrowMode::Cpu;
     }
@@ -71,11 +77,12 @@ pub fn demo_simulation(
         sim.flip_gpu_answers = args.flip_gpu_answers;
     }
     let largest = sim.scene.spec().size.1;
-    let debug = DebugView::new(
+    let mut debug = DebugView::new(
         args.overlay_toggles(),
         args.closest_range.unwrap_or(0.25 * largest),
         args.pairs_out.clone(),
     );
+    debug.picked_only = args.picked_only;
     Ok((sim, debug))
 }
 

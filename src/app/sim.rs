@@ -39,8 +39,15 @@ impl NarrowMode {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FrameStats {
     pub broad_phase_ms: f64,
-    /// GPU narrow phase end to end (upload, dispatch, readback), when the GPU ran this frame.
+    /// Host time of the GPU narrow phase, when the GPU ran this frame: uploading, dispatching, waiting for
+    /// and reading back the batch ([`FrameStats::gpu_deferred`] false), or only submitting this frame's batch
+    /// and collecting the last one (true). Not GPU time: see [`FrameStats::gpu_kernel_ms`].
     pub gpu_narrow_ms: Option<f64>,
+    /// GPU time of the narrow phase's passes finished this frame, from timestamp queries; `None` where the
+    /// adapter has none (or the GPU did not run).
+    pub gpu_kernel_ms: Option<f64>,
+    /// The frame left its batch running and did not wait for its answers (see [`FrameStats::gpu_narrow_ms`]).
+    pub gpu_deferred: bool,
     /// CPU reference on the same pairs (all threads), when a CPU run finished this frame.
     pub cpu_narrow_ms: Option<f64>,
     pub candidate_pairs: usize,
@@ -168,6 +175,10 @@ pub struct Simulation {
     /// results stay on the GPU (the marks colour the bodies) and only the frames the check takes come back,
     /// collected at the start of the next frame: no frame waits for the GPU.
     pub answers_wanted: bool,
+    /// Whether the adapter's timestamp queries time the narrow phase's work (false without them, and on a
+    /// software adapter: lavapipe's read 0.07 ms for passes whose round trip took 31.8 ms, written before the
+    /// work ran). Without it a frame reports no GPU time.
+    pub gpu_time_trusted: bool,
     /// The frame whose batch is still in flight with its records coming back for the check.
     deferred_check: Option<CheckJob>,
     /// Colliding pairs of the latest frame whose answers came back to the host.
@@ -202,6 +213,7 @@ impl Simulation {
             #[cfg(debug_assertions)]
             flip_gpu_answers: 0,
             answers_wanted: true,
+            gpu_time_trusted: false,
             deferred_check: None,
             colliding_pairs_read_back: 0,
         }
@@ -274,6 +286,8 @@ impl Simulation {
                 let mut batch = self.run_marked(&job, &mut stats)?;
                 stats.gpu_narrow_ms = Some(batch.timings.total_s * 1e3);
                 stats.add_narrow(&batch.timings);
+                stats.gpu_kernel_ms =
+                    add_ms(stats.gpu_kernel_ms, self.gpu_time(batch.timings.kernel_s));
                 #[cfg(debug_assertions)]
                 flip_answers(&mut batch.results, self.flip_gpu_answers);
                 let raw = batch.results.clone();
@@ -340,6 +354,11 @@ impl Simulation {
         Ok(&self.last)
     }
 
+    /// The GPU time timestamp queries measured, where they are trusted.
+    fn gpu_time(&self, kernel_s: Option<f64>) -> Option<f64> {
+        kernel_s.filter(|_| self.gpu_time_trusted)
+    }
+
     /// Whether this frame's results may stay on the GPU (see [`Simulation::answers_wanted`]).
     fn defers(&self) -> bool {
         self.mode == NarrowMode::Gpu
@@ -375,7 +394,9 @@ impl Simulation {
         }
         stats.marked_on_gpu = true;
         stats.add_narrow(&timings);
+        stats.gpu_deferred = true;
         stats.gpu_narrow_ms = Some(timings.total_s * 1e3 + stats.gpu_narrow_ms.unwrap_or(0.0));
+        stats.gpu_kernel_ms = add_ms(stats.gpu_kernel_ms, self.gpu_time(timings.kernel_s));
         // Known only for frames read back: the latest such frame's count stands.
         stats.colliding_pairs = self.colliding_pairs_read_back;
         stats.disagreements = self.last_disagreements(stats);
@@ -386,6 +407,7 @@ impl Simulation {
     /// for) and hands its answers, when they came back, to the check.
     fn collect_deferred(&mut self, stats: &mut FrameStats) -> Result<()> {
         let job = self.deferred_check.take();
+        let trusted = self.gpu_time_trusted;
         let Some(records) = self
             .gpu
             .collect_marked()
@@ -395,6 +417,10 @@ impl Simulation {
         };
         stats.gpu_narrow_ms = Some(records.timings.total_s * 1e3);
         stats.add_narrow(&records.timings);
+        stats.gpu_kernel_ms = add_ms(
+            stats.gpu_kernel_ms,
+            records.timings.kernel_s.filter(|_| trusted),
+        );
         let Some(job) = job else { return Ok(()) };
         let gpu: Vec<GjkResult<f32>> = records.records.iter().map(GpuResult::to_result).collect();
         self.colliding_pairs_read_back = gpu.iter().filter(|r| r.intersecting).count();
@@ -632,6 +658,14 @@ fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
             crate::gjk::GjkStatus::Separated
         };
         answer.distance = if answer.intersecting { 0.0 } else { 1.0 };
+    }
+}
+
+/// `sum` plus `seconds` in milliseconds; `None` while both are (timestamp queries missing or not trusted).
+fn add_ms(sum: Option<f64>, seconds: Option<f64>) -> Option<f64> {
+    match (sum, seconds) {
+        (None, None) => None,
+        (sum, seconds) => Some(sum.unwrap_or(0.0) + seconds.map_or(0.0, |s| s * 1e3)),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The JSON summary a `--frames` run prints: frame count, mean milliseconds per phase, pair counts and the
 //! CPU check's figures.
 
+use super::hud::speedup;
 use super::sim::{CheckTotals, FrameStats};
 use serde::Serialize;
 
@@ -11,6 +12,7 @@ pub struct FrameLog {
     frame_ms: Sum,
     broad_phase_ms: Sum,
     gpu_narrow_ms: Sum,
+    gpu_kernel_ms: Sum,
     cpu_narrow_ms: Sum,
     render_ms: Sum,
     candidate_pairs: Sum,
@@ -105,6 +107,7 @@ impl FrameLog {
         self.render_ms.add(Some(render_ms));
         self.broad_phase_ms.add(Some(stats.broad_phase_ms));
         self.gpu_narrow_ms.add(stats.gpu_narrow_ms);
+        self.gpu_kernel_ms.add(stats.gpu_kernel_ms);
         self.cpu_narrow_ms.add(stats.cpu_narrow_ms);
         self.candidate_pairs.add(Some(stats.candidate_pairs as f64));
         self.colliding_pairs.add(Some(stats.colliding_pairs as f64));
@@ -132,14 +135,16 @@ impl FrameLog {
                 frame: self.frame_ms.mean().unwrap_or(0.0),
                 broad_phase: self.broad_phase_ms.mean().unwrap_or(0.0),
                 gpu_narrow_phase: self.gpu_narrow_ms.mean(),
+                gpu_kernel: self.gpu_kernel_ms.mean(),
                 cpu_narrow_phase: self.cpu_narrow_ms.mean(),
                 render: self.render_ms.mean().unwrap_or(0.0),
                 response: self.response_ms.mean(),
             },
-            gpu_speedup_vs_cpu: match (self.cpu_narrow_ms.mean(), self.gpu_narrow_ms.mean()) {
-                (Some(cpu), Some(gpu)) if gpu > 0.0 => Some(cpu / gpu),
-                _ => None,
-            },
+            gpu_speedup_vs_cpu: speedup(self.cpu_narrow_ms.mean(), self.gpu_narrow_ms.mean()),
+            gpu_kernel_speedup_vs_cpu: speedup(
+                self.cpu_narrow_ms.mean(),
+                self.gpu_kernel_ms.mean(),
+            ),
             candidate_pairs_mean: self.candidate_pairs.mean().unwrap_or(0.0),
             candidate_pairs_last: self.last_candidate_pairs,
             colliding_pairs_mean: self.colliding_pairs.mean().unwrap_or(0.0),
@@ -161,6 +166,8 @@ impl FrameLog {
             }),
             screenshot: context.screenshot,
             window: context.window,
+            hud: None,
+            selection: None,
         }
     }
 }
@@ -185,8 +192,11 @@ pub struct SummaryContext {
 pub struct PhaseMillis {
     pub frame: f64,
     pub broad_phase: f64,
-    /// GPU narrow phase end to end: upload, dispatch and readback.
+    /// GPU narrow phase in host time: upload, dispatch and readback (submitting and collecting, where frames
+    /// did not wait for their answers).
     pub gpu_narrow_phase: Option<f64>,
+    /// GPU time of the narrow phase's passes, from timestamp queries; `null` where the adapter has none.
+    pub gpu_kernel: Option<f64>,
     /// CPU reference on the same pairs, all threads (the live check, or the narrow phase in CPU mode).
     pub cpu_narrow_phase: Option<f64>,
     /// Drawing the scene and the HUD, and presenting (in a window); drawing the scene and waiting for the GPU
@@ -209,6 +219,9 @@ pub struct DemoSummary {
     /// How many times faster the GPU narrow phase ran than the CPU reference on all threads (mean CPU
     /// milliseconds over mean GPU milliseconds); `null` unless both ran.
     pub gpu_speedup_vs_cpu: Option<f64>,
+    /// Mean CPU milliseconds over mean GPU time from timestamp queries (`mean_ms.gpu_kernel`): the compute
+    /// alone on both sides; `null` without timestamp queries or without both.
+    pub gpu_kernel_speedup_vs_cpu: Option<f64>,
     pub candidate_pairs_mean: f64,
     pub candidate_pairs_last: usize,
     pub colliding_pairs_mean: f64,
@@ -244,6 +257,30 @@ pub struct DemoSummary {
     /// Whether the frames were shown in a window; `false` for `--no-window` runs, whose render time is the
     /// scene drawn offscreen and waited for (no HUD, nothing presented).
     pub window: bool,
+    /// The HUD's rows as the last frame showed them, label and value (window runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hud: Option<Vec<[String; 2]>>,
+    /// The picked body, the selected pair and what the inspector and "copy pair" named (window runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<SelectionSummary>,
+}
+
+/// The selection at the end of a window run: one selected pair, which the inspector and "copy pair" follow.
+#[derive(Serialize, Debug, Clone, PartialEq, Default)]
+pub struct SelectionSummary {
+    pub picked: Option<u32>,
+    pub selected_pair: Option<[u32; 2]>,
+    /// Whether the selected pair is among the last frame's candidate pairs.
+    pub selected_pair_is_candidate: bool,
+    /// Whether the latest check disputed the selected pair (magenta in the pair table).
+    pub selected_pair_disputed: bool,
+    /// The pair the inspector shows, the frame it was traced in, and whether that is a frozen snapshot (the
+    /// simulation moved on since).
+    pub inspected_pair: Option<[u32; 2]>,
+    pub inspected_frame: Option<u64>,
+    pub inspector_frozen: bool,
+    /// The pair the last "copy pair" wrote.
+    pub copied_pair: Option<[u32; 2]>,
 }
 
 #[cfg(test)]

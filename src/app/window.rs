@@ -8,7 +8,8 @@ use super::controls::{next_body_count, Action, Controls};
 use super::debug_view::DebugView;
 use super::draw_list::body_instances;
 use super::fps::FpsMeter;
-use super::hud::picked::{self, PickedView};
+use super::hud::picked::{self, PickedView, Snapshot};
+use super::hud::rows::row_texts;
 use super::hud::{stats_window, Hud, HudControls, HudStats};
 use super::inspector::panel::{self as inspector_panel, Placement};
 use super::inspector::view::InspectorView;
@@ -35,7 +36,7 @@ use winit::event::{
     DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, WindowEvent,
 };
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::PhysicalKey;
+use winit::keyboard::{Key, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 /// Frames kept in the HUD's rolling chart.
@@ -120,6 +121,10 @@ struct Running {
     hud_actions: Vec<Action>,
     /// The 2D mode (`--2d`), which replaces the stress scene.
     plane: Option<PlaneMode>,
+    /// The keys overlay (F1 or ?) is open.
+    help_open: bool,
+    /// The HUD's rows as last drawn, for the summary of a `--frames` run.
+    hud_rows: Vec<[String; 2]>,
 }
 
 impl ApplicationHandler for DemoApp {
@@ -171,7 +176,11 @@ impl ApplicationHandler for DemoApp {
             WindowEvent::KeyboardInput { event, .. } if !consumed => {
                 if let PhysicalKey::Code(code) = event.physical_key {
                     let pressed = event.state == ElementState::Pressed;
-                    if let Some(action) = state.controls.key(code, pressed, event.repeat) {
+                    // "?" is read from the typed character: its key differs between keyboard layouts.
+                    let question =
+                        pressed && !event.repeat && event.logical_key == Key::Character("?".into());
+                    let action = state.controls.key(code, pressed, event.repeat);
+                    if let Some(action) = action.or(question.then_some(Action::ToggleHelp)) {
                         if let Err(error) = state.act(action, &self.args, event_loop) {
                             self.error = Some(error);
                             event_loop.exit();
@@ -298,6 +307,8 @@ impl Running {
             started: false,
             hud_actions: Vec::new(),
             plane,
+            help_open: args.show_keys,
+            hud_rows: Vec::new(),
         })
     }
 
@@ -407,6 +418,7 @@ impl Running {
         }
         match action {
             Action::ToggleOverlay(overlay) => self.debug.overlays.toggle(overlay),
+            Action::TogglePickedOnly => self.debug.picked_only = !self.debug.picked_only,
             Action::Step => self.step_requested = true,
             Action::NextDisagreement => {
                 self.debug
@@ -451,7 +463,9 @@ impl Running {
                 self.sim.mode = match self.sim.mode {
                     NarrowMode::Gpu => NarrowMode::Cpu,
                     NarrowMode::Cpu => NarrowMode::Gpu,
-                }
+                };
+                // The chart's lines mean other things in the other mode (the CPU's: check or narrow phase).
+                self.history.clear();
             }
             Action::ToggleHud => self.hud.set_visible(!self.hud.visible()),
             Action::ToggleWireframe => self.wireframe = !self.wireframe,
@@ -471,6 +485,7 @@ impl Running {
             }
             Action::PlayerShape(_) => {}
             Action::Quit => event_loop.exit(),
+            Action::ToggleHelp => self.help_open = !self.help_open,
             debug => self.act_debug(debug)?,
         }
         Ok(())
@@ -522,6 +537,9 @@ impl Running {
         if !self.started {
             self.apply_start_options(args);
         }
+        if self.plane.is_none() {
+            self.debug.follow_selection(&mut self.sim);
+        }
         if let Some(inspector) = &mut self.debug.inspector {
             inspector.advance(dt);
         }
@@ -536,8 +554,15 @@ impl Running {
             self.sim.finish_checks()?;
             self.apply_end_options(args)?;
         }
+        // The chart's GPU line is the GPU's time where timestamp queries give it, else the host's round trip
+        // (frames that did not wait for the GPU have no GPU figure to plot).
+        let gpu_ms = if self.timestamps() {
+            stats.gpu_kernel_ms
+        } else {
+            stats.gpu_narrow_ms.filter(|_| !stats.gpu_deferred)
+        };
         self.history.push_back((
-            stats.gpu_narrow_ms.unwrap_or(f64::NAN),
+            gpu_ms.unwrap_or(f64::NAN),
             stats.cpu_narrow_ms.unwrap_or(f64::NAN),
         ));
         while self.history.len() > HISTORY {
@@ -562,7 +587,12 @@ impl Running {
             None => None,
         };
         let context = summary_context(args, &self.sim, &self.gpu, screenshot, true);
-        Ok(Some(self.log.summary(context, &self.sim.totals)))
+        let mut summary = self.log.summary(context, &self.sim.totals);
+        summary.hud = Some(self.hud_rows.clone());
+        if self.plane.is_none() {
+            summary.selection = Some(self.debug.selection_summary(&self.sim));
+        }
+        Ok(Some(summary))
     }
 
     fn apply_held_controls(&mut self, dt: f32) {
@@ -668,12 +698,17 @@ impl Running {
             QueryKind::Distance => "distance (GJK)",
             QueryKind::Intersection => "intersection (GJK, early exit)",
         };
+        let gpu_narrow_phase = self.sim.mode == NarrowMode::Gpu;
         let hud_stats = HudStats {
             bodies: self.sim.scene.bodies.len(),
             candidate_pairs: stats.candidate_pairs,
             colliding_pairs: stats.colliding_pairs,
             broad_phase_ms: stats.broad_phase_ms,
+            gpu_narrow_phase,
             gpu_narrow_ms: stats.gpu_narrow_ms,
+            gpu_kernel_ms: stats.gpu_kernel_ms,
+            gpu_timestamps: self.timestamps(),
+            gpu_deferred: stats.gpu_deferred,
             cpu_narrow_ms: stats.cpu_narrow_ms.or(self.last_cpu_ms()),
             disagreements_frame: stats.disagreements,
             disagreements_total: self.sim.totals.disagreements,
@@ -681,7 +716,6 @@ impl Running {
             gjk_iterations_cpu_warm: self.sim.totals.cpu_iterations_warm,
             gjk_iterations_gpu_cold: self.sim.totals.gpu_iterations_cold,
             fps: self.fps.fps(),
-            frame_ms: self.fps.frame_interval_ms(),
             adapter: &info.name,
             backend: &backend,
             narrow_phase: self.sim.mode.label(),
@@ -694,6 +728,9 @@ impl Running {
             query_mode,
             disagreement_pairs: self.sim.data.disputed_pairs.len(),
         };
+        if self.plane.is_none() {
+            self.hud_rows = row_texts(&hud_stats);
+        }
         let device = &self.gpu.device;
         let texture = match (&mut self.inspector_view, &self.debug.inspector) {
             (Some(view), Some(_)) => Some(view.texture_id(device, self.hud.painter())),
@@ -715,6 +752,11 @@ impl Running {
                 player: i == 0 && self.sim.scene.has_player(),
                 rows: &rows,
                 selected: self.debug.selected_pair,
+                inspected: self.debug.inspected.as_ref().map(|i| Snapshot {
+                    pair: i.pair,
+                    frame: i.frame,
+                    frozen: i.frame != self.sim.data.frame,
+                }),
                 note: note.as_deref(),
             }
         });
@@ -724,6 +766,7 @@ impl Running {
         let debug = &mut self.debug;
         let plane = &mut self.plane;
         let camera = self.camera;
+        let help_open = &mut self.help_open;
         let (width, height) = self.target.size();
         self.hud.draw(
             device,
@@ -741,7 +784,9 @@ impl Running {
                     overlays: &mut debug.overlays,
                     closest_threshold: &mut debug.closest_threshold,
                     max_threshold,
-                    window_height_px: height as f32,
+                    window_px: (width as f32, height as f32),
+                    help_open,
+                    picked_only: &mut debug.picked_only,
                     actions: &mut actions,
                 };
                 stats_window(ctx, &hud_stats, &mut controls);
@@ -762,6 +807,11 @@ impl Running {
         );
         self.inspector_px = inspector_px;
         self.hud_actions.extend(actions);
+    }
+
+    /// Whether the frames report GPU time from timestamp queries (a hardware adapter that has them).
+    fn timestamps(&self) -> bool {
+        self.sim.gpu_time_trusted
     }
 
     /// The most recent CPU time in the history, so the HUD keeps showing it between sampled checks.

@@ -1,12 +1,16 @@
-//! The heads-up display: an egui window over the scene with the frame's counts and timings, a rolling
-//! chart of GPU and CPU narrow-phase times, and the controls.
+//! The heads-up display: an egui window over the scene with the frame's counts and timings (their text decided
+//! in `rows`), a rolling chart of GPU and CPU narrow-phase times, and the keys overlay (F1 or ?).
 //!
 //! [`Hud`] ties egui to the winit window (input, cursor, clipboard); the painting itself lives in
 //! `painter` and needs no window, so the drawing path is tested headless.
 
+pub mod help;
 pub(crate) mod layout;
+#[cfg(test)]
+mod layout_tests;
 pub(crate) mod painter;
 pub mod picked;
+pub mod rows;
 mod stats;
 #[cfg(test)]
 mod tests;
@@ -14,7 +18,7 @@ mod tests;
 pub(crate) use painter::HudPainter;
 pub use stats::{format_count, speedup, HudControls, HudStats};
 
-/// The main HUD window, for [`Hud::draw`].
+/// The main HUD window (with the paused banner and the keys overlay), for [`Hud::draw`].
 pub fn stats_window(ctx: &egui::Context, stats: &HudStats, controls: &mut HudControls) {
     layout::show(ctx, stats, controls);
 }

@@ -1,5 +1,6 @@
 //! The picked body's window: its pairs with the GPU's and the CPU's answers side by side (status, distance or
-//! EPA depth, iterations), disputed pairs first in magenta; a click selects a pair for "inspect" and "copy".
+//! EPA depth, iterations), disputed pairs first in magenta; a click selects a pair for "inspect" and "copy". The
+//! selected pair is always a row (one that is no longer a candidate is marked), and a frozen inspector is named.
 
 use super::layout::ALERT_COLOUR;
 use crate::app::controls::Action;
@@ -18,8 +19,18 @@ pub struct PickedView<'a> {
     pub player: bool,
     pub rows: &'a [PairRow],
     pub selected: Option<[u32; 2]>,
+    /// What the inspector shows, when it is open.
+    pub inspected: Option<Snapshot>,
     /// What the last "copy pair" did.
     pub note: Option<&'a str>,
+}
+
+/// The inspector's pair and the frame it was traced in; `frozen` once the simulation has moved on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub pair: [u32; 2],
+    pub frame: u64,
+    pub frozen: bool,
 }
 
 const ROWS_HEIGHT: f32 = 230.0;
@@ -82,6 +93,15 @@ pub fn show(ctx: &egui::Context, view: &PickedView, actions: &mut Vec<Action>) {
                     actions.push(Action::ClearSelection);
                 }
             });
+            if let Some(snapshot) = view.inspected.filter(|s| s.frozen) {
+                ui.label(
+                    RichText::new(format!(
+                        "Inspector: pair {}-{} frozen at frame {} (I traces it again now)",
+                        snapshot.pair[0], snapshot.pair[1], snapshot.frame
+                    ))
+                    .small(),
+                );
+            }
             if let Some(note) = view.note {
                 ui.label(RichText::new(note).small());
             }
@@ -108,13 +128,22 @@ fn pair_table(ui: &mut egui::Ui, view: &PickedView, actions: &mut Vec<Action>) {
                             ui.visuals().text_color()
                         };
                         let selected = view.selected == Some(row.pair);
-                        if ui
-                            .selectable_label(
-                                selected,
-                                RichText::new(format!("#{}", row.other)).color(colour),
+                        // A selected pair whose boxes parted keeps its row, marked, until another is chosen.
+                        let name = if row.candidate {
+                            format!("#{}", row.other)
+                        } else {
+                            format!("#{} (parted)", row.other)
+                        };
+                        let label = ui.selectable_label(selected, RichText::new(name).color(colour));
+                        let label = if row.candidate {
+                            label
+                        } else {
+                            label.on_hover_text(
+                                "no longer a candidate pair (the boxes parted): the CPU's answer on this \
+                                 frame's poses; it stays selected until you choose another",
                             )
-                            .clicked()
-                        {
+                        };
+                        if label.clicked() {
                             actions.push(Action::SelectPair(row.pair));
                         }
                         let gpu = row.gpu.as_ref().map_or("—".to_owned(), answer_text);

@@ -5,14 +5,24 @@ use crate::app::controls::Action;
 use crate::app::overlays::OverlayToggles;
 
 /// Everything the HUD shows for one frame.
+#[derive(Clone)]
 pub struct HudStats<'a> {
     pub bodies: usize,
     pub candidate_pairs: usize,
     pub colliding_pairs: usize,
     pub broad_phase_ms: f64,
-    /// `None`: not measured yet, or the GPU is not in use.
+    /// Whether the GPU is the narrow phase (else the CPU is, and no GPU or check row is shown).
+    pub gpu_narrow_phase: bool,
+    /// Host time of the GPU narrow phase: the round trip, or only submitting and collecting when the frame
+    /// did not wait (`gpu_deferred`). `None`: not measured yet.
     pub gpu_narrow_ms: Option<f64>,
-    /// The CPU reference on the same pairs (all threads).
+    /// GPU time of the narrow phase from timestamp queries.
+    pub gpu_kernel_ms: Option<f64>,
+    /// Whether the adapter has timestamp queries (so there is a GPU time to show).
+    pub gpu_timestamps: bool,
+    /// The frame left its batch running rather than wait for its answers.
+    pub gpu_deferred: bool,
+    /// The CPU reference on the same pairs (all threads), or the CPU narrow phase.
     pub cpu_narrow_ms: Option<f64>,
     /// In the latest checked frame.
     pub disagreements_frame: usize,
@@ -24,8 +34,8 @@ pub struct HudStats<'a> {
     /// (cold).
     pub gjk_iterations_cpu_warm: u64,
     pub gjk_iterations_gpu_cold: u64,
+    /// Frames per second of wall time (0 before two frames); the row derives the frame time from it.
     pub fps: f64,
-    pub frame_ms: f64,
     /// E.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     pub adapter: &'a str,
     /// E.g. "Gl".
@@ -40,7 +50,8 @@ pub struct HudStats<'a> {
     pub player_shape: &'a str,
     /// Collision response (R): e.g. "off" or "on, 120 pairs pushed".
     pub response: &'a str,
-    /// Rolling (gpu_ms, cpu_ms), oldest first; NaN where not measured.
+    /// Rolling (gpu_ms, cpu_ms), oldest first; NaN where not measured. The GPU's figure is its time from
+    /// timestamp queries where the adapter has them, else the host's round trip.
     pub history: &'a [(f64, f64)],
     /// The narrow phase's query, e.g. "distance".
     pub query_mode: &'a str,
@@ -55,8 +66,11 @@ pub struct HudControls<'a> {
     pub closest_threshold: &'a mut f32,
     /// The slider's upper end.
     pub max_threshold: f32,
-    /// The window's height in physical pixels: low windows start with the chart and controls folded.
-    pub window_height_px: f32,
+    /// The window's size in physical pixels: low windows start with the chart folded.
+    pub window_px: (f32, f32),
+    /// The keys overlay (F1 or ?), and whether overlays show only the picked body's pairs (O).
+    pub help_open: &'a mut bool,
+    pub picked_only: &'a mut bool,
     pub actions: &'a mut Vec<Action>,
 }
 

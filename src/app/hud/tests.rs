@@ -20,13 +20,17 @@ fn gpu() -> Option<GpuContext> {
     }
 }
 
-fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
+pub(super) fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
     HudStats {
         bodies: 12_345,
         candidate_pairs: 67_890,
         colliding_pairs: 1_234,
         broad_phase_ms: 1.5,
+        gpu_narrow_phase: true,
         gpu_narrow_ms: Some(0.8),
+        gpu_kernel_ms: Some(0.5),
+        gpu_timestamps: true,
+        gpu_deferred: false,
         cpu_narrow_ms: Some(4.2),
         disagreements_frame: 1,
         disagreements_total: 3,
@@ -34,7 +38,6 @@ fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
         gjk_iterations_cpu_warm: 9_120,
         gjk_iterations_gpu_cold: 10_000,
         fps: 59.9,
-        frame_ms: 16.69,
         adapter: "llvmpipe (LLVM 15.0.6, 256 bits)",
         backend: "Gl",
         narrow_phase: "GPU",
@@ -78,6 +81,7 @@ fn paint_frames(gpu: &GpuContext, width: u32, height: u32, frames: usize) -> Vec
     let mut painter = HudPainter::new(device, FORMAT);
     let mut overlays = OverlayToggles::from_list(&[Overlay::Contacts, Overlay::Closest]);
     let mut threshold = 0.25;
+    let (mut help_open, mut picked_only) = (false, false);
 
     for frame in 0..frames {
         let mut encoder = device.create_command_encoder(&Default::default());
@@ -117,7 +121,9 @@ fn paint_frames(gpu: &GpuContext, width: u32, height: u32, frames: usize) -> Vec
                 overlays: &mut overlays,
                 closest_threshold: &mut threshold,
                 max_threshold: 2.0,
-                window_height_px: height as f32,
+                window_px: (width as f32, height as f32),
+                help_open: &mut help_open,
+                picked_only: &mut picked_only,
                 actions: &mut actions,
             };
             super::stats_window(ctx, &stats, &mut controls);
