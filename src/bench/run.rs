@@ -8,8 +8,10 @@ use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit};
 use crate::scenario::{random_scene, Scene};
+use crate::shape::ConvexShape;
 use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};
 use anyhow::Context;
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// Pairs in the first untimed warm-up batch before a scene's GPU runs: enough to compile the pipeline
@@ -154,7 +156,7 @@ pub fn run_bench(
     let mut outcome = BenchOutcome::default();
     for &size in &spec.sizes {
         progress.step(&format!("{size} pairs: building the scene"));
-        let scene = random_scene(spec.seed, size, &mix);
+        let scene = searched_as_read(random_scene(spec.seed, size, &mix), spec.raw_scan);
         if let Some(gpu) = gpu.as_deref_mut() {
             // The scene stays on the GPU, as an application would keep it: hulls and instances go up once,
             // outside the timing.
@@ -514,6 +516,18 @@ impl RecordBase {
         self.agreement(&mut record, report, penetration, report.is_clean());
         record
     }
+}
+
+/// The scene's shapes as a batch reader builds them: raw hull clouds of more than
+/// [`crate::shape::RAW_HULL_MIN_POINTS`] points searched as their hulls, unless `raw_scan` keeps them scanned.
+fn searched_as_read(mut scene: Scene, raw_scan: bool) -> Scene {
+    if !raw_scan {
+        scene.shapes = std::mem::take(&mut scene.shapes)
+            .into_par_iter()
+            .map(ConvexShape::searched_as_hull)
+            .collect();
+    }
+    scene
 }
 
 #[cfg(test)]
