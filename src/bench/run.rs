@@ -1,12 +1,15 @@
 //! Running the three backends on one seeded scene per size: best of `repeat` timed runs each, then the GPU
 //! and the all-threads CPU answers compared pair by pair with the single-thread CPU answers.
 
+use super::record::GpuWork;
 use super::warmup::{Settling, GPU_WARMUP_BATCH_PAIRS};
 use super::{kind_name, BackendId, BenchKind, BenchSpec, Record};
 use crate::batch::{penetration_batch, query_batch, Threads};
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
-use crate::gpu::{GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit};
+use crate::gpu::{
+    GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, WorkSummary,
+};
 use crate::scenario::{random_scene, Scene};
 use crate::shape::ConvexShape;
 use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};
@@ -57,6 +60,25 @@ impl<'a> GpuBench<'a> {
             .context("uploading the scene's instances to the GPU")?;
         self.narrow.reserve(scene.pairs.len(), penetration);
         Ok(())
+    }
+
+    /// The SIMT proxies of the scene's pairs, from an untimed run of the counting GJK kernel.
+    fn work(
+        &mut self,
+        scene: &Scene,
+        kind: QueryKind,
+        config: &GjkConfig,
+    ) -> anyhow::Result<GpuWork> {
+        let work = self
+            .narrow
+            .count_work(&scene.instances, &scene.pairs, kind, config)
+            .context("counting the GJK kernel's work on the GPU")?;
+        let summary = WorkSummary::of(&work);
+        Ok(GpuWork {
+            simt_gjk_steps: summary.simt_gjk_steps,
+            simt_support_reads: summary.simt_support_reads,
+            vertex_reads_per_support: summary.vertex_reads_per_support,
+        })
     }
 }
 
@@ -218,13 +240,15 @@ pub fn run_bench(
                     query,
                 );
                 let penetration = penetration_report(&scene, &answers, &cpu1);
-                records.push(base.gpu(
+                let mut record = base.gpu(
                     gpu.ctx,
                     &timings,
                     &report,
                     penetration.as_ref(),
                     answers.epa_pairs,
-                ));
+                );
+                record.gpu_work = Some(gpu.work(&scene, query, &config)?);
+                records.push(record);
                 gpu_report = Some(report);
                 gpu_penetration = penetration;
             }
@@ -448,6 +472,7 @@ impl RecordBase {
             penetration_failures: None,
             gpu_failures: None,
             clean: None,
+            gpu_work: None,
         }
     }
 

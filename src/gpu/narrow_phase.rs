@@ -17,7 +17,8 @@ use super::runner::{
 };
 use super::scene::Scene;
 use super::shader::constants::Climbing;
-use super::shader::GJK;
+use super::shader::{GJK, GJK_COUNTING};
+use super::work::PairWork;
 use super::GpuError;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
@@ -110,6 +111,9 @@ impl NarrowPhase {
         self.scene.upload_hulls(shapes);
         let (device, climbing) = (&self.scene.device, self.scene.climbing());
         self.gjk.pipeline.select(device, climbing);
+        if let Some(counting) = &mut self.gjk.counting {
+            counting.select(device, climbing);
+        }
         if let Some(epa) = &mut self.epa {
             epa.select(device, climbing);
         }
@@ -341,6 +345,40 @@ impl NarrowPhase {
         Ok(Some(Records { records, timings }))
     }
 
+    /// Sets the instances and runs one batch through the counting GJK kernel (`shaders/gjk_counting.wgsl`, built
+    /// on first use; the answering kernels count nothing): each pair's work, in pair order, the order in which
+    /// the pairs are dispatched. For the SIMT proxies of [`super::WorkSummary`]; answers come from
+    /// [`NarrowPhase::run`].
+    pub fn count_work(
+        &mut self,
+        instances: &[Instance],
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+    ) -> Result<Vec<PairWork>, GpuError> {
+        self.set_instances(instances)?;
+        let (device, climbing) = (self.scene.device.clone(), self.scene.climbing());
+        let layout = &self.gjk.layout;
+        self.gjk
+            .counting
+            .get_or_insert_with(|| KernelPipelines::new(&device, &GJK_COUNTING, layout, climbing))
+            .select(&device, climbing);
+        self.gjk.count = true;
+        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config);
+        self.gjk.count = false;
+        timings?;
+        let words = (ResultFormat::Full.stride() / 4) as usize;
+        Ok(self.gjk.words[..pairs.len() * words]
+            .chunks(words)
+            .map(|w| PairWork {
+                gjk_steps: w[0],
+                support_calls: w[1],
+                vertex_reads: w[2],
+                status: w[3],
+            })
+            .collect())
+    }
+
     /// Sets the instances and runs one batch, every answer converted to [`GjkResult`] (bit for bit the kernel's
     /// answer). Batches larger than one chunk are split automatically, and a scene too large for the device
     /// goes up in groups; pair indices are checked first, so a bad batch fails whole with the index named.
@@ -387,6 +425,10 @@ fn reserve(scene: &Scene, ring: &mut Ring, job: &dyn KernelJob, pairs: usize) {
 struct GjkJob {
     layout: wgpu::BindGroupLayout,
     pipeline: KernelPipelines,
+    /// The counting kernel's pipelines, built by the first [`NarrowPhase::count_work`], and whether the batch
+    /// running is one of its.
+    counting: Option<KernelPipelines>,
+    count: bool,
     format: ResultFormat,
     outputs: [OutputSpec; 1],
     /// The batch's records as words, in pair order (kept between batches, so they only grow).
@@ -409,6 +451,8 @@ impl GjkJob {
             .unwrap_or(0);
         Self {
             pipeline: KernelPipelines::new(device, &GJK, &layout, climbing),
+            counting: None,
+            count: false,
             layout,
             format: ResultFormat::Full,
             outputs: [OutputSpec {
@@ -477,7 +521,11 @@ impl KernelJob for GjkJob {
                 end_of_pass_write_index: self.mark.is_none().then_some(1),
             }),
         });
-        pass.set_pipeline(self.pipeline.active());
+        let pipeline = match (&self.counting, self.count) {
+            (Some(counting), true) => counting.active(),
+            _ => self.pipeline.active(),
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(workgroups(count), 1, 1);
         drop(pass);
