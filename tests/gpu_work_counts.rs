@@ -114,3 +114,38 @@ fn climbing_hulls_read_few_points_a_call() {
         assert!(summary.vertex_reads_per_support < 64.0, "{summary:?}");
     });
 }
+
+/// The null kernel writes empty records and leaves the answering kernel as it was once turned off.
+#[test]
+fn the_null_kernel_answers_nothing_and_steps_aside() {
+    let scene = random_scene(3, 300, &MixSpec::default());
+    let config = GjkConfig::default();
+    with_narrow_phase(None, |np| {
+        np.upload_hulls(&scene.shapes).unwrap();
+        np.set_instances(&scene.instances).unwrap();
+        let answered: Vec<_> = np
+            .distances(&scene.pairs, &config)
+            .unwrap()
+            .records
+            .to_vec();
+        np.set_null_kernel(true);
+        let empty = np
+            .distances(&scene.pairs, &config)
+            .unwrap()
+            .records
+            .to_vec();
+        assert!(empty
+            .iter()
+            .all(|r| bytemuck::bytes_of(r).iter().all(|&b| b == 0)));
+        np.set_null_kernel(false);
+        let again = np
+            .distances(&scene.pairs, &config)
+            .unwrap()
+            .records
+            .to_vec();
+        assert_eq!(
+            bytemuck::cast_slice::<_, u8>(&again),
+            bytemuck::cast_slice::<_, u8>(&answered)
+        );
+    });
+}

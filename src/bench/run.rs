@@ -62,22 +62,44 @@ impl<'a> GpuBench<'a> {
         Ok(())
     }
 
-    /// The SIMT proxies of the scene's pairs, from an untimed run of the counting GJK kernel.
+    /// The SIMT proxies of the scene's pairs, from an untimed run of the counting GJK kernel, and for GJK
+    /// queries the host's ceiling: the best of `repeat` batches through the null kernel.
     fn work(
         &mut self,
         scene: &Scene,
-        kind: QueryKind,
+        kind: BenchKind,
         config: &GjkConfig,
+        repeat: usize,
     ) -> anyhow::Result<GpuWork> {
         let work = self
             .narrow
-            .count_work(&scene.instances, &scene.pairs, kind, config)
+            .count_work(&scene.instances, &scene.pairs, kind.query_kind(), config)
             .context("counting the GJK kernel's work on the GPU")?;
         let summary = WorkSummary::of(&work);
+        let host_ceiling_pairs_per_s = match kind {
+            BenchKind::Query(_) => {
+                self.narrow.set_null_kernel(true);
+                let mut best = f64::INFINITY;
+                let mut failed = None;
+                for _ in 0..repeat.max(1) {
+                    match gpu_batch(&mut self.narrow, &scene.pairs, kind, config, false) {
+                        Ok((_, timings)) => best = best.min(timings.total_s),
+                        Err(e) => failed = Some(e),
+                    }
+                }
+                self.narrow.set_null_kernel(false);
+                if let Some(e) = failed {
+                    return Err(e.context("timing the null kernel on the GPU"));
+                }
+                (best > 0.0).then(|| scene.pairs.len() as f64 / best)
+            }
+            BenchKind::Penetration => None,
+        };
         Ok(GpuWork {
             simt_gjk_steps: summary.simt_gjk_steps,
             simt_support_reads: summary.simt_support_reads,
             vertex_reads_per_support: summary.vertex_reads_per_support,
+            host_ceiling_pairs_per_s,
         })
     }
 }
@@ -247,7 +269,7 @@ pub fn run_bench(
                     penetration.as_ref(),
                     answers.epa_pairs,
                 );
-                record.gpu_work = Some(gpu.work(&scene, query, &config)?);
+                record.gpu_work = Some(gpu.work(&scene, kind, &config, spec.repeat)?);
                 records.push(record);
                 gpu_report = Some(report);
                 gpu_penetration = penetration;

@@ -132,6 +132,12 @@ pub fn render_group(group: &Group) -> String {
                  reads; {:.1} hull points read a support call",
                 work.simt_gjk_steps, work.simt_support_reads, work.vertex_reads_per_support
             );
+            if let Some(ceiling) = work.host_ceiling_pairs_per_s {
+                let _ = writeln!(
+                    out,
+                    "host's ceiling (the same batch through a kernel that does no work): {ceiling:.0} pairs/s"
+                );
+            }
         }
     }
     let cpu = &group.cpu_all_report;

@@ -73,6 +73,14 @@ pub(crate) const GJK: Kernel = Kernel {
     counting: false,
 };
 
+/// A kernel that answers nothing, for the host's own ceiling (`shaders/gjk_null.wgsl`).
+pub(crate) const GJK_NULL: Kernel = Kernel {
+    name: "gjk_null",
+    file: shared!("gjk_null.wgsl"),
+    needs: Needs::Gjk,
+    counting: false,
+};
+
 /// The GJK kernel counting each pair's work instead of answering (`shaders/gjk_counting.wgsl`).
 pub(crate) const GJK_COUNTING: Kernel = Kernel {
     name: "gjk_counting",
@@ -107,9 +115,10 @@ pub(crate) const MARK_BODIES: Kernel = Kernel {
 
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 5] = [
+pub(crate) const KERNELS: [&Kernel; 6] = [
     &GJK,
     &GJK_COUNTING,
+    &GJK_NULL,
     &PENETRATION_GJK,
     &PENETRATION_EPA,
     &MARK_BODIES,
