@@ -111,10 +111,11 @@ impl NarrowPhase {
         self.scene.upload_hulls(shapes);
         let (device, climbing) = (&self.scene.device, self.scene.climbing());
         self.gjk.pipeline.select(device, climbing);
-        for extra in [&mut self.gjk.counting, &mut self.gjk.null] {
-            if let Some(pipelines) = extra {
-                pipelines.select(device, climbing);
-            }
+        for pipelines in [&mut self.gjk.counting, &mut self.gjk.null]
+            .into_iter()
+            .flatten()
+        {
+            pipelines.select(device, climbing);
         }
         if let Some(epa) = &mut self.epa {
             epa.select(device, climbing);
