@@ -159,6 +159,16 @@ fn shape_lists() -> (Vec<ConvexShape>, Vec<ConvexShape>) {
         given.push(ConvexShape::new(points.clone(), 0.0).unwrap());
         read.push(ConvexShape::from_points(points, 0.0).unwrap());
     }
+    // Tiny and huge clouds, rounded, far from their local origin.
+    let mut rng = Pcg64Mcg::seed_from_u64(1e6 as u64);
+    for (scale, offset, radius) in [(1e-3f32, 1e3f32, 1e-4f32), (1e3, -1e5, 10.0)] {
+        let points: Vec<Vec3> = cloud(&mut rng, 2000)
+            .into_iter()
+            .map(|p| p * scale + Vec3::splat(offset))
+            .collect();
+        given.push(ConvexShape::new(points.clone(), radius).unwrap());
+        read.push(ConvexShape::from_points(points, radius).unwrap());
+    }
     (given, read)
 }
 
