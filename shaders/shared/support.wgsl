@@ -60,6 +60,7 @@ fn support_climb(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
     let lists = tables + START_CELLS / 4u;
     var at = vertices[h.offset + u32(pool_number(tables, start_cell(dir)))];
     var height = dot(at.xyz, dir);
+    var reads = 1u;
     for (var step = 0u; step < h.count; step = step + 1u) {
         var next = at;
         var next_height = height;
@@ -70,6 +71,9 @@ fn support_climb(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
                 break;
             }
             let p = vertices[h.offset + u32(n)];
+            if (COUNTING == 1u) {
+                reads = reads + 1u;
+            }
             let d = dot(p.xyz, dir);
             if (d > next_height) {
                 next_height = d;
@@ -83,6 +87,7 @@ fn support_climb(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
         at = next;
         height = next_height;
     }
+    count_support(reads);
     return at.xyz;
 }
 
@@ -110,6 +115,7 @@ fn support_scan(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
     if (trips != padded / 4u) {
         loop_cut = true;
     }
+    count_support(padded);
     return best;
 }
 

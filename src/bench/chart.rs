@@ -141,6 +141,7 @@ pub(crate) mod tests {
             penetration_failures: None,
             gpu_failures: None,
             clean: None,
+            gpu_work: None,
         }
     }
 

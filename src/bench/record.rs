@@ -102,6 +102,22 @@ pub struct Record {
     /// `max_iterations`): not disagreements, but pairs a caller must answer again on the CPU.
     pub gpu_failures: Option<usize>,
     pub clean: Option<bool>,
+    /// GPU rows: how evenly the GJK kernel's lanes work, from an untimed run of the counting kernel over the
+    /// same pairs (penetration groups: GJK's distance pass).
+    pub gpu_work: Option<GpuWork>,
+}
+
+/// The SIMT proxies of a GPU row ([`crate::gpu::WorkSummary`]): for each 32 consecutive pairs in dispatch order,
+/// the lanes' GJK steps and hull points read over 32 times the busiest lane's, and the points read per support
+/// call; beside them the host's own ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct GpuWork {
+    pub simt_gjk_steps: f64,
+    pub simt_support_reads: f64,
+    pub vertex_reads_per_support: f64,
+    /// Pairs per second of the same batch through a kernel that does no work (best of the group's runs): what
+    /// the host, the transfers and a dispatch allow. Distance and intersection groups only.
+    pub host_ceiling_pairs_per_s: Option<f64>,
 }
 
 impl Record {

@@ -1,16 +1,21 @@
 //! Running the three backends on one seeded scene per size: best of `repeat` timed runs each, then the GPU
 //! and the all-threads CPU answers compared pair by pair with the single-thread CPU answers.
 
+use super::record::GpuWork;
 use super::warmup::{Settling, GPU_WARMUP_BATCH_PAIRS};
 use super::{kind_name, BackendId, BenchKind, BenchSpec, Record};
 use crate::batch::{penetration_batch, query_batch, Threads};
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
-use crate::gpu::{GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit};
+use crate::gpu::{
+    GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, WorkSummary,
+};
 use crate::scenario::{random_scene, Scene};
+use crate::shape::ConvexShape;
 use crate::text::count_len;
 use crate::validate::{compare, compare_penetration, PenetrationReport, ValidationReport};
 use anyhow::Context;
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// Pairs in the first untimed warm-up batch before a scene's GPU runs: enough to compile the pipeline
@@ -56,6 +61,47 @@ impl<'a> GpuBench<'a> {
             .context("uploading the scene's instances to the GPU")?;
         self.narrow.reserve(scene.pairs.len(), penetration);
         Ok(())
+    }
+
+    /// The SIMT proxies of the scene's pairs, from an untimed run of the counting GJK kernel, and for GJK
+    /// queries the host's ceiling: the best of `repeat` batches through the null kernel.
+    fn work(
+        &mut self,
+        scene: &Scene,
+        kind: BenchKind,
+        config: &GjkConfig,
+        repeat: usize,
+    ) -> anyhow::Result<GpuWork> {
+        let work = self
+            .narrow
+            .count_work(&scene.instances, &scene.pairs, kind.query_kind(), config)
+            .context("counting the GJK kernel's work on the GPU")?;
+        let summary = WorkSummary::of(&work);
+        let host_ceiling_pairs_per_s = match kind {
+            BenchKind::Query(_) => {
+                self.narrow.set_null_kernel(true);
+                let mut best = f64::INFINITY;
+                let mut failed = None;
+                for _ in 0..repeat.max(1) {
+                    match gpu_batch(&mut self.narrow, &scene.pairs, kind, config, false) {
+                        Ok((_, timings)) => best = best.min(timings.total_s),
+                        Err(e) => failed = Some(e),
+                    }
+                }
+                self.narrow.set_null_kernel(false);
+                if let Some(e) = failed {
+                    return Err(e.context("timing the null kernel on the GPU"));
+                }
+                (best > 0.0).then(|| scene.pairs.len() as f64 / best)
+            }
+            BenchKind::Penetration => None,
+        };
+        Ok(GpuWork {
+            simt_gjk_steps: summary.simt_gjk_steps,
+            simt_support_reads: summary.simt_support_reads,
+            vertex_reads_per_support: summary.vertex_reads_per_support,
+            host_ceiling_pairs_per_s,
+        })
     }
 }
 
@@ -156,7 +202,7 @@ pub fn run_bench(
     let mut outcome = BenchOutcome::default();
     for &size in &spec.sizes {
         progress.step(&format!("{}: building the scene", count_len(size, "pair")));
-        let scene = random_scene(spec.seed, size, &mix);
+        let scene = searched_as_read(random_scene(spec.seed, size, &mix), spec.raw_scan);
         if let Some(gpu) = gpu.as_deref_mut() {
             // The scene stays on the GPU, as an application would keep it: hulls and instances go up once,
             // outside the timing.
@@ -218,13 +264,15 @@ pub fn run_bench(
                     query,
                 );
                 let penetration = penetration_report(&scene, &answers, &cpu1);
-                records.push(base.gpu(
+                let mut record = base.gpu(
                     gpu.ctx,
                     &timings,
                     &report,
                     penetration.as_ref(),
                     answers.epa_pairs,
-                ));
+                );
+                record.gpu_work = Some(gpu.work(&scene, kind, &config, spec.repeat)?);
+                records.push(record);
                 gpu_report = Some(report);
                 gpu_penetration = penetration;
             }
@@ -448,6 +496,7 @@ impl RecordBase {
             penetration_failures: None,
             gpu_failures: None,
             clean: None,
+            gpu_work: None,
         }
     }
 
@@ -516,6 +565,18 @@ impl RecordBase {
         self.agreement(&mut record, report, penetration, report.is_clean());
         record
     }
+}
+
+/// The scene's shapes as a batch reader builds them: raw hull clouds of more than
+/// [`crate::shape::RAW_HULL_MIN_POINTS`] points searched as their hulls, unless `raw_scan` keeps them scanned.
+fn searched_as_read(mut scene: Scene, raw_scan: bool) -> Scene {
+    if !raw_scan {
+        scene.shapes = std::mem::take(&mut scene.shapes)
+            .into_par_iter()
+            .map(ConvexShape::searched_as_hull)
+            .collect();
+    }
+    scene
 }
 
 #[cfg(test)]

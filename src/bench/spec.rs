@@ -173,6 +173,8 @@ pub struct BenchSpec {
     pub seed: u64,
     pub shapes: ShapeList,
     pub max_hull_points: usize,
+    /// Keep raw hull clouds scanned (`--raw-scan`) rather than searched as their hulls.
+    pub raw_scan: bool,
     pub repeat: usize,
     pub kinds: Vec<BenchKind>,
 }

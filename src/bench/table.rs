@@ -149,6 +149,20 @@ pub fn render_group(group: &Group, wide: bool) -> String {
         if gpu.kernel_s.is_none() {
             out.push_str("kernel time: timestamp queries not supported by this adapter\n");
         }
+        if let Some(work) = &gpu.gpu_work {
+            let _ = writeln!(
+                out,
+                "GPU work per 32 pairs (counting run): SIMT efficiency {:.3} of GJK steps, {:.3} of support \
+                 reads; {:.1} hull points read a support call",
+                work.simt_gjk_steps, work.simt_support_reads, work.vertex_reads_per_support
+            );
+            if let Some(ceiling) = work.host_ceiling_pairs_per_s {
+                let _ = writeln!(
+                    out,
+                    "host's ceiling (the same batch through a kernel that does no work): {ceiling:.0} pairs/s"
+                );
+            }
+        }
     }
     let cpu = &group.cpu_all_report;
     let _ = writeln!(

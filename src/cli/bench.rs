@@ -33,6 +33,10 @@ pub struct BenchArgs {
     /// Largest point count of a random hull (hulls have 8 to N points, so N is 8 to 1,000,000).
     #[arg(long, value_name = "N", default_value = "64", value_parser = parse_hull_points)]
     pub max_hull_points: usize,
+    /// Keep the random hull clouds as raw point sets, scanned every support call, as they were before a set of
+    /// more than 64 points was searched as its hull: the old path, to compare against.
+    #[arg(long, conflicts_with = "io")]
+    pub raw_scan: bool,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -97,6 +101,7 @@ impl BenchArgs {
             seed: self.seed,
             shapes: self.shapes.clone(),
             max_hull_points: self.max_hull_points,
+            raw_scan: self.raw_scan,
             repeat: self.repeat,
             kinds: self.kind.kinds(),
         })

@@ -6,7 +6,8 @@
 //! compact result records; [`hulls`] packs identical shapes once; `scene` keeps hulls and instances on the
 //! device; [`limits`] and [`chunks`] say how batches are split, `groups` how a scene too large for the device
 //! goes up in parts; [`runner`] streams any kernel's batch through the ring of `ring`; `narrow_phase` and
-//! `penetration` are the GJK and GJK + EPA jobs; [`marks`] marks each body from its pairs' answers on the
+//! `penetration` are the GJK and GJK + EPA jobs ([`work`]: the counting GJK kernel's per-pair work and its SIMT
+//! proxies); [`marks`] marks each body from its pairs' answers on the
 //! GPU, for a renderer to colour from.
 
 pub mod broad;
@@ -28,6 +29,7 @@ mod ring;
 pub mod runner;
 mod scene;
 pub mod shader;
+pub mod work;
 mod workgroup;
 
 pub use chunks::{chunk_ranges, pair_work, ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
@@ -51,4 +53,5 @@ pub use penetration::GpuPenetrationBatch;
 pub use pipeline::read_buffer;
 pub use pipeline::wait;
 pub use runner::GpuTimings;
+pub use work::{simt_efficiency, PairWork, WorkSummary, SIMT_WIDTH};
 pub(crate) use workgroup::WORKGROUP_SIZE;

@@ -17,7 +17,8 @@ use super::runner::{
 };
 use super::scene::Scene;
 use super::shader::constants::Climbing;
-use super::shader::GJK;
+use super::shader::{Kernel, GJK, GJK_COUNTING, GJK_NULL};
+use super::work::PairWork;
 use super::GpuError;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
@@ -110,6 +111,12 @@ impl NarrowPhase {
         self.scene.upload_hulls(shapes);
         let (device, climbing) = (&self.scene.device, self.scene.climbing());
         self.gjk.pipeline.select(device, climbing);
+        for pipelines in [&mut self.gjk.counting, &mut self.gjk.null]
+            .into_iter()
+            .flatten()
+        {
+            pipelines.select(device, climbing);
+        }
         if let Some(epa) = &mut self.epa {
             epa.select(device, climbing);
         }
@@ -341,6 +348,45 @@ impl NarrowPhase {
         Ok(Some(Records { records, timings }))
     }
 
+    /// While `on`, the GJK batches ([`NarrowPhase::distances`], [`NarrowPhase::hits`], [`NarrowPhase::run`], ...)
+    /// run a kernel that writes empty records and does no work (`shaders/gjk_null.wgsl`): what a batch costs
+    /// the host, the transfers and a dispatch, the ceiling of any kernel. Answers are meaningless meanwhile.
+    pub fn set_null_kernel(&mut self, on: bool) {
+        if on {
+            self.gjk.prepare(&self.scene, GjkMode::Null);
+        }
+        self.gjk.mode = if on { GjkMode::Null } else { GjkMode::Answer };
+    }
+
+    /// Sets the instances and runs one batch through the counting GJK kernel (`shaders/gjk_counting.wgsl`, built
+    /// on first use; the answering kernels count nothing): each pair's work, in pair order, the order in which
+    /// the pairs are dispatched. For the SIMT proxies of [`super::WorkSummary`]; answers come from
+    /// [`NarrowPhase::run`].
+    pub fn count_work(
+        &mut self,
+        instances: &[Instance],
+        pairs: &[Pair],
+        kind: QueryKind,
+        config: &GjkConfig,
+    ) -> Result<Vec<PairWork>, GpuError> {
+        self.set_instances(instances)?;
+        self.gjk.prepare(&self.scene, GjkMode::Count);
+        let before = std::mem::replace(&mut self.gjk.mode, GjkMode::Count);
+        let timings = self.run_gjk(pairs, kind, ResultFormat::Full, config);
+        self.gjk.mode = before;
+        timings?;
+        let words = (ResultFormat::Full.stride() / 4) as usize;
+        Ok(self.gjk.words[..pairs.len() * words]
+            .chunks(words)
+            .map(|w| PairWork {
+                gjk_steps: w[0],
+                support_calls: w[1],
+                vertex_reads: w[2],
+                status: w[3],
+            })
+            .collect())
+    }
+
     /// Sets the instances and runs one batch, every answer converted to [`GjkResult`] (bit for bit the kernel's
     /// answer). Batches larger than one chunk are split automatically, and a scene too large for the device
     /// goes up in groups; pair indices are checked first, so a bad batch fails whole with the index named.
@@ -387,6 +433,11 @@ fn reserve(scene: &Scene, ring: &mut Ring, job: &dyn KernelJob, pairs: usize) {
 struct GjkJob {
     layout: wgpu::BindGroupLayout,
     pipeline: KernelPipelines,
+    /// The counting kernel's pipelines, built by the first [`NarrowPhase::count_work`], the null kernel's, built
+    /// by the first [`NarrowPhase::set_null_kernel`], and which kernel the batches run.
+    counting: Option<KernelPipelines>,
+    null: Option<KernelPipelines>,
+    mode: GjkMode,
     format: ResultFormat,
     outputs: [OutputSpec; 1],
     /// The batch's records as words, in pair order (kept between batches, so they only grow).
@@ -397,7 +448,27 @@ struct GjkJob {
     read_back: bool,
 }
 
+/// Which kernel the GJK job's batches run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GjkMode {
+    Answer,
+    Count,
+    Null,
+}
+
 impl GjkJob {
+    /// Builds the pipelines of `mode`'s kernel if needed, the variant the scene needs.
+    fn prepare(&mut self, scene: &Scene, mode: GjkMode) {
+        let (slot, kernel): (&mut Option<KernelPipelines>, &'static Kernel) = match mode {
+            GjkMode::Answer => return,
+            GjkMode::Count => (&mut self.counting, &GJK_COUNTING),
+            GjkMode::Null => (&mut self.null, &GJK_NULL),
+        };
+        let (device, climbing) = (&scene.device, scene.climbing());
+        slot.get_or_insert_with(|| KernelPipelines::new(device, kernel, &self.layout, climbing))
+            .select(device, climbing);
+    }
+
     fn new(device: &wgpu::Device, climbing: Climbing) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.push(Access::ReadWrite);
@@ -409,6 +480,9 @@ impl GjkJob {
             .unwrap_or(0);
         Self {
             pipeline: KernelPipelines::new(device, &GJK, &layout, climbing),
+            counting: None,
+            null: None,
+            mode: GjkMode::Answer,
             layout,
             format: ResultFormat::Full,
             outputs: [OutputSpec {
@@ -477,7 +551,12 @@ impl KernelJob for GjkJob {
                 end_of_pass_write_index: self.mark.is_none().then_some(1),
             }),
         });
-        pass.set_pipeline(self.pipeline.active());
+        let pipeline = match (self.mode, &self.counting, &self.null) {
+            (GjkMode::Count, Some(counting), _) => counting.active(),
+            (GjkMode::Null, _, Some(null)) => null.active(),
+            _ => self.pipeline.active(),
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(workgroups(count), 1, 1);
         drop(pass);

@@ -37,6 +37,14 @@ use std::sync::Arc;
 /// below that; the walk wins by orders of magnitude on the big hulls it is for.
 pub(crate) const HILL_CLIMB_MIN_VERTICES: usize = 256;
 
+/// Raw point sets of more than this many points are searched as their hull when a batch reads them
+/// ([`ConvexShape::from_points`]): the exact hull's vertices, climbed over their adjacency from
+/// `HILL_CLIMB_MIN_VERTICES` vertices on, as [`ConvexShape::hull`] does. At or below it a raw set is kept as
+/// given and scanned, and answers exactly as [`ConvexShape::new`]. Measured (docs/benchmarks.md, "Raw point
+/// sets"): building the hull of a raw set of 64 points costs about what the scans it saves over a few queries
+/// do, and past a few hundred points one query pays for it.
+pub const RAW_HULL_MIN_POINTS: usize = 64;
+
 /// A convex shape: `convex_hull(points) ⊕ sphere(radius)`, in its local frame.
 ///
 /// The points are stored about their own centre (the middle of their bounding box): `core_points()` are the
@@ -144,6 +152,59 @@ impl ConvexShape {
         Ok(shape.searched_by(adjacency))
     }
 
+    /// The shape of a raw point set as a batch reads it (JSON Lines, columnar tables, Python, `bench`'s hull
+    /// clouds): [`ConvexShape::new`] up to [`RAW_HULL_MIN_POINTS`] points, else the same shape searched as its
+    /// hull ([`ConvexShape::searched_as_hull`]), so that no big raw set is scanned point by point.
+    pub fn from_points(points: Vec<Vec3>, radius: f32) -> Result<Self, GjkError> {
+        let shape = Self::centred(points, radius)?;
+        if shape.len() > RAW_HULL_MIN_POINTS {
+            Ok(shape.hull_of_core())
+        } else {
+            Ok(shape.searched_by(None))
+        }
+    }
+
+    /// This shape searched as its hull when it is a raw set of more than [`RAW_HULL_MIN_POINTS`] points
+    /// without an adjacency; else itself. See [`ConvexShape::from_points`].
+    pub fn searched_as_hull(self) -> Self {
+        if self.len() > RAW_HULL_MIN_POINTS && self.adjacency.is_none() {
+            self.hull_of_core()
+        } else {
+            self
+        }
+    }
+
+    /// The same shape, its core reduced to the exact hull's vertices (a subset of the core points, bit for bit,
+    /// in their order; flat and collinear sets keep their polygon's corners or segment's ends, coincident
+    /// points one of them), with the adjacency `hull` would give it. The centre, bounding radius and box are
+    /// kept as they are: the extremes are vertices, so they are the hull's too, and the tolerances that scale
+    /// with them stay those of the raw set.
+    fn hull_of_core(self) -> Self {
+        let reduced = reduce_to_hull(&self.core);
+        let core = if reduced.triangles.is_some() {
+            reduced.vertices
+        } else {
+            in_given_order(&self.core, reduced.vertices)
+        };
+        let adjacency = if core.len() >= HILL_CLIMB_MIN_VERTICES {
+            reduced
+                .triangles
+                .and_then(|triangles| HullAdjacency::of_surface(&core, &triangles))
+                .or_else(|| HullAdjacency::of_hull_vertices(&core))
+                .map(Arc::new)
+        } else {
+            None
+        };
+        Self {
+            core_lanes: core.iter().map(|&p| p.into()).collect(),
+            core,
+            packed: None,
+            adjacency: None,
+            ..self
+        }
+        .searched_by(adjacency)
+    }
+
     /// Loads the vertices of an OBJ file (all its objects together) and keeps their convex hull.
     pub fn from_obj(path: impl AsRef<std::path::Path>, radius: f32) -> Result<Self, GjkError> {
         let points = load_obj_points(path.as_ref())?;
@@ -246,6 +307,23 @@ fn validate_points(points: &[Vec3]) -> Result<(), GjkError> {
         }
     }
     Ok(())
+}
+
+/// `kept`, a subset of `given`, in the order of their first appearance in `given` (flat and collinear hulls
+/// come back in polygon order), so that a support scan over them breaks ties as the raw scan does among them.
+fn in_given_order(given: &[Vec3], mut kept: Vec<Vec3>) -> Vec<Vec3> {
+    let bits = |p: &Vec3| p.to_array().map(f32::to_bits);
+    let mut first = std::collections::HashMap::with_capacity(kept.len());
+    for p in &kept {
+        first.insert(bits(p), usize::MAX);
+    }
+    for (index, p) in given.iter().enumerate() {
+        if let Some(slot) = first.get_mut(&bits(p)) {
+            *slot = (*slot).min(index);
+        }
+    }
+    kept.sort_by_key(|p| first[&bits(p)]);
+    kept
 }
 
 /// The middle of the points' bounding box, rounded to float32.

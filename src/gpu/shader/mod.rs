@@ -25,9 +25,10 @@ macro_rules! shared {
 static SCENE_FILES: [SharedFile; 2] = [shared!("shared/types.wgsl"), shared!("shared/scene.wgsl")];
 
 /// What the GJK kernels add: the GJK twin (layers 2 to 5) and their output.
-static GJK_FILES: [SharedFile; 8] = [
+static GJK_FILES: [SharedFile; 9] = [
     shared!("shared/quaternion.wgsl"),
     shared!("shared/loop_budget.wgsl"),
+    shared!("shared/work_counts.wgsl"),
     shared!("shared/support.wgsl"),
     shared!("shared/signed_volumes.wgsl"),
     shared!("shared/simplex.wgsl"),
@@ -60,6 +61,8 @@ pub(crate) struct Kernel {
     pub name: &'static str,
     pub file: SharedFile,
     needs: Needs,
+    /// Whether the kernel counts each pair's work (`COUNTING` = 1, shared/work_counts.wgsl).
+    counting: bool,
 }
 
 /// GJK for every pair (`shaders/gjk.wgsl`).
@@ -67,6 +70,23 @@ pub(crate) const GJK: Kernel = Kernel {
     name: "gjk_kernel",
     file: shared!("gjk.wgsl"),
     needs: Needs::Gjk,
+    counting: false,
+};
+
+/// A kernel that answers nothing, for the host's own ceiling (`shaders/gjk_null.wgsl`).
+pub(crate) const GJK_NULL: Kernel = Kernel {
+    name: "gjk_null",
+    file: shared!("gjk_null.wgsl"),
+    needs: Needs::Gjk,
+    counting: false,
+};
+
+/// The GJK kernel counting each pair's work instead of answering (`shaders/gjk_counting.wgsl`).
+pub(crate) const GJK_COUNTING: Kernel = Kernel {
+    name: "gjk_counting",
+    file: shared!("gjk_counting.wgsl"),
+    needs: Needs::Gjk,
+    counting: true,
 };
 
 /// Pass 1 of the penetration query (`shaders/penetration_gjk.wgsl`).
@@ -74,6 +94,7 @@ pub(crate) const PENETRATION_GJK: Kernel = Kernel {
     name: "penetration_gjk",
     file: shared!("penetration_gjk.wgsl"),
     needs: Needs::Epa,
+    counting: false,
 };
 
 /// Pass 2 of the penetration query (`shaders/penetration_epa.wgsl`).
@@ -81,6 +102,7 @@ pub(crate) const PENETRATION_EPA: Kernel = Kernel {
     name: "penetration_epa",
     file: shared!("penetration_epa.wgsl"),
     needs: Needs::Epa,
+    counting: false,
 };
 
 /// Marks each body from its pairs' GJK answers, after the GJK pass of a chunk (`shaders/mark_bodies.wgsl`).
@@ -88,11 +110,19 @@ pub(crate) const MARK_BODIES: Kernel = Kernel {
     name: "mark_bodies",
     file: shared!("mark_bodies.wgsl"),
     needs: Needs::Scene,
+    counting: false,
 };
 
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 4] = [&GJK, &PENETRATION_GJK, &PENETRATION_EPA, &MARK_BODIES];
+pub(crate) const KERNELS: [&Kernel; 6] = [
+    &GJK,
+    &GJK_COUNTING,
+    &GJK_NULL,
+    &PENETRATION_GJK,
+    &PENETRATION_EPA,
+    &MARK_BODIES,
+];
 
 impl Kernel {
     /// The shared files this kernel is assembled from, in order.
@@ -119,6 +149,10 @@ impl Kernel {
     /// [`Kernel::source`] with or without the hull climb ([`constants::Climbing`]).
     pub fn source_for(&self, climbing: constants::Climbing) -> String {
         let mut text = constants::wgsl_constants_for(climbing);
+        text.push_str(&format!(
+            "const COUNTING: u32 = {}u;\n",
+            u32::from(self.counting)
+        ));
         let files = self.shared_files().map(|f| (f.path, f.text));
         for (path, body) in files.chain([(self.file.path, self.file.text)]) {
             text.push_str(&format!("\n// ---- {path} ----\n"));

@@ -266,11 +266,12 @@ fn placed_shape(fields: &Map<String, Value>, name: &str) -> Result<PlacedShape, 
 }
 
 /// The shape of `points` centred in float64 before they are rounded to float32, and that centre: points
-/// written far from their origin (world coordinates around 1e6) keep every digit the input gave them.
+/// written far from their origin (world coordinates around 1e6) keep every digit the input gave them. A set of
+/// more than [`crate::shape::RAW_HULL_MIN_POINTS`] points is searched as its hull ([`ConvexShape::from_points`]).
 pub fn centred_shape(points: &[DVec3], radius: f32) -> Result<(ConvexShape, DVec3), GjkError> {
     let centre = bounding_box_centre(points);
     let centred: Vec<Vec3> = points.iter().map(|p| (*p - centre).as_vec3()).collect();
-    Ok((ConvexShape::new(centred, radius)?, centre))
+    Ok((ConvexShape::from_points(centred, radius)?, centre))
 }
 
 /// A centred shape at `pose`, its centre kept beside the float64 pose.
