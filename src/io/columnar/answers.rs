@@ -67,6 +67,7 @@ pub struct AnswersBuilder {
     status: StringBuilder,
     penetration_status: StringBuilder,
     depth: Float64Builder,
+    depth_upper: Float64Builder,
     contact_a: FixedBuilder,
     contact_b: FixedBuilder,
     error: StringBuilder,
@@ -91,6 +92,7 @@ impl AnswersBuilder {
             status: StringBuilder::with_capacity(rows, 16 * rows),
             penetration_status: StringBuilder::with_capacity(rows, 16 * rows),
             depth: Float64Builder::with_capacity(rows),
+            depth_upper: Float64Builder::with_capacity(rows),
             contact_a: FixedBuilder::with_capacity(rows),
             contact_b: FixedBuilder::with_capacity(rows),
             error: StringBuilder::with_capacity(rows, 0),
@@ -111,6 +113,8 @@ impl AnswersBuilder {
         self.penetration_status
             .append_option(hit.as_ref().map(|h| h.status.name()));
         self.depth.append_option(contact.map(|h| clean(h.depth)));
+        self.depth_upper
+            .append_option(contact.and_then(|h| h.depth_upper).map(clean));
         self.contact_a.push(contact.map(|h| h.contact_a));
         self.contact_b.push(contact.map(|h| h.contact_b));
         self.error.append_null();
@@ -127,6 +131,7 @@ impl AnswersBuilder {
         self.status.append_null();
         self.penetration_status.append_null();
         self.depth.append_null();
+        self.depth_upper.append_null();
         self.contact_a.push(None);
         self.contact_b.push(None);
         self.error.append_value(message);
@@ -145,6 +150,7 @@ impl AnswersBuilder {
             Arc::new(b.status.finish()),
             Arc::new(b.penetration_status.finish()),
             Arc::new(b.depth.finish()),
+            Arc::new(b.depth_upper.finish()),
             b.contact_a.finish(),
             b.contact_b.finish(),
             Arc::new(b.error.finish()),
