@@ -158,3 +158,45 @@ impl AnswersBuilder {
         RecordBatch::try_new(answers_schema(), columns).expect("the columns follow answers_schema")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epa::PenetrationStatus;
+    use crate::query::{WorldPenetration, WorldResult};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Float64Type;
+    use arrow_array::Array;
+
+    /// `depth_upper` is filled on an answer EPA did not converge on, null on a converged one (and on an
+    /// error row), as the JSON line has it or not.
+    #[test]
+    fn the_depth_upper_column_is_null_where_the_answer_has_no_bound() {
+        let r = WorldResult {
+            status: GjkStatus::Intersecting,
+            intersecting: true,
+            distance: 0.0,
+            witness_a: DVec3::ZERO,
+            witness_b: DVec3::ZERO,
+            normal: DVec3::ZERO,
+            iterations: 4,
+        };
+        let hit = |status, depth_upper| WorldPenetration {
+            status,
+            depth: 0.5,
+            normal: DVec3::X,
+            contact_a: DVec3::X * 0.5,
+            contact_b: DVec3::ZERO,
+            depth_upper,
+        };
+        let mut builder = AnswersBuilder::default();
+        builder.push_answer(&(r, Some(hit(PenetrationStatus::MaxIterations, Some(0.75)))));
+        builder.push_answer(&(r, Some(hit(PenetrationStatus::Penetrating, None))));
+        builder.push_error("bad row");
+        let batch = builder.finish();
+        let upper = batch.column_by_name("depth_upper").unwrap();
+        let upper = upper.as_primitive::<Float64Type>();
+        assert_eq!(upper.value(0), 0.75);
+        assert!(upper.is_null(1) && upper.is_null(2));
+    }
+}
