@@ -102,33 +102,28 @@ fn penetration_after<R: Real, T: EpaTracer<R>>(
 /// An answer EPA did not converge on (`MaxIterations`, `Overflow`, `Degenerate`, from EPA or from this check)
 /// gets its upper bound, [`with_depth_upper`].
 pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) -> Penetration<R> {
-    if !has_epa_face(answer.status) {
-        return answer;
-    }
     let n = R::unplain(answer.normal);
-    let supports = [q.support.support_a(n), q.support.support_b(-n)];
-    let answer = if answer.status == PenetrationStatus::Penetrating {
-        certify(answer, supports, q.margin(), q.scale)
-    } else {
-        answer
-    };
-    if answer.status == PenetrationStatus::Penetrating {
-        answer
-    } else {
-        with_depth_upper(answer, supports, q.margin())
+    let supports = || [q.support.support_a(n), q.support.support_b(-n)];
+    match answer.status {
+        PenetrationStatus::Penetrating => {
+            let supports = supports();
+            let certified = certify(answer, supports, q.margin(), q.scale);
+            if certified.status == PenetrationStatus::Penetrating {
+                certified
+            } else {
+                with_depth_upper(certified, supports, q.margin())
+            }
+        }
+        // A normal of no direction (or none at all) has no support points, and bounds nothing.
+        PenetrationStatus::MaxIterations
+        | PenetrationStatus::Overflow
+        | PenetrationStatus::Degenerate
+            if R::length_squared(n) > R::ZERO && R::length_squared(n).is_finite() =>
+        {
+            with_depth_upper(answer, supports(), q.margin())
+        }
+        _ => answer,
     }
-}
-
-/// Whether `status` leaves EPA's face (a depth along a normal): converged, or the best face of a run that
-/// was not.
-fn has_epa_face(status: PenetrationStatus) -> bool {
-    matches!(
-        status,
-        PenetrationStatus::Penetrating
-            | PenetrationStatus::MaxIterations
-            | PenetrationStatus::Overflow
-            | PenetrationStatus::Degenerate
-    )
 }
 
 /// `answer` with its upper bound on the depth: the support functions of A along its normal and of B against
