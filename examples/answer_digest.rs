@@ -110,13 +110,18 @@ fn family(name: &str, shapes: &[ConvexShape], instances: &[Instance], pairs: &[[
             let (g, p) = one_penetration(a, &x.pose, b, &y.pose, &config);
             d.gjk(&g);
             let bits = p.to_bits();
-            d.u64(format!("{bits:?}").len() as u64);
+            let first_six = (bits.0, bits.1, bits.2, bits.3, bits.4, bits.5);
+            d.u64(format!("{first_six:?}").len() as u64);
             d.u64(bits.0 as u64);
             d.u64(bits.1 as u64);
             for c in bits.2.iter().chain(&bits.3).chain(&bits.4) {
                 d.u64(*c as u64)
             }
             d.u64(bits.5 as u64);
+            // Only a non-converged answer has a bound: converged answers hash as they did before it.
+            if let Some(upper) = bits.6 {
+                d.u64(upper as u64);
+            }
             let (wd, wp) = world_f64(a, &x.pose.to_f64(), b, &y.pose.to_f64(), &config);
             d.f64(wd.0);
             d.d3(wd.1);
@@ -158,6 +163,9 @@ fn family(name: &str, shapes: &[ConvexShape], instances: &[Instance], pairs: &[[
         d.u64(bits.1 as u64);
         for c in bits.2.iter().chain(&bits.3).chain(&bits.4) {
             d.u64(*c as u64)
+        }
+        if let Some(upper) = bits.6 {
+            d.u64(upper as u64);
         }
     }
     println!("{name}: {} answers, digest {:016x}", d.1, d.0);

@@ -248,7 +248,7 @@ fn assert_table_matches_lines(table: &[RecordBatch], json_lines: &[&str], shape_
                     .then(|| format!("\"{}\"", column.as_string::<i32>().value(r)));
                 assert_eq!(got.as_deref(), fields.get(name).map(|v| v.get()), "{name}");
             }
-            for name in ["distance", "depth"] {
+            for name in ["distance", "depth", "depth_upper"] {
                 let column = col(name);
                 let got = (!column.is_null(r))
                     .then(|| column.as_primitive::<Float64Type>().value(r).to_bits());

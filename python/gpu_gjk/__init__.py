@@ -43,6 +43,7 @@ ANSWER_COLUMNS = (
     "status",
     "penetration_status",
     "depth",
+    "depth_upper",
     "contact_a",
     "contact_b",
     "error",
@@ -337,6 +338,8 @@ def _answers_to_numpy(columns):
         value = columns[name]
         if value.ndim == 2:
             out[name] = np.ma.array(value, mask=vector_mask[name in contact_cells])
+        elif name == "depth_upper":
+            out[name] = np.ma.array(value, mask=~columns["has_depth_upper"])
         else:
             out[name] = np.ma.array(value, mask=no_contact if name in contact_cells else missing)
     return out
@@ -555,6 +558,8 @@ def _answers_to_arrow(columns):
             continue
         value = columns[name]
         mask = no_contact if name in contact_cells else missing
+        if name == "depth_upper":
+            mask = ~columns["has_depth_upper"]
         if value.ndim == 2:
             arrays.append(vectors(value, mask))
         else:

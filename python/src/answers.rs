@@ -17,6 +17,7 @@ use pyo3::types::PyDict;
 pub struct Answers {
     answered: Vec<bool>,
     has_contact: Vec<bool>,
+    has_depth_upper: Vec<bool>,
     intersecting: Vec<bool>,
     distance: Vec<f64>,
     witness_a: Vec<f64>,
@@ -28,6 +29,7 @@ pub struct Answers {
     /// Index into [`PenetrationStatus::ALL`], or [`NO_STATUS`].
     penetration_status: Vec<u8>,
     depth: Vec<f64>,
+    depth_upper: Vec<f64>,
     contact_a: Vec<f64>,
     contact_b: Vec<f64>,
     error_rows: Vec<u64>,
@@ -52,6 +54,7 @@ struct Block<'a> {
     first_row: usize,
     answered: &'a mut [bool],
     has_contact: &'a mut [bool],
+    has_depth_upper: &'a mut [bool],
     intersecting: &'a mut [bool],
     distance: &'a mut [f64],
     witness_a: &'a mut [f64],
@@ -61,6 +64,7 @@ struct Block<'a> {
     status: &'a mut [u8],
     penetration_status: &'a mut [u8],
     depth: &'a mut [f64],
+    depth_upper: &'a mut [f64],
     contact_a: &'a mut [f64],
     contact_b: &'a mut [f64],
 }
@@ -79,6 +83,7 @@ impl Block<'_> {
             let f = AnswerFields::new(&answer.0, answer.1.as_ref());
             self.answered[i] = true;
             self.has_contact[i] = f.depth.is_some();
+            self.has_depth_upper[i] = f.depth_upper.is_some();
             self.intersecting[i] = f.intersecting;
             self.distance[i] = f.distance;
             self.witness_a[3 * i..3 * i + 3].copy_from_slice(&f.witness_a);
@@ -90,6 +95,7 @@ impl Block<'_> {
                 self.penetration_status[i] = code(&PenetrationStatus::ALL, &hit.status);
             }
             self.depth[i] = f.depth.unwrap_or(0.0);
+            self.depth_upper[i] = f.depth_upper.unwrap_or(0.0);
             self.contact_a[3 * i..3 * i + 3].copy_from_slice(&f.contact_a.unwrap_or_default());
             self.contact_b[3 * i..3 * i + 3].copy_from_slice(&f.contact_b.unwrap_or_default());
         }
@@ -113,6 +119,7 @@ impl Answers {
         let mut out = Answers {
             answered: vec![false; rows],
             has_contact: vec![false; rows],
+            has_depth_upper: vec![false; rows],
             intersecting: vec![false; rows],
             distance: vec![0.0; rows],
             witness_a: vec![0.0; 3 * rows],
@@ -122,6 +129,7 @@ impl Answers {
             status: vec![NO_STATUS; rows],
             penetration_status: vec![NO_STATUS; rows],
             depth: vec![0.0; rows],
+            depth_upper: vec![0.0; rows],
             contact_a: vec![0.0; 3 * rows],
             contact_b: vec![0.0; 3 * rows],
             error_rows,
@@ -130,6 +138,7 @@ impl Answers {
         let (b, b3) = (BLOCK_ROWS, 3 * BLOCK_ROWS);
         let mut answered = out.answered.chunks_mut(b);
         let mut has_contact = out.has_contact.chunks_mut(b);
+        let mut has_depth_upper = out.has_depth_upper.chunks_mut(b);
         let mut intersecting = out.intersecting.chunks_mut(b);
         let mut distance = out.distance.chunks_mut(b);
         let mut witness_a = out.witness_a.chunks_mut(b3);
@@ -139,6 +148,7 @@ impl Answers {
         let mut status = out.status.chunks_mut(b);
         let mut penetration_status = out.penetration_status.chunks_mut(b);
         let mut depth = out.depth.chunks_mut(b);
+        let mut depth_upper = out.depth_upper.chunks_mut(b);
         let mut contact_a = out.contact_a.chunks_mut(b3);
         let mut contact_b = out.contact_b.chunks_mut(b3);
         let failed = &out.error_rows;
@@ -150,6 +160,7 @@ impl Answers {
                     first_row,
                     answered: answered.next().expect("a block per column"),
                     has_contact: has_contact.next().expect("a block per column"),
+                    has_depth_upper: has_depth_upper.next().expect("a block per column"),
                     intersecting: intersecting.next().expect("a block per column"),
                     distance: distance.next().expect("a block per column"),
                     witness_a: witness_a.next().expect("a block per column"),
@@ -159,6 +170,7 @@ impl Answers {
                     status: status.next().expect("a block per column"),
                     penetration_status: penetration_status.next().expect("a block per column"),
                     depth: depth.next().expect("a block per column"),
+                    depth_upper: depth_upper.next().expect("a block per column"),
                     contact_a: contact_a.next().expect("a block per column"),
                     contact_b: contact_b.next().expect("a block per column"),
                 };
@@ -177,7 +189,8 @@ impl Answers {
 
     /// A dict of the columns: NumPy arrays (vectors as `(n, 3)`); the status columns as `uint8` codes into
     /// `status_names` and `penetration_status_names` (255: null); `error_rows` and `error_messages`; and
-    /// the masks `answered` (the row has GJK's fields) and `has_contact` (it has depth and contacts).
+    /// the masks `answered` (the row has GJK's fields), `has_contact` (it has depth and contacts) and
+    /// `has_depth_upper` (EPA did not converge, and the row has the depth's upper bound).
     pub fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let dict = PyDict::new(py);
         let vectors = |v: Vec<f64>| -> PyResult<_> {
@@ -188,6 +201,10 @@ impl Answers {
         };
         dict.set_item("answered", PyArray1::from_vec(py, self.answered))?;
         dict.set_item("has_contact", PyArray1::from_vec(py, self.has_contact))?;
+        dict.set_item(
+            "has_depth_upper",
+            PyArray1::from_vec(py, self.has_depth_upper),
+        )?;
         dict.set_item("intersecting", PyArray1::from_vec(py, self.intersecting))?;
         dict.set_item("distance", PyArray1::from_vec(py, self.distance))?;
         dict.set_item("witness_a", vectors(self.witness_a)?)?;
@@ -205,6 +222,7 @@ impl Answers {
             PenetrationStatus::ALL.map(PenetrationStatus::name).to_vec(),
         )?;
         dict.set_item("depth", PyArray1::from_vec(py, self.depth))?;
+        dict.set_item("depth_upper", PyArray1::from_vec(py, self.depth_upper))?;
         dict.set_item("contact_a", vectors(self.contact_a)?)?;
         dict.set_item("contact_b", vectors(self.contact_b)?)?;
         dict.set_item("error_rows", PyArray1::from_vec(py, self.error_rows))?;

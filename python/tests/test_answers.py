@@ -302,3 +302,38 @@ def test_last_timings_account_for_the_call():
     thread.start()
     thread.join()
     assert seen == [None]
+
+
+def fibonacci_sphere(n):
+    k = np.arange(n) + 0.5
+    y = 1.0 - 2.0 * k / n
+    ring = np.sqrt(1.0 - y * y)
+    phi = np.pi * (3.0 - np.sqrt(5.0)) * k
+    return np.stack([ring * np.cos(phi), y, ring * np.sin(phi)], axis=1)
+
+
+def rotate(q, points):
+    x, y, z, w = q
+    u = np.array([x, y, z])
+    return points + 2.0 * np.cross(u, np.cross(u, points) + w * points)
+
+
+def test_a_depth_epa_did_not_converge_on_carries_its_upper_bound():
+    # Two round hulls of 30,000 points at one centre, one turned, outgrow even the CPU's grown EPA bounds
+    # (docs/algorithm.md): the answer's depth is a lower bound, and depth_upper is the shapes' support
+    # functions along its normal, radii included. A converged answer (the overlapping cubes) has none.
+    ball = fibonacci_sphere(30_000)
+    turn = [math.sin(0.4) * v for v in (0.6, 0.0, 0.8)] + [math.cos(0.4)]
+    shapes = shapes_table([1, 2], [ball.tolist(), BOX], [0.25, 0.0])
+    pairs = pairs_table([1, 2], [1, 2], b_rotation=[turn, [0.0, 0.0, 0.0, 1.0]], b_position=[[0.0] * 3, [0.5, 0, 0]])
+    table = gpu_gjk.query(shapes, pairs)
+    deep, converged = rows(table)
+    assert deep["penetration_status"] in ("epa_max_iterations", "epa_overflow"), deep["penetration_status"]
+    n = np.array(deep["normal"])
+    along = (ball @ n).max() + (rotate(turn, ball) @ -n).max() + 0.5
+    assert deep["depth"] < deep["depth_upper"]
+    assert deep["depth_upper"] == pytest.approx(along, abs=1e-5)
+    assert converged["penetration_status"] == "penetrating" and converged["depth_upper"] is None
+    shape_dict, pair_dict = as_numpy(shapes, pairs)
+    arrays = gpu_gjk.query(shape_dict, pair_dict)
+    assert arrays["depth_upper"].tolist() == [deep["depth_upper"], None]

@@ -99,8 +99,8 @@ pub enum PenetrationStatus {
     Penetrating = 1,
     /// GJK hit its iteration bound, so whether the shapes overlap is unknown.
     GjkMaxIterations = 2,
-    /// EPA hit its iteration bound; the fields hold the best face found, a lower bound on the depth (the
-    /// shapes' support functions along its normal add up to an upper bound).
+    /// EPA hit its iteration bound; the fields hold the best face found, a lower bound on the depth, and
+    /// `depth_upper` the shapes' support functions along its normal, an upper bound.
     MaxIterations = 3,
     /// The polytope outgrew `EPA_MAX_VERTICES`, `EPA_MAX_FACES` or `EPA_MAX_HORIZON`; best face so far.
     Overflow = 4,
@@ -162,10 +162,22 @@ pub struct Penetration<R: Real> {
     pub contact_b: R::Plain,
     /// EPA expansions (0 when GJK alone answered).
     pub iterations: u32,
+    /// On an answer EPA did not converge on (`MaxIterations`, `Overflow`, `Degenerate`), an upper bound on the
+    /// depth: the shapes' support functions along the answer's normal, `h_A(n) + h_B(-n)`, radii included
+    /// (the depth of any direction is at least the penetration depth). `None` on every other status.
+    pub depth_upper: Option<R>,
 }
 
-/// A float32 answer's fields as bits: (status, depth, normal, contact_a, contact_b, iterations).
-pub(crate) type PenetrationBits = (PenetrationStatus, u32, [u32; 3], [u32; 3], [u32; 3], u32);
+/// A float32 answer's fields as bits: (status, depth, normal, contact_a, contact_b, iterations, depth_upper).
+pub(crate) type PenetrationBits = (
+    PenetrationStatus,
+    u32,
+    [u32; 3],
+    [u32; 3],
+    [u32; 3],
+    u32,
+    Option<u32>,
+);
 
 impl Penetration<f32> {
     /// Every field's bits, to compare answers bit for bit: `==` takes `-0.0` for `0.0` and never a NaN for
@@ -179,6 +191,7 @@ impl Penetration<f32> {
             bits(self.contact_a),
             bits(self.contact_b),
             self.iterations,
+            self.depth_upper.map(f32::to_bits),
         )
     }
 }
@@ -193,6 +206,7 @@ impl<R: Real> Penetration<R> {
             contact_a: R::plain(R::vzero()),
             contact_b: R::plain(R::vzero()),
             iterations: 0,
+            depth_upper: None,
         }
     }
 }

@@ -117,6 +117,7 @@ pub(crate) fn finish<R: Real>(
         contact_a: R::plain(core_a + normal * radius_a),
         contact_b: R::plain(core_b - normal * radius_b),
         iterations,
+        depth_upper: None,
     }
 }
 

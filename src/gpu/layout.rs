@@ -141,6 +141,7 @@ impl GpuPenetration {
             contact_a: Vec3::from_array(self.contact_a),
             contact_b: Vec3::from_array(self.contact_b),
             iterations: self.iterations,
+            depth_upper: None,
         }
     }
 }

@@ -239,6 +239,7 @@ impl PackedContact {
                 contact_a: Vec3::ZERO,
                 contact_b: Vec3::ZERO,
                 iterations: word_iterations(self.pen_word),
+                depth_upper: None,
             };
         }
         Penetration {
@@ -248,6 +249,7 @@ impl PackedContact {
             contact_a: Vec3::from_array(self.contact_a),
             contact_b: Vec3::from_array(self.contact_b),
             iterations: word_iterations(self.pen_word),
+            depth_upper: None,
         }
     }
 

@@ -205,6 +205,7 @@ fn penetration_to_local<R: Real>(p: Penetration<R>, unit: R, centre_a: R::Plain)
         depth: p.depth * back,
         contact_a: p.contact_a * back + centre_a,
         contact_b: p.contact_b * back + centre_a,
+        depth_upper: p.depth_upper.map(|upper| upper * back),
         ..p
     }
 }
@@ -231,5 +232,6 @@ pub fn narrow_penetration(p: Penetration<f64>, iterations: u32) -> Penetration<f
         contact_a: p.contact_a.as_vec3(),
         contact_b: p.contact_b.as_vec3(),
         iterations,
+        depth_upper: p.depth_upper.map(|upper| upper as f32),
     }
 }

@@ -98,13 +98,56 @@ fn penetration_after<R: Real, T: EpaTracer<R>>(
 /// flat, a fold that leaves a face too close, a cross product that overflowed, sliver weights that put the
 /// contacts apart); this one catches what they miss, and such an answer becomes `Degenerate` (repeated in
 /// float64 by the float32 entry points) instead of a silent wrong normal.
+///
+/// An answer EPA did not converge on (`MaxIterations`, `Overflow`, `Degenerate`, from EPA or from this check)
+/// gets its upper bound, [`with_depth_upper`].
 pub fn penetration_certified<R: Real>(q: &PairQuery<R>, answer: Penetration<R>) -> Penetration<R> {
-    if answer.status != PenetrationStatus::Penetrating {
-        return answer;
-    }
     let n = R::unplain(answer.normal);
-    let supports = [q.support.support_a(n), q.support.support_b(-n)];
-    certify(answer, supports, q.margin(), q.scale)
+    let supports = || [q.support.support_a(n), q.support.support_b(-n)];
+    match answer.status {
+        PenetrationStatus::Penetrating => {
+            let supports = supports();
+            let certified = certify(answer, supports, q.margin(), q.scale);
+            if certified.status == PenetrationStatus::Penetrating {
+                certified
+            } else {
+                with_depth_upper(certified, supports, q.margin())
+            }
+        }
+        // A normal of no direction (or none at all) has no support points, and bounds nothing.
+        PenetrationStatus::MaxIterations
+        | PenetrationStatus::Overflow
+        | PenetrationStatus::Degenerate
+            if R::length_squared(n) > R::ZERO && R::length_squared(n).is_finite() =>
+        {
+            with_depth_upper(answer, supports(), q.margin())
+        }
+        _ => answer,
+    }
+}
+
+/// `answer` with its upper bound on the depth: the support functions of A along its normal and of B against
+/// it (`a` and `b`, normalised units, A's centred frame) add up to how far B must move along the normal to
+/// leave A, which is at least the penetration depth, whatever the direction (the depth is the least of them
+/// over all directions). Measured along the unit direction of a normal that rounding left off unit length; a
+/// negative sum (rounding at an exact touch) is 0, as the depth is; a normal of no direction bounds nothing.
+fn with_depth_upper<R: Real>(
+    answer: Penetration<R>,
+    [a, b]: [R::V; 2],
+    margin: R,
+) -> Penetration<R> {
+    let n = R::unplain(answer.normal);
+    let length = R::length_squared(n).sqrt();
+    let upper = R::dot(a - b, n) / length + margin;
+    let depth_upper = if upper.is_finite() && length > R::ZERO {
+        Some(if upper > R::ZERO { upper } else { R::ZERO })
+    } else {
+        None
+    };
+    Penetration {
+        depth_upper,
+        ..answer
+    }
 }
 
 /// [`penetration_certified`]'s checks of a penetrating `answer`, given A's support point along its normal
@@ -198,6 +241,7 @@ mod tests {
             contact_a: normal * depth,
             contact_b: Vec3::ZERO,
             iterations: 1,
+            depth_upper: None,
         };
         let kept = penetration_certified(&pair(0.0), answer(Vec3::X, 0.25));
         assert_eq!(kept.status, PenetrationStatus::Penetrating);
@@ -224,5 +268,102 @@ mod tests {
         assert_eq!(rounded.status, PenetrationStatus::Penetrating);
         let separated = Penetration::<f32>::none(PenetrationStatus::Separated);
         assert_eq!(penetration_certified(&pair(0.0), separated), separated);
+    }
+
+    /// A non-converged answer's bound, on EPA cut short at the GPU's first-try bounds: two round hulls of 800
+    /// points at one centre (rounded, in both orders, float32 and float64). Its depth is at most the least
+    /// depth over a lattice of directions (an upper bound on the exact depth), and `depth_upper` is the
+    /// depth along its own normal found by brute force, so at least the exact depth.
+    #[cfg(feature = "scenario")]
+    #[test]
+    fn answers_epa_did_not_converge_on_carry_their_upper_bound() {
+        use crate::epa::{expand_traced, EpaLimits};
+        use crate::gjk::NoTrace;
+        use crate::query::frame::Prepared;
+        use crate::scenario::mesh_gen::fibonacci_sphere;
+        use crate::shape::ConvexShape;
+        use glam::DVec3;
+
+        fn cut_short<R: Real>(q: &PairQuery<R>) -> Penetration<R> {
+            let (result, simplex) = gjk_with_simplex_traced(q, QueryKind::Distance, &mut NoTrace);
+            assert_eq!(result.status, GjkStatus::Intersecting);
+            let hit = expand_traced(q, &simplex, EpaLimits::FIRST, &mut NoTrace);
+            penetration_certified(q, hit)
+        }
+        let sphere = |radius: f32| -> Vec<Vec3> {
+            fibonacci_sphere(800).iter().map(|p| *p * radius).collect()
+        };
+        let along = |points: &[Vec3], n: DVec3| {
+            points
+                .iter()
+                .map(|p| p.as_dvec3().dot(n))
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        let (big, small) = (sphere(1.0), sphere(0.5));
+        let config = GjkConfig::default();
+        let offsets = [Vec3::ZERO, Vec3::new(0.02, -0.01, 0.005)];
+        for (pa, pb, offset) in offsets
+            .iter()
+            .flat_map(|&o| [(&big, &small, o), (&small, &big, o)])
+        {
+            let (ra, rb) = (0.25, 0.125);
+            let a = ConvexShape::hull(pa, ra).unwrap();
+            let b = ConvexShape::hull(pb, rb).unwrap();
+            // How far B (moved by `offset`) must move along the unit `n` to leave A, radii included.
+            let depth_along = |n: DVec3| {
+                along(pa, n) + along(pb, -n) - offset.as_dvec3().dot(n) + (ra + rb) as f64
+            };
+            let lattice_least = fibonacci_sphere(4096)
+                .iter()
+                .map(|n| depth_along(n.as_dvec3().normalize()))
+                .fold(f64::INFINITY, f64::min);
+            let placed = RelativePose::<f32> {
+                rotation: Quat::IDENTITY,
+                position: offset,
+            };
+            let pair = Prepared::new(&a, &b, &placed);
+            let wide = pair.widened();
+            let single = pair.penetration_to_local(cut_short(&pair.query(&config)));
+            let double = wide.penetration_to_local(cut_short(&wide.query(&config)));
+            let answers = [
+                (
+                    single.status,
+                    single.depth as f64,
+                    single.normal.as_dvec3(),
+                    single.depth_upper.map(f64::from),
+                ),
+                (
+                    double.status,
+                    double.depth,
+                    double.normal,
+                    double.depth_upper,
+                ),
+            ];
+            for (status, depth, normal, upper) in answers {
+                assert!(
+                    matches!(
+                        status,
+                        PenetrationStatus::MaxIterations | PenetrationStatus::Overflow
+                    ),
+                    "{status:?}"
+                );
+                let upper = upper.expect("a non-converged answer has its bound");
+                let exact_upper = depth_along(normal.normalize());
+                assert!(depth <= lattice_least + 1e-6, "{depth} {lattice_least}");
+                assert!((upper - exact_upper).abs() <= 1e-5, "{upper} {exact_upper}");
+                assert!(depth < upper, "{depth} {upper}");
+            }
+        }
+        // A converged answer has no bound.
+        let a = ConvexShape::hull(&big, 0.0).unwrap();
+        let still = RelativePose::<f32> {
+            rotation: Quat::IDENTITY,
+            position: Vec3::ZERO,
+        };
+        let pair = Prepared::new(&a, &a, &still);
+        let q = pair.query(&config);
+        let (_, hit) = penetration_traced(&q, &mut NoTrace);
+        assert_eq!(hit.status, PenetrationStatus::Penetrating);
+        assert_eq!(hit.depth_upper, None);
     }
 }

@@ -47,6 +47,9 @@ pub struct WorldPenetration {
     pub contact_a: DVec3,
     /// The point of B deepest inside A.
     pub contact_b: DVec3,
+    /// An upper bound on the depth where EPA did not converge ([`Penetration::depth_upper`]); `None` on
+    /// every other status.
+    pub depth_upper: Option<f64>,
 }
 
 impl WorldPenetration {
@@ -58,6 +61,7 @@ impl WorldPenetration {
             normal: pose_a.rotation * R::vec_to_f64(R::unplain(local.normal)),
             contact_a: pose_a.transform_point(R::vec_to_f64(R::unplain(local.contact_a))),
             contact_b: pose_a.transform_point(R::vec_to_f64(R::unplain(local.contact_b))),
+            depth_upper: local.depth_upper.map(R::to_f64),
         }
     }
 }

@@ -131,6 +131,7 @@ pub fn penetration_f64(
         contact_b: to_local(pose_a, hit.contact_b),
         // The world answer does not carry EPA's expansion count; no referee reads it.
         iterations: 0,
+        depth_upper: hit.depth_upper,
     };
     (result, local)
 }

@@ -6,7 +6,8 @@ use crate::query::{WorldPenetration, WorldResult};
 /// The fields of one answer as `query` prints them (and the Python module returns them), in world
 /// coordinates: `-0.0` written as `0.0`; on intersecting pairs with a penetration answer, EPA's normal,
 /// depth and contacts (whatever EPA's status: a bound hit still leaves the best face found); without a
-/// penetration answer (`--kind distance` or `intersection`) GJK's fields alone.
+/// penetration answer (`--kind distance` or `intersection`) GJK's fields alone. `depth_upper` only where
+/// EPA did not converge (see [`WorldPenetration::depth_upper`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AnswerFields {
     pub intersecting: bool,
@@ -18,6 +19,7 @@ pub struct AnswerFields {
     pub status: &'static str,
     pub penetration_status: Option<&'static str>,
     pub depth: Option<f64>,
+    pub depth_upper: Option<f64>,
     pub contact_a: Option<[f64; 3]>,
     pub contact_b: Option<[f64; 3]>,
 }
@@ -35,6 +37,7 @@ impl AnswerFields {
             status: r.status.name(),
             penetration_status: hit.map(|h| h.status.name()),
             depth: contact.map(|h| clean(h.depth)),
+            depth_upper: contact.and_then(|h| h.depth_upper).map(clean),
             contact_a: contact.map(|h| clean3(h.contact_a)),
             contact_b: contact.map(|h| clean3(h.contact_b)),
         }

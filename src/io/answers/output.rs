@@ -80,6 +80,10 @@ pub fn push_result_with_id(
     if let (Some(depth), Some(contact_a), Some(contact_b)) = (f.depth, f.contact_a, f.contact_b) {
         line.text(", \"depth\": ");
         line.number(depth);
+        if let Some(upper) = f.depth_upper {
+            line.text(", \"depth_upper\": ");
+            line.number(upper);
+        }
         line.text(", \"contact_a\": ");
         line.vector(contact_a);
         line.text(", \"contact_b\": ");
@@ -89,8 +93,8 @@ pub fn push_result_with_id(
 }
 
 /// Room for the longest answer line, reserved once per line so the appends do not grow the buffer one
-/// by one: 17 floats of at most 24 characters each, a u32, two status names and the keys come to under
-/// 700 bytes.
+/// by one: 18 floats of at most 24 characters each, a u32, two status names and the keys come to under
+/// 750 bytes.
 const LINE_CAPACITY: usize = 1024;
 
 /// One answer line being appended to a buffer.
@@ -205,6 +209,7 @@ mod tests {
             normal: DVec3::ZERO,
             contact_a: DVec3::ZERO,
             contact_b: DVec3::ZERO,
+            depth_upper: None,
         };
         assert_eq!(
             written(&r, &hit),
@@ -232,13 +237,15 @@ mod tests {
             normal: DVec3::new(-0.0, 1.0, 0.0),
             contact_a: DVec3::new(0.0, 0.5, 0.0),
             contact_b: DVec3::new(0.0, 0.0, -0.0),
+            depth_upper: Some(0.75),
         };
         assert_eq!(
             written(&r, &hit),
             "{\"intersecting\": true, \"distance\": 0.0, \"witness_a\": [0.25, 0.0, 0.0], \
              \"witness_b\": [0.25, 0.0, 0.0], \"normal\": [0.0, 1.0, 0.0], \"iterations\": 4, \
              \"status\": \"intersecting\", \"penetration_status\": \"epa_max_iterations\", \
-             \"depth\": 0.5, \"contact_a\": [0.0, 0.5, 0.0], \"contact_b\": [0.0, 0.0, 0.0]}\n"
+             \"depth\": 0.5, \"depth_upper\": 0.75, \"contact_a\": [0.0, 0.5, 0.0], \
+             \"contact_b\": [0.0, 0.0, 0.0]}\n"
         );
     }
 
@@ -256,6 +263,8 @@ mod tests {
         penetration_status: Option<&'static str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         depth: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        depth_upper: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         contact_a: Option<[f64; 3]>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -280,6 +289,7 @@ mod tests {
                 status: r.status.name(),
                 penetration_status: hit.map(|h| h.status.name()),
                 depth: contact.map(|h| clean(h.depth)),
+                depth_upper: contact.and_then(|h| h.depth_upper).map(clean),
                 contact_a: contact.map(|h| clean3(h.contact_a)),
                 contact_b: contact.map(|h| clean3(h.contact_b)),
             },
@@ -347,6 +357,7 @@ mod tests {
                 normal: vector(&mut rng),
                 contact_a: vector(&mut rng),
                 contact_b: vector(&mut rng),
+                depth_upper: rng.random_bool(0.5).then(|| number(&mut rng)),
             };
             let hit = rng.random_bool(0.8).then_some(&hit);
             let mut direct = Vec::new();

@@ -67,6 +67,7 @@ pub struct AnswersBuilder {
     status: StringBuilder,
     penetration_status: StringBuilder,
     depth: Float64Builder,
+    depth_upper: Float64Builder,
     contact_a: FixedBuilder,
     contact_b: FixedBuilder,
     error: StringBuilder,
@@ -91,6 +92,7 @@ impl AnswersBuilder {
             status: StringBuilder::with_capacity(rows, 16 * rows),
             penetration_status: StringBuilder::with_capacity(rows, 16 * rows),
             depth: Float64Builder::with_capacity(rows),
+            depth_upper: Float64Builder::with_capacity(rows),
             contact_a: FixedBuilder::with_capacity(rows),
             contact_b: FixedBuilder::with_capacity(rows),
             error: StringBuilder::with_capacity(rows, 0),
@@ -111,6 +113,8 @@ impl AnswersBuilder {
         self.penetration_status
             .append_option(hit.as_ref().map(|h| h.status.name()));
         self.depth.append_option(contact.map(|h| clean(h.depth)));
+        self.depth_upper
+            .append_option(contact.and_then(|h| h.depth_upper).map(clean));
         self.contact_a.push(contact.map(|h| h.contact_a));
         self.contact_b.push(contact.map(|h| h.contact_b));
         self.error.append_null();
@@ -127,6 +131,7 @@ impl AnswersBuilder {
         self.status.append_null();
         self.penetration_status.append_null();
         self.depth.append_null();
+        self.depth_upper.append_null();
         self.contact_a.push(None);
         self.contact_b.push(None);
         self.error.append_value(message);
@@ -145,10 +150,53 @@ impl AnswersBuilder {
             Arc::new(b.status.finish()),
             Arc::new(b.penetration_status.finish()),
             Arc::new(b.depth.finish()),
+            Arc::new(b.depth_upper.finish()),
             b.contact_a.finish(),
             b.contact_b.finish(),
             Arc::new(b.error.finish()),
         ];
         RecordBatch::try_new(answers_schema(), columns).expect("the columns follow answers_schema")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epa::PenetrationStatus;
+    use crate::query::{WorldPenetration, WorldResult};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Float64Type;
+    use arrow_array::Array;
+
+    /// `depth_upper` is filled on an answer EPA did not converge on, null on a converged one (and on an
+    /// error row), as the JSON line has it or not.
+    #[test]
+    fn the_depth_upper_column_is_null_where_the_answer_has_no_bound() {
+        let r = WorldResult {
+            status: GjkStatus::Intersecting,
+            intersecting: true,
+            distance: 0.0,
+            witness_a: DVec3::ZERO,
+            witness_b: DVec3::ZERO,
+            normal: DVec3::ZERO,
+            iterations: 4,
+        };
+        let hit = |status, depth_upper| WorldPenetration {
+            status,
+            depth: 0.5,
+            normal: DVec3::X,
+            contact_a: DVec3::X * 0.5,
+            contact_b: DVec3::ZERO,
+            depth_upper,
+        };
+        let mut builder = AnswersBuilder::default();
+        builder.push_answer(&(r, Some(hit(PenetrationStatus::MaxIterations, Some(0.75)))));
+        builder.push_answer(&(r, Some(hit(PenetrationStatus::Penetrating, None))));
+        builder.push_error("bad row");
+        let batch = builder.finish();
+        let upper = batch.column_by_name("depth_upper").unwrap();
+        let upper = upper.as_primitive::<Float64Type>();
+        assert_eq!(upper.value(0), 0.75);
+        assert!(upper.is_null(1) && upper.is_null(2));
     }
 }

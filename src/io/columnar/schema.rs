@@ -60,6 +60,7 @@ pub fn answers_schema() -> Arc<Schema> {
         Field::new("status", DataType::Utf8, true),
         Field::new("penetration_status", DataType::Utf8, true),
         Field::new("depth", DataType::Float64, true),
+        Field::new("depth_upper", DataType::Float64, true),
         Field::new("contact_a", vec3_type(), true),
         Field::new("contact_b", vec3_type(), true),
         Field::new("error", DataType::Utf8, true),
