@@ -65,11 +65,11 @@ pub fn show(ctx: &egui::Context, view: &PickedView, actions: &mut Vec<Action>) {
                 BodyState::Disagreement => "GPU and CPU disagree",
             };
             ui.label(format!(
-                "{}{}, size {:.3}, {state}, {} pairs",
+                "{}{}, size {:.3}, {state}, {}",
                 view.shape,
                 if view.player { " (player)" } else { "" },
                 view.size,
-                view.rows.len()
+                crate::text::count_len(view.rows.len(), "pair")
             ));
             pair_table(ui, view, actions);
             ui.horizontal_wrapped(|ui| {
