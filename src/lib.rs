@@ -41,6 +41,7 @@
 //! 5. [`query`]: one pair of placed shapes answered (centring, units, GJK then EPA, certificates, the float64
 //!    repeat, world coordinates): the front door above, and [`query::advanced`] below it for batch code.
 //! 6. [`manifold`](mod@manifold) (where two shapes touch: up to four contact points from EPA's normal),
+//!    [`sat`] (the separating axis test between polyhedra, the second algorithm beside GJK and EPA),
 //!    [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
 //! 7. [`resolve`] (the GPU's named failures answered again on the CPU) and [`validate`] (GPU against CPU).
 //! 8. With the `io` feature, `io`: batches in and answers out (JSON Lines, Arrow IPC and Parquet tables) and
@@ -61,6 +62,7 @@ pub mod pose;
 pub mod query;
 pub mod real;
 pub mod resolve;
+pub mod sat;
 pub mod shape;
 pub mod validate;
 

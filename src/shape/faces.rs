@@ -162,15 +162,54 @@ fn merged_faces(core: &[Vec3], triangles: &[[u32; 3]]) -> Vec<HullFace> {
             .map(|&t| normal_of(&triangles[t]))
             .sum::<DVec3>()
             .normalize_or_zero();
-        let mut vertices: Vec<u32> = members.iter().flat_map(|&t| triangles[t]).collect();
-        vertices.sort_unstable();
-        vertices.dedup();
+        let outline =
+            boundary_loop(triangles, &members, &face_of, &across, face).unwrap_or_else(|| {
+                let mut vertices: Vec<u32> = members.iter().flat_map(|&t| triangles[t]).collect();
+                vertices.sort_unstable();
+                vertices.dedup();
+                convex_outline(core, &vertices, normal)
+            });
         faces.push(HullFace {
-            vertices: convex_outline(core, &vertices, normal),
+            vertices: outline,
             normal,
         });
     }
     faces
+}
+
+/// The boundary of the triangles of `face` (the edges with another face's triangle across them), as one loop
+/// counterclockwise from outside: so every edge of a face has its twin, the other way round, in the face across
+/// it, as the separating axis test's edge list needs. `None` when the boundary is not one simple loop (never
+/// seen on a convex hull's nearly coplanar triangles; the convex outline of the vertices is used then).
+fn boundary_loop(
+    triangles: &[[u32; 3]],
+    members: &[usize],
+    face_of: &[usize],
+    across: &HashMap<(u32, u32), usize>,
+    face: usize,
+) -> Option<Vec<u32>> {
+    let mut next: HashMap<u32, u32> = HashMap::new();
+    for &t in members {
+        let v = triangles[t];
+        for k in 0..3 {
+            let (a, b) = (v[k], v[(k + 1) % 3]);
+            let other = across.get(&(b, a)).map(|&o| face_of[o]);
+            if other != Some(face) && next.insert(a, b).is_some() {
+                return None;
+            }
+        }
+    }
+    let &start = next.keys().min()?;
+    let mut outline = vec![start];
+    let mut at = next[&start];
+    while at != start {
+        if outline.len() > next.len() {
+            return None;
+        }
+        outline.push(at);
+        at = *next.get(&at)?;
+    }
+    (outline.len() == next.len()).then_some(outline)
 }
 
 /// The corners of the convex outline of `vertices` seen along `normal`, counterclockwise about it (Andrew's
