@@ -10,6 +10,8 @@
 //!
 //! Everything is in float64 in A's local frame, from the faces of [`ConvexShape::faces`].
 
+pub mod compare;
+
 use crate::query::PairInput;
 use crate::shape::{ConvexShape, HullFace, HullFaces};
 use glam::DVec3;
