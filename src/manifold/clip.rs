@@ -36,17 +36,41 @@ struct Side {
     offset: f64,
     /// The id side of a crossing of an incident edge with this plane.
     crossing: u32,
+    /// The length of the reference edge (segment) it stands on.
+    length: f64,
 }
 
 /// The incident feature clipped to the reference's side planes along `normal` (unit, A towards B in A's
 /// frame), each kept point paired with its reference partner.
 pub(super) fn clip(reference: &Feature, incident: &Feature, normal: DVec3) -> Vec<Clipped> {
-    if reference.points.len() == 2 && !parallel(reference, incident, normal) {
-        // A segment touches a segment crossing it (or a vertex) at one point, EPA's: pairing points by their
-        // place along the reference would pair points that are not across one another.
-        return Vec::new();
+    if reference.points.len() == 2
+        && incident.points.len() == 2
+        && !parallel(reference, incident, normal)
+    {
+        // A segment touches a segment crossing it at one point: their closest points (pairing points by their
+        // place along the reference would pair points that are not across one another).
+        let (on_reference, on_incident) =
+            closest_between_segments(&reference.points, &incident.points);
+        return vec![Clipped {
+            incident: on_incident,
+            reference: on_reference,
+            incident_code: incident.code,
+            reference_code: reference.code,
+        }];
     }
-    let sides = side_planes(reference, normal);
+    if reference.points.len() == 1 {
+        // A vertex against a vertex (two spheres' centres): the pair itself, its radii added by the caller.
+        let p = incident.points[0];
+        return vec![Clipped {
+            incident: p,
+            reference: reference.points[0],
+            incident_code: incident.code,
+            reference_code: reference.code,
+        }];
+    }
+    let Some(sides) = side_planes(reference, normal) else {
+        return Vec::new();
+    };
     // Incident points, each with the id sides it has while unclipped and the edge that leaves it.
     let n = incident.points.len();
     let mut polygon: Vec<(DVec3, u32, u32, Along)> = (0..n)
@@ -112,6 +136,37 @@ pub(super) fn clip(reference: &Feature, incident: &Feature, normal: DVec3) -> Ve
         .collect()
 }
 
+/// The closest points of segments `p` and `q` (Ericson, Real-Time Collision Detection, 5.1.9), the one on `p`
+/// first.
+fn closest_between_segments(p: &[DVec3], q: &[DVec3]) -> (DVec3, DVec3) {
+    let (d1, d2, r) = (p[1] - p[0], q[1] - q[0], p[0] - q[0]);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    let (c, b) = (d1.dot(r), d1.dot(d2));
+    let denominator = a * e - b * b;
+    let mut s = if denominator > 0.0 {
+        ((b * f - c * e) / denominator).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = if e > 0.0 { (b * s + f) / e } else { 0.0 };
+    if t < 0.0 {
+        t = 0.0;
+        s = if a > 0.0 {
+            (-c / a).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    } else if t > 1.0 {
+        t = 1.0;
+        s = if a > 0.0 {
+            ((b - c) / a).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    }
+    (p[0] + d1 * s, q[0] + d2 * t)
+}
+
 /// Segments (edges) whose shadows along the normal are parallel within this sine touch along a length.
 const PARALLEL_SINE: f64 = 0.05;
 
@@ -141,24 +196,43 @@ fn shared_vertex(reference: &Feature, a: usize, b: usize) -> Option<u32> {
     Some(code(FeatureKind::Vertex, reference.indices[vertex]))
 }
 
-/// The planes through the reference's edges (a segment's ends) that contain the normal, facing out.
-fn side_planes(reference: &Feature, normal: DVec3) -> Vec<Side> {
+/// Side planes whose edge is shorter than this fraction of the coordinates' size are rounding, not edges.
+const EDGE_MIN_FRACTION: f64 = 1e-9;
+
+/// The planes through the reference's edges (a segment's ends) that contain the normal, facing out, without
+/// those of edges lost to rounding; `None` when too few are left to bound anything (a polygon a billionth of
+/// its coordinates' size, collapsed in A's frame).
+fn side_planes(reference: &Feature, normal: DVec3) -> Option<Vec<Side>> {
+    let r = &reference.points;
+    let size = r.iter().map(|p| p.abs().max_element()).fold(0.0, f64::max);
+    let sides = all_side_planes(reference, normal);
+    let kept: Vec<Side> = sides
+        .into_iter()
+        .filter(|s| s.length > EDGE_MIN_FRACTION * size)
+        .collect();
+    (kept.len() >= r.len().min(3)).then_some(kept)
+}
+
+fn all_side_planes(reference: &Feature, normal: DVec3) -> Vec<Side> {
     let r = &reference.points;
     match r.len() {
         1 => Vec::new(),
         2 => {
             let along = r[1] - r[0];
+            let length = (along - normal * along.dot(normal)).length();
             let across = (along - normal * along.dot(normal)).normalize_or_zero();
             vec![
                 Side {
                     normal: across,
                     offset: across.dot(r[1]),
                     crossing: code(FeatureKind::Vertex, reference.indices[1]),
+                    length,
                 },
                 Side {
                     normal: -across,
                     offset: -across.dot(r[0]),
                     crossing: code(FeatureKind::Vertex, reference.indices[0]),
+                    length,
                 },
             ]
         }
@@ -168,11 +242,13 @@ fn side_planes(reference: &Feature, normal: DVec3) -> Vec<Side> {
             let towards = normal * reference.normal.dot(normal).signum();
             (0..n)
                 .map(|j| {
-                    let side = (r[(j + 1) % n] - r[j]).cross(towards);
+                    let edge = r[(j + 1) % n] - r[j];
+                    let side = edge.cross(towards);
                     Side {
                         normal: side,
                         offset: side.dot(r[j]),
                         crossing: code(FeatureKind::Edge, reference.indices[j]),
+                        length: edge.length(),
                     }
                 })
                 .collect()

@@ -112,11 +112,7 @@ pub(crate) fn manifold_in_a(input: &PairInput, options: QueryOptions) -> Manifol
     } else {
         (&face_b, &face_a)
     };
-    let clipped = if reference.rank() == 0 {
-        Vec::new()
-    } else {
-        clip(reference, incident, normal)
-    };
+    let clipped = clip(reference, incident, normal);
     let (radius_a, radius_b) = (a.radius() as f64, b.radius() as f64);
     let margin = tolerance * scale;
     let mut points: Vec<ContactPoint> = clipped
