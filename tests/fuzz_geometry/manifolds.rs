@@ -44,8 +44,13 @@ fn check_order(
         return m;
     }
     let scale = a.bound().max(b.bound());
-    // World coordinates far from the origin are rounded to their own precision.
-    let rounding = 8.0 * EPS64 * (pose_a.position.length() + pose_b.position.length() + scale);
+    // World coordinates far from the origin (poses, or points written far from their local origin) are
+    // rounded to their own precision.
+    let far = pose_a.position.length()
+        + pose_b.position.length()
+        + a.centre().length()
+        + b.centre().length();
+    let rounding = 8.0 * EPS64 * (far + scale);
     let tolerance = TOUCH * scale + rounding;
     if !(1..=4).contains(&m.points.len()) {
         problems.push(format!("{} points", m.points.len()));
