@@ -41,7 +41,9 @@
 //!    `scenario` (seeded random scenes, the stress scene, the asset meshes).
 //! 5. [`query`]: one pair of placed shapes answered (centring, units, GJK then EPA, certificates, the float64
 //!    repeat, world coordinates): the front door above, and [`query::advanced`] below it for batch code.
-//! 6. [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
+//! 6. [`manifold`](mod@manifold) (where two shapes touch: up to four contact points from EPA's normal),
+//!    [`sat`] (the separating axis test between polyhedra, the second algorithm beside GJK and EPA),
+//!    [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
 //! 7. [`resolve`] (the GPU's named failures answered again on the CPU) and [`validate`] (GPU against CPU).
 //! 8. With the `io` feature, `io`: batches in and answers out (JSON Lines, Arrow IPC and Parquet tables) and
 //!    the drivers that answer them on the CPU or the GPU, shared by the command line and the Python module.
@@ -56,10 +58,12 @@ pub mod error;
 pub mod gjk;
 pub mod gpu;
 pub mod instance;
+pub mod manifold;
 pub mod pose;
 pub mod query;
 pub mod real;
 pub mod resolve;
+pub mod sat;
 pub mod shape;
 pub mod text;
 pub mod validate;
@@ -74,6 +78,7 @@ pub mod io;
 pub use error::GjkError;
 pub use gjk::{GjkConfig, GjkResult, GjkStatus, QueryKind};
 pub use instance::{Instance, Pair};
+pub use manifold::{manifold, ContactPoint, FeatureId, Manifold};
 pub use pose::{CentredPose, DPose, Pose, RelativePose};
 pub use query::{
     distance, intersects, penetration, PairInput, Precision, QueryOptions, WorldPenetration,

@@ -3,6 +3,7 @@
 //!
 //! The library holds the logic so tests can drive it without the binary; `cli::bench` only maps arguments.
 
+mod algorithms;
 mod chart;
 mod export;
 mod fit;
@@ -12,6 +13,7 @@ mod spec;
 mod table;
 mod warmup;
 
+pub use algorithms::{run_algorithms, AlgorithmChoice};
 pub use chart::render_chart;
 pub use export::{to_csv, to_json};
 pub use fit::{FitWriter, REPORT_COLUMNS};

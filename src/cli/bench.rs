@@ -5,8 +5,8 @@ use super::bench_io::{run_io_bench, IoBenchSpec};
 use super::choices::BackendArg;
 use crate::bench::{
     self, kind_name, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, render_chart,
-    render_group, step_count, sweep_sizes, BenchSpec, FitWriter, GpuBench, Group, KindChoice,
-    Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
+    render_group, step_count, sweep_sizes, AlgorithmChoice, BenchSpec, FitWriter, GpuBench, Group,
+    KindChoice, Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
     REPORT_COLUMNS,
 };
 use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
@@ -67,6 +67,10 @@ pub struct BenchArgs {
     /// answering (CPU) and writing it, next to the compute-only figure (table, and --json).
     #[arg(long, conflicts_with_all = ["sweep", "csv", "chart", "backend", "kind"])]
     pub io: bool,
+    /// Compare the separating axis test with GJK and EPA instead (`gjk`, `sat` or `both`, which also counts
+    /// their agreement): --pairs seeded pairs per family (boxes, hulls of 8, 64 and 512 points), one thread.
+    #[arg(long, value_enum, conflicts_with_all = ["sweep", "csv", "chart", "json", "backend", "kind", "io"])]
+    pub algorithm: Option<AlgorithmChoice>,
     /// With --io: write the generated input file here and keep it (by default it goes to a temporary
     /// folder and is removed), e.g. to time `gpu-gjk query` on it.
     #[arg(long, value_name = "FILE.jsonl", requires = "io")]
@@ -237,6 +241,12 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
     let mut report = report_writer(to_stderr, args.wide);
     if args.io {
         return run_io(args, &spec, &exports, &mut report);
+    }
+    if let Some(choice) = args.algorithm {
+        let (table, clean) = bench::run_algorithms(choice, spec.sizes[0], spec.seed, spec.repeat);
+        report.write_all(table.as_bytes())?;
+        report.flush()?;
+        return Ok(clean);
     }
     let selected = select_backend(args.backend.into(), SoftwareAdapters::Accept)?;
     let kinds: Vec<&str> = spec.kinds.iter().map(|&k| kind_name(k)).collect();

@@ -12,7 +12,7 @@ use crate::io::batch::answer_indexed_gpu;
 use crate::io::batch::IndexedAnswers;
 use crate::io::batch::{parse_threads, threads_from_count, Executor};
 use crate::io::batch::{select_backend, SoftwareAdapters};
-use crate::io::batch::{stream_on_cpu, Streamed};
+use crate::io::batch::{stream_manifolds, stream_on_cpu, Streamed};
 use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
 use crate::io::jsonl::ShapeCache;
 use crate::io::jsonl::{indexed_batch, read_and_parse};
@@ -51,6 +51,8 @@ pub struct QueryArgs {
     /// What to answer: `penetration` (distance when apart, depth and contacts when overlapping), `distance`
     /// (no depth, no EPA) or `intersection` (the flag; GJK stops as soon as it is decided). The GPU backend
     /// runs its penetration kernels whatever the kind and prints the fields of the kind asked for.
+    /// `manifold`: the contact manifold (up to four points, depths and feature ids), on the CPU, for JSON
+    /// Lines batches.
     #[arg(long, value_enum, default_value_t = KindArg::Penetration)]
     pub kind: KindArg,
     #[command(flatten)]
@@ -63,11 +65,15 @@ pub enum KindArg {
     Intersection,
     Distance,
     Penetration,
+    Manifold,
 }
 
 impl KindArg {
+    /// The kind of answer the batch drivers give; a manifold is built on the penetration answer (and `query`
+    /// sends it to its own driver, [`stream_manifolds`]).
     pub fn answer_kind(self) -> AnswerKind {
         match self {
+            KindArg::Manifold => AnswerKind::Penetration,
             KindArg::Intersection => AnswerKind::Intersection,
             KindArg::Distance => AnswerKind::Distance,
             KindArg::Penetration => AnswerKind::Penetration,
@@ -97,6 +103,9 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     }
     output.check("--output", None)?;
     let exec = Executor::new(threads_from_count(args.threads))?;
+    if args.kind == KindArg::Manifold {
+        return manifold_query(args, &output, &exec);
+    }
     if let Some(format) = columnar_input(args)? {
         return columnar_query(args, format, &output, &exec);
     }
@@ -136,6 +145,39 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
             }
         }
     };
+    if args.stats {
+        note(format_args!("{}", stats_line(run.pairs, run.compute_s)));
+    }
+    Ok(QueryReport {
+        lines: run.lines,
+        pairs: run.pairs,
+        failed_lines: run.failed_lines,
+    })
+}
+
+/// `query --kind manifold`: JSON Lines in and out, on the CPU.
+fn manifold_query(
+    args: &QueryArgs,
+    output: &Destination,
+    exec: &Executor,
+) -> anyhow::Result<QueryReport> {
+    if columnar_input(args)?.is_some() {
+        anyhow::bail!(
+            "--kind manifold answers JSON Lines batches, and {} is a columnar table",
+            args.input.display()
+        );
+    }
+    if !matches!(args.backend, BackendArg::Auto | BackendArg::Cpu) {
+        anyhow::bail!("--kind manifold runs on the CPU: leave --backend out or give --backend cpu");
+    }
+    let cache = ShapeCache::default();
+    let run = stream_manifolds(
+        &args.input,
+        exec,
+        &cache,
+        output,
+        args.line_limit.max_line_bytes,
+    )?;
     if args.stats {
         note(format_args!("{}", stats_line(run.pairs, run.compute_s)));
     }

@@ -153,13 +153,35 @@ pub fn penetration(input: &PairInput, options: QueryOptions) -> (WorldResult, Wo
     )
 }
 
+/// [`penetration`]'s answers in A's local frame (the frame of `input.a`'s points) rather than the world's: for
+/// answers built on top of it (the contact manifold), which keep their precision far from the origin so.
+pub(crate) fn penetration_in_a(
+    input: &PairInput,
+    options: QueryOptions,
+) -> (WorldResult, WorldPenetration) {
+    let (result, hit) = answer_in(input, AnswerKind::Penetration, options, &DPose::IDENTITY);
+    (
+        result,
+        hit.expect("a penetration query answers a penetration"),
+    )
+}
+
 /// One pair's answer in world coordinates.
 fn world_answer(
     input: &PairInput,
     kind: AnswerKind,
     options: QueryOptions,
 ) -> (WorldResult, Option<WorldPenetration>) {
-    let pose_a = &input.pose_a;
+    answer_in(input, kind, options, &input.pose_a)
+}
+
+/// One pair's answer, moved from A's local frame by `pose_a`.
+fn answer_in(
+    input: &PairInput,
+    kind: AnswerKind,
+    options: QueryOptions,
+    pose_a: &DPose,
+) -> (WorldResult, Option<WorldPenetration>) {
     match options.precision {
         Precision::Float32 => {
             let (result, hit) = local_float32(input.a, input.b, input.cores(), kind, options);
@@ -169,7 +191,7 @@ fn world_answer(
             )
         }
         Precision::Float64 => {
-            let wide = Wide::between(input.a, pose_a, input.b, &input.pose_b);
+            let wide = Wide::between(input.a, &input.pose_a, input.b, &input.pose_b);
             let (result, hit) = local_float64(input.a, &wide, kind, options);
             (
                 WorldResult::from_local(&result, pose_a),

@@ -28,6 +28,7 @@ pub use world::{WorldPenetration, WorldResult};
 // The layers below the front door, for the rest of the library (the CPU batch, the GPU kernels' twins, the
 // validation) and for the programs.
 pub(crate) use distance::query_relative;
+pub(crate) use front_door::penetration_in_a;
 pub(crate) use kind::answer_relative;
 pub(crate) use penetration::penetration_relative;
 #[cfg(test)]

@@ -7,6 +7,7 @@
 mod adjacency;
 mod convexity;
 mod exact_quickhull;
+mod faces;
 mod flat_hull;
 mod hull;
 mod obj;
@@ -18,6 +19,7 @@ mod support;
 pub use adjacency::HullAdjacency;
 pub(crate) use adjacency::NO_START;
 pub(crate) use adjacency::START_TABLE_SIDE;
+pub use faces::{HullFace, HullFaces, FACE_FLATNESS};
 pub use hull::reduce_to_hull;
 pub use hull::ReducedHull;
 pub use obj::{load_obj_models, load_obj_points};
@@ -27,7 +29,7 @@ pub use support::{support_index, HullView};
 use crate::error::GjkError;
 use crate::pose::{DPose, Pose, COORDINATE_LIMIT};
 use glam::{Vec3, Vec3A};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Hulls with at least this many vertices get a vertex adjacency from [`ConvexShape::hull`] and are searched by
 /// hill climbing; smaller ones by the scans. Measured: one support call on a hull in cache (`cargo bench --bench
@@ -69,6 +71,8 @@ pub struct ConvexShape {
     /// The hull's vertex graph, when `core` is exactly the vertices of a convex polytope large enough for
     /// hill climbing to pay (shared with the float64 repeat, which walks it too).
     adjacency: Option<Arc<HullAdjacency>>,
+    /// The core hull's faces, built on the first contact manifold that needs them.
+    faces: OnceLock<Arc<HullFaces>>,
 }
 
 /// Two shapes are equal when they have the same points and radius; the search structures derive from those.
@@ -120,6 +124,7 @@ impl ConvexShape {
             local_box,
             packed: None,
             adjacency: None,
+            faces: OnceLock::new(),
         })
     }
 
@@ -264,6 +269,13 @@ impl ConvexShape {
     /// The vertex adjacency hill climbing walks (CSR over [`ConvexShape::core_points`]), when the shape has one.
     pub fn adjacency(&self) -> Option<&HullAdjacency> {
         self.adjacency.as_deref()
+    }
+
+    /// The faces of the core points' hull (indices into [`ConvexShape::core_points`]), built on the first call
+    /// and kept: what contact manifolds clip.
+    pub fn faces(&self) -> &HullFaces {
+        self.faces
+            .get_or_init(|| Arc::new(HullFaces::of(&self.core)))
     }
 
     /// A shared handle on the adjacency, for copies of the points in another precision.

@@ -30,7 +30,7 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["broad_phase", "scenario", "gjk"],
     &["epa"],
     &["query"],
-    &["batch", "gpu"],
+    &["manifold", "sat", "batch", "gpu"],
     &["resolve", "validate"],
     // Batches read and answered: JSON Lines, Arrow and Parquet, the batch drivers on the CPU and the GPU.
     &["io"],

@@ -28,7 +28,8 @@
 //! - [`runner`]: proptest's runner with shrinking, the CI budget, `FUZZ_SECONDS` and the triage of known bugs
 //!   and named failure statuses;
 //! - [`generators`]: the hostile families (generators 1 to 5) and their building blocks;
-//! - [`cpu`]: one CPU fuzz test per family; [`gpu`]: the GPU fuzz test on every backend;
+//! - [`cpu`]: one CPU fuzz test per family; [`gpu`]: the GPU fuzz test on every backend; [`manifolds`]: the
+//!   contact manifold on every family;
 //! - [`small_far`] and [`round_hulls`]: families with their own referees (small shapes far from the origin
 //!   through `query`'s reader; round hulls at one centre against the support functions);
 //! - [`reproducers`] and [`long_runs`]: the library bugs the fuzzer found, one minimal reproducer each (found
@@ -43,6 +44,7 @@ mod cpu;
 mod generators;
 mod gpu;
 mod long_runs;
+mod manifolds;
 mod model;
 mod reproducers;
 mod round_hulls;

@@ -1,0 +1,97 @@
+//! `query --kind manifold` on a JSON Lines batch, on the CPU: each block of lines is parsed, each pair's contact
+//! manifold found ([`crate::manifold`]) on the executor's threads, and the block's lines written in order
+//! (a manifold line per pair, the error line per bad line, a blank line per blank line).
+
+use super::exec::Executor;
+use super::stream_cpu::Streamed;
+use crate::io::answers::{push_manifold, write_error};
+use crate::io::jsonl::parse::PairInput as LinePair;
+use crate::io::jsonl::reader::{for_each_block, input_error, pairs_of, ParsedLine};
+use crate::io::jsonl::ShapeCache;
+use crate::io::sink::Destination;
+use crate::manifold::{manifold, Manifold};
+use crate::pose::{CentredPose, DPose};
+use crate::query::{PairInput, QueryOptions};
+use anyhow::Context;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// The manifold of one line's pair, in world coordinates. Both poses are first moved by minus A's position,
+/// so the pair is formed from exact differences of the written positions (as the other kinds are) and a
+/// small pair far from the origin keeps its digits until the points are moved back.
+pub fn manifold_of_line(pair: &LinePair) -> Manifold {
+    let origin = pair.a.pose.pose.position;
+    let near = |placed: &CentredPose| DPose {
+        position: (placed.pose.position - origin) + placed.pose.rotation * placed.centre,
+        rotation: placed.pose.rotation,
+    };
+    let input = PairInput::new(
+        &pair.a.shape,
+        near(&pair.a.pose),
+        &pair.b.shape,
+        near(&pair.b.pose),
+    );
+    let mut m = manifold(&input, QueryOptions::default());
+    for p in &mut m.points {
+        p.point_a += origin;
+        p.point_b += origin;
+    }
+    m
+}
+
+/// Answers the JSON Lines batch at `path` (stdin for `-`) with contact manifolds, block by block.
+pub fn stream_manifolds(
+    path: &Path,
+    exec: &Executor,
+    cache: &ShapeCache,
+    output: &Destination,
+    max_line_bytes: usize,
+) -> anyhow::Result<Streamed> {
+    let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        let file = File::open(path)
+            .with_context(|| format!("cannot read input file {}", path.display()))?;
+        Box::new(file)
+    };
+    let mut out = output.open()?;
+    let mut run = Streamed::default();
+    let mut write_failure = None;
+    let mut lines = Vec::new();
+    let read = for_each_block(input, exec, cache, max_line_bytes, |parsed| {
+        let start = Instant::now();
+        let valid = pairs_of(parsed);
+        let answers = exec.map(&valid, |pair| manifold_of_line(pair));
+        run.compute_s += start.elapsed().as_secs_f64();
+        run.lines += parsed.len();
+        run.pairs += valid.len();
+        lines.clear();
+        let mut answers = answers.iter();
+        for line in parsed.iter() {
+            match line {
+                ParsedLine::Pair(_) => {
+                    push_manifold(&mut lines, answers.next().expect("one per pair"))
+                }
+                ParsedLine::Blank => lines.push(b'\n'),
+                ParsedLine::Error(message) => {
+                    run.failed_lines += 1;
+                    write_error(&mut lines, message)?;
+                    eprintln!("{message}");
+                }
+            }
+        }
+        out.write_all(&lines).map_err(|e| {
+            write_failure = Some(e);
+            io::Error::other("the answers could not be written")
+        })
+    });
+    let written = match write_failure {
+        Some(e) => Err(e),
+        None => out.flush(),
+    };
+    written.with_context(|| format!("cannot write to {}", output.describe()))?;
+    read.map_err(|e| input_error(path, e))?;
+    Ok(run)
+}

@@ -1,0 +1,118 @@
+//! The feature of one shape that faces the other along the contact normal: the face most aligned with it, or
+//! for a capsule's segment and a sphere's point their closed forms, placed in A's local frame.
+
+use super::answer::{code, FeatureKind};
+use crate::shape::{ConvexShape, HullFaces};
+use glam::{DQuat, DVec3};
+
+/// A face whose normal is less aligned than this with the contact normal (beyond 60 degrees) is no contact
+/// feature: the shape touches with its support vertex (a cone's tip, a tetrahedron's corner).
+const FACE_MIN_ALIGNMENT: f64 = 0.5;
+
+/// A segment within 30 degrees of the contact normal touches with its nearer end, not along its length.
+const SEGMENT_MIN_ALIGNMENT: f64 = 0.5;
+
+/// Where a shape's local frame sits in A's local frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Placement {
+    pub rotation: DQuat,
+    pub position: DVec3,
+}
+
+impl Placement {
+    fn point(&self, p: DVec3) -> DVec3 {
+        self.rotation * p + self.position
+    }
+}
+
+/// One shape's contact feature, in A's local frame.
+#[derive(Clone, Debug)]
+pub(super) struct Feature {
+    /// One point (a vertex), two (a segment or edge) or a polygon counterclockwise about `normal`.
+    pub points: Vec<DVec3>,
+    /// The core index of each point.
+    pub indices: Vec<u32>,
+    /// The unit normal of the feature: the radius is added along it, and a polygon's plane is across it.
+    pub normal: DVec3,
+    /// `normal` dotted with the direction towards the other shape.
+    pub alignment: f64,
+    /// The feature's own id side for points inside it (a face, or a segment's edge).
+    pub code: u32,
+}
+
+impl Feature {
+    /// 2 for a polygon, 1 for a segment, 0 for a vertex: the higher one is the reference the other is clipped to.
+    pub fn rank(&self) -> usize {
+        self.points.len().min(3) - 1
+    }
+}
+
+/// The feature of `shape` placed by `place` that faces along `towards` (unit, in A's local frame).
+pub(super) fn feature(shape: &ConvexShape, place: &Placement, towards: DVec3) -> Feature {
+    let centre = shape.centre().as_dvec3();
+    let core = shape.core_points();
+    let point = |i: u32| place.point(centre + core[i as usize].as_dvec3());
+    let vertex = |i: u32| Feature {
+        points: vec![point(i)],
+        indices: vec![i],
+        normal: towards,
+        alignment: 1.0,
+        code: code(FeatureKind::Vertex, i),
+    };
+    let support = || {
+        let local = place.rotation.inverse() * towards;
+        let best = (0..core.len())
+            .max_by(|&i, &j| {
+                let (p, q) = (core[i].as_dvec3(), core[j].as_dvec3());
+                // The first on ties.
+                p.dot(local).total_cmp(&q.dot(local)).then(j.cmp(&i))
+            })
+            .unwrap_or(0);
+        vertex(best as u32)
+    };
+    match shape.faces() {
+        HullFaces::Point(i) => vertex(*i),
+        HullFaces::Segment([i, j]) => {
+            let (p, q) = (point(*i), point(*j));
+            let along = (q - p).normalize_or_zero();
+            let across = towards - along * towards.dot(along);
+            if across.length() < SEGMENT_MIN_ALIGNMENT {
+                return support();
+            }
+            Feature {
+                points: vec![p, q],
+                indices: vec![*i, *j],
+                normal: across.normalize(),
+                alignment: across.length(),
+                code: code(FeatureKind::Edge, *i),
+            }
+        }
+        HullFaces::Faces(faces) => {
+            let best = faces
+                .iter()
+                .enumerate()
+                .map(|(k, f)| (k, (place.rotation * f.normal).dot(towards)))
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+            let Some((k, alignment)) = best.filter(|b| b.1 >= FACE_MIN_ALIGNMENT) else {
+                return support();
+            };
+            let face = &faces[k];
+            let kind = if face.vertices.len() >= 3 {
+                FeatureKind::Face
+            } else {
+                FeatureKind::Edge
+            };
+            Feature {
+                points: face.vertices.iter().map(|&i| point(i)).collect(),
+                indices: face.vertices.clone(),
+                normal: place.rotation * face.normal,
+                alignment,
+                code: if kind == FeatureKind::Face {
+                    code(kind, k as u32)
+                } else {
+                    code(kind, face.vertices[0])
+                },
+            }
+        }
+    }
+}
