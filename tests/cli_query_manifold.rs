@@ -58,7 +58,7 @@ fn manifold_lines_answer_every_input_line() {
         // The cube's bottom corners, 0.5 either side of x = 1e8, kept to the digit far from the origin.
         assert!((b[0].as_f64().unwrap() - 1e8).abs() == 0.5, "{p}");
         assert!((b[1].as_f64().unwrap() - 0.49).abs() < 1e-6, "{p}");
-        assert!(p["id"].as_u64().is_some(), "{p}");
+        assert!(p["feature_id"].as_u64().is_some(), "{p}");
     }
     assert_eq!(lines[1], "");
     let apart: Value = serde_json::from_str(lines[2]).unwrap();
@@ -79,5 +79,30 @@ fn manifolds_are_refused_on_a_gpu_backend() {
     assert!(
         stderr.contains("--kind manifold runs on the CPU"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn manifold_lines_carry_the_pairs_ids_first() {
+    let input = "{\"id\": 7, \"a\": {\"points\": [[0,0,0]], \"radius\": 1}, \"b\": {\"points\": [[0,0,0]], \
+                 \"radius\": 1, \"position\": [1.5, 0, 0]}}\n\
+                 {\"id\": \"bad-one\", \"a\": {\"points\": [[0,0,0]], \"radius\": -1}, \"b\": {\"points\": [[0,0,0]]}}\n";
+    let out = run(&["--backend", "cpu"], input);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("{\"id\": 7, \"status\": \"penetrating\""),
+        "{text}"
+    );
+    let answer: Value = serde_json::from_str(lines[0]).unwrap();
+    assert!(
+        answer["points"][0]["feature_id"].as_u64().is_some(),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("{\"id\": \"bad-one\", \"error\": \"line 2: "),
+        "{text}"
     );
 }

@@ -13,4 +13,4 @@ pub(crate) mod writer;
 pub use fields::AnswerFields;
 pub use lines::write_answer_lines;
 pub use manifold_line::push_manifold;
-pub use output::{push_result, write_error, write_result};
+pub use output::{push_error_with_id, push_result, write_error, write_result};

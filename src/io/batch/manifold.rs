@@ -4,7 +4,7 @@
 
 use super::exec::Executor;
 use super::stream_cpu::Streamed;
-use crate::io::answers::{push_manifold, write_error};
+use crate::io::answers::{push_error_with_id, push_manifold};
 use crate::io::jsonl::parse::PairInput as LinePair;
 use crate::io::jsonl::reader::{for_each_block, input_error, pairs_of, ParsedLine};
 use crate::io::jsonl::ShapeCache;
@@ -71,13 +71,15 @@ pub fn stream_manifolds(
         let mut answers = answers.iter();
         for line in parsed.iter() {
             match line {
-                ParsedLine::Pair(_) => {
-                    push_manifold(&mut lines, answers.next().expect("one per pair"))
-                }
+                ParsedLine::Pair(pair) => push_manifold(
+                    &mut lines,
+                    pair.id.as_ref(),
+                    answers.next().expect("one per pair"),
+                ),
                 ParsedLine::Blank => lines.push(b'\n'),
                 ParsedLine::Error(message) => {
                     run.failed_lines += 1;
-                    write_error(&mut lines, message)?;
+                    push_error_with_id(&mut lines, message.id.as_ref(), &message.message);
                     eprintln!("{message}");
                 }
             }
