@@ -13,7 +13,9 @@ use crate::io::batch::IndexedAnswers;
 use crate::io::batch::{parse_threads, threads_from_count, Executor};
 use crate::io::batch::{select_backend, SoftwareAdapters};
 use crate::io::batch::{stream_manifolds, stream_on_cpu, Streamed};
-use crate::io::columnar::{write_answers, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers};
+use crate::io::columnar::{
+    write_answers, write_manifolds, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers,
+};
 use crate::io::jsonl::ShapeCache;
 use crate::io::jsonl::{indexed_batch, read_and_parse};
 use crate::io::same_file::refuse_same_file;
@@ -52,7 +54,7 @@ pub struct QueryArgs {
     /// (no depth, no EPA) or `intersection` (the flag; GJK stops as soon as it is decided). The GPU backend
     /// runs its penetration kernels whatever the kind and prints the fields of the kind asked for.
     /// `manifold`: the contact manifold (up to four points, depths and feature ids), on the CPU, for JSON
-    /// Lines batches.
+    /// Lines and columnar batches.
     #[arg(long, value_enum, default_value_t = KindArg::Penetration)]
     pub kind: KindArg,
     #[command(flatten)]
@@ -155,20 +157,34 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     })
 }
 
-/// `query --kind manifold`: JSON Lines in and out, on the CPU.
+/// `query --kind manifold`, on the CPU: a JSON Lines batch streamed block by block, or a columnar batch
+/// answered as a manifolds table or JSON Lines.
 fn manifold_query(
     args: &QueryArgs,
     output: &Destination,
     exec: &Executor,
 ) -> anyhow::Result<QueryReport> {
-    if columnar_input(args)?.is_some() {
-        anyhow::bail!(
-            "--kind manifold answers JSON Lines batches, and {} is a columnar table",
-            args.input.display()
-        );
-    }
     if !matches!(args.backend, BackendArg::Auto | BackendArg::Cpu) {
         anyhow::bail!("--kind manifold runs on the CPU: leave --backend out or give --backend cpu");
+    }
+    if let Some(format) = columnar_input(args)? {
+        let shapes = args.shapes.as_deref().expect("checked by columnar_input");
+        let batch = ColumnarBatch::read(shapes, &args.input, format, exec)?;
+        let output_format = args
+            .output
+            .as_deref()
+            .and_then(BatchFormat::from_extension)
+            .unwrap_or(BatchFormat::Jsonl);
+        let run = write_manifolds(output, output_format, &batch, exec)?;
+        let pairs = batch.rows.len() - run.failed;
+        if args.stats {
+            note(format_args!("{}", stats_line(pairs, run.compute_s)));
+        }
+        return Ok(QueryReport {
+            lines: batch.rows.len(),
+            pairs,
+            failed_lines: run.failed,
+        });
     }
     let cache = ShapeCache::default();
     let run = stream_manifolds(

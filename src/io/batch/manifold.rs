@@ -12,27 +12,32 @@ use crate::io::sink::Destination;
 use crate::manifold::{manifold, Manifold};
 use crate::pose::{CentredPose, DPose};
 use crate::query::{PairInput, QueryOptions};
+use crate::shape::ConvexShape;
 use anyhow::Context;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::Instant;
 
-/// The manifold of one line's pair, in world coordinates. Both poses are first moved by minus A's position,
-/// so the pair is formed from exact differences of the written positions (as the other kinds are) and a
-/// small pair far from the origin keeps its digits until the points are moved back.
+/// The manifold of one line's pair, in world coordinates.
 pub fn manifold_of_line(pair: &LinePair) -> Manifold {
-    let origin = pair.a.pose.pose.position;
+    manifold_placed((&pair.a.shape, &pair.a.pose), (&pair.b.shape, &pair.b.pose))
+}
+
+/// The manifold of two centred shapes at their world poses (centres kept apart), however they were read
+/// (a JSON line, a pairs table row). Both poses are first moved by minus A's position, so the pair is formed
+/// from exact differences of the written positions (as the other kinds are) and a small pair far from the
+/// origin keeps its digits until the points are moved back.
+pub fn manifold_placed(
+    (a, a_pose): (&ConvexShape, &CentredPose),
+    (b, b_pose): (&ConvexShape, &CentredPose),
+) -> Manifold {
+    let origin = a_pose.pose.position;
     let near = |placed: &CentredPose| DPose {
         position: (placed.pose.position - origin) + placed.pose.rotation * placed.centre,
         rotation: placed.pose.rotation,
     };
-    let input = PairInput::new(
-        &pair.a.shape,
-        near(&pair.a.pose),
-        &pair.b.shape,
-        near(&pair.b.pose),
-    );
+    let input = PairInput::new(a, near(a_pose), b, near(b_pose));
     let mut m = manifold(&input, QueryOptions::default());
     for p in &mut m.points {
         p.point_a += origin;

@@ -19,6 +19,6 @@ pub use exec::{parse_threads, threads_from_count, Executor};
 pub use gpu::{answer_indexed_gpu, IndexedPair};
 pub(crate) use indexed::query_indexed;
 pub use indexed::IndexedAnswers;
-pub use manifold::{manifold_of_line, stream_manifolds};
+pub use manifold::{manifold_of_line, manifold_placed, stream_manifolds};
 pub use parsed::answer_pairs;
 pub use stream_cpu::{stream_on_cpu, Streamed};

@@ -176,7 +176,7 @@ pub fn write_answers(
 }
 
 /// The answers table's schema with an `id` column first when the rows have ids.
-fn with_ids(schema: Arc<Schema>, ids: Option<&PairIds>) -> Arc<Schema> {
+pub(super) fn with_ids(schema: Arc<Schema>, ids: Option<&PairIds>) -> Arc<Schema> {
     let Some(ids) = ids else { return schema };
     let mut fields = vec![Arc::new(Field::new(ID_COLUMN, ids.data_type.clone(), true))];
     fields.extend(schema.fields().iter().cloned());
@@ -184,7 +184,7 @@ fn with_ids(schema: Arc<Schema>, ids: Option<&PairIds>) -> Arc<Schema> {
 }
 
 /// `table` (the answers of `rows`) with their ids' column first, when there are ids.
-fn id_first(
+pub(super) fn id_first(
     schema: &Arc<Schema>,
     table: RecordBatch,
     ids: Option<&PairIds>,

@@ -1,7 +1,7 @@
 //! The columnar batch schema: a shapes table, a pairs table that names shapes by id, and the answers table
 //! (the JSON answer's fields as columns, plus `error`). README.md's "Columnar batches" section shows it.
 
-use arrow_schema::{DataType, Field, Schema};
+use arrow_schema::{DataType, Field, Fields, Schema};
 use std::sync::Arc;
 
 /// A point, a position, a witness: `fixed_size_list<float64, 3>`.
@@ -65,6 +65,36 @@ pub fn answers_schema() -> Arc<Schema> {
         Field::new("contact_b", vec3_type(), true),
         Field::new("error", DataType::Utf8, true),
     ]))
+}
+
+/// `query --kind manifold`'s answers table: one row per pair row, the manifold's `status`, its `normal`
+/// (null on a pair apart, which has none) and its `points` (an empty list on a pair apart); every field but
+/// `error` is null on a row that has one.
+pub fn manifolds_schema() -> Arc<Schema> {
+    Arc::new(Schema::new(vec![
+        Field::new("status", DataType::Utf8, true),
+        Field::new("normal", vec3_type(), true),
+        Field::new(
+            "points",
+            DataType::List(Arc::new(Field::new_list_field(
+                DataType::Struct(manifold_point_fields()),
+                true,
+            ))),
+            true,
+        ),
+        Field::new("error", DataType::Utf8, true),
+    ]))
+}
+
+/// A manifold point: `struct<point_a, point_b, depth, feature_id>` (`feature_id` is
+/// [`crate::manifold::FeatureId::packed`]).
+pub fn manifold_point_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("point_a", vec3_type(), false),
+        Field::new("point_b", vec3_type(), false),
+        Field::new("depth", DataType::Float64, false),
+        Field::new("feature_id", DataType::UInt64, false),
+    ])
 }
 
 /// How a message names a column type: `fixed_size_list<float64, 3>`, as the README's schema writes it
