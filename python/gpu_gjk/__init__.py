@@ -28,9 +28,9 @@ import numpy as np
 
 from . import _convert, _native
 
-__all__ = ["query", "last_timings", "ANSWER_COLUMNS", "KINDS"]
+__all__ = ["query", "last_timings", "ANSWER_COLUMNS", "MANIFOLD_COLUMNS", "KINDS"]
 
-KINDS = ("penetration", "distance", "intersection")
+KINDS = ("penetration", "distance", "intersection", "manifold")
 
 #: The answers' columns, in order: the JSON answer's fields, then ``error``.
 ANSWER_COLUMNS = (
@@ -48,6 +48,10 @@ ANSWER_COLUMNS = (
     "contact_b",
     "error",
 )
+
+#: ``kind="manifold"``'s columns as a ``pyarrow.Table``, in order: those of ``gpu-gjk query --kind manifold``'s
+#: manifolds table (without its ``id``). As NumPy, ``points`` is flat arrays with per-row offsets (see ``query``).
+MANIFOLD_COLUMNS = ("status", "normal", "points", "error")
 
 _SHAPE_COLUMNS = ("id", "points", "radius")
 _PAIR_COLUMNS = ("a", "b", "a_position", "a_rotation", "b_position", "b_rotation")
@@ -90,13 +94,29 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
     slice of a bigger batch answered piece by piece (a record batch of a big file, a Dask partition), its
     offset in that batch, so that the errors name rows of the whole batch.
 
+    ``kind="manifold"``: each pair's contact manifold (up to four points, deepest first), as ``gpu-gjk query
+    --kind manifold`` finds it, on the CPU (``backend`` ``"cpu"`` or ``"auto"``; another backend raises
+    ``ValueError``: the manifold has no GPU kernel). From Arrow tables a ``pyarrow.Table`` with the columns
+    ``MANIFOLD_COLUMNS``: ``status`` (string), ``normal`` (fixed_size_list<float64, 3>, null on a pair apart),
+    ``points`` (list<struct<point_a, point_b: fixed_size_list<float64, 3>, depth: float64, feature_id:
+    uint64>>, empty on a pair apart) and ``error``, as the command line's manifolds table. From NumPy a dict:
+    ``status`` and ``error`` (object arrays holding ``None``), ``normal`` (masked ``(n, 3)``),
+    ``point_offsets`` (int64 ``(n + 1,)``: row ``k``'s points are ``point_offsets[k]:point_offsets[k + 1]``
+    of) ``point_a`` and ``point_b`` (``(P, 3)``), ``depth`` (``(P,)``) and ``feature_id`` (uint64 ``(P,)``,
+    ``FeatureId.packed``). A bad row has its ``error`` set and no status, normal or points.
+
     Raises ``ValueError`` for bad arguments (an unknown kind or backend, a missing or unknown column, a
     wrong type or shape) and ``RuntimeError`` when the GPU backend asked for has no adapter.
     """
-    if kind not in KINDS:
-        raise ValueError(f"kind must be 'penetration', 'distance' or 'intersection', got {kind!r}")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"kind must be 'penetration', 'distance', 'intersection' or 'manifold', got {kind!r}")
     if not isinstance(backend, str):
         raise ValueError(f"backend must be a string, got {type(backend).__name__}")
+    if kind == "manifold" and backend not in ("cpu", "auto"):
+        raise ValueError(
+            f"kind='manifold' runs on the CPU (the manifold has no GPU kernel): leave backend out or give "
+            f"backend='cpu', got {backend!r}"
+        )
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
         raise ValueError(f"threads must be a whole number >= 0 (0 uses every core), got {threads!r}")
     if isinstance(first_row, bool) or not isinstance(first_row, (int, np.integer)) or first_row < 0:
@@ -105,14 +125,16 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
     if not isinstance(strict, bool):
         raise ValueError(f"strict must be True or False, got {strict!r}")
 
+    manifold = kind == "manifold"
     if _is_arrow(shapes) and _is_arrow(pairs):
-        steps = (_shapes_from_arrow, _pairs_from_arrow, _answers_to_arrow)
+        steps = (_shapes_from_arrow, _pairs_from_arrow, _manifolds_to_arrow if manifold else _answers_to_arrow)
         return _timed(shapes, pairs, steps, strict, kind, backend, threads, first_row)
+    numpy_out = _manifolds_to_numpy if manifold else _answers_to_numpy
     if strict and isinstance(shapes, Mapping) and isinstance(pairs, Mapping):
-        steps = (_shapes_from_numpy, _pairs_from_numpy, _answers_to_numpy)
+        steps = (_shapes_from_numpy, _pairs_from_numpy, numpy_out)
         return _timed(shapes, pairs, steps, strict, kind, backend, threads, first_row)
     if not strict and _is_columns(shapes) and _is_columns(pairs):
-        steps = (_shapes_from_numpy, _pairs_from_numpy, _answers_to_numpy)
+        steps = (_shapes_from_numpy, _pairs_from_numpy, numpy_out)
         return _timed(_as_dict(shapes), _as_dict(pairs), steps, strict, kind, backend, threads, first_row)
     raise ValueError(
         "shapes and pairs must both be pyarrow Tables (or RecordBatches) or both dicts of NumPy arrays"
@@ -154,7 +176,10 @@ def _timed(shapes, pairs, steps, strict, kind, backend, threads, first_row):
     start = time.perf_counter()
     shape_columns, pair_columns = shapes_in(shapes, strict), pairs_in(pairs, strict)
     native_start = time.perf_counter()
-    columns = _native.query_columns(shape_columns, pair_columns, kind, backend, int(threads), int(first_row))
+    if kind == "manifold":
+        columns = _native.manifold_columns(shape_columns, pair_columns, int(threads), int(first_row))
+    else:
+        columns = _native.query_columns(shape_columns, pair_columns, kind, backend, int(threads), int(first_row))
     out_start = time.perf_counter()
     answers = answers_out(columns)
     end = time.perf_counter()
@@ -565,3 +590,68 @@ def _answers_to_arrow(columns):
         else:
             arrays.append(pa.array(value, mask=mask))
     return pa.table(arrays, names=list(ANSWER_COLUMNS))
+
+
+# ---- kind="manifold" ---------------------------------------------------------------------------------
+
+
+def _statuses_numpy(columns):
+    names = np.array(list(columns["status_names"]) + [None], dtype=object)
+    codes = columns["status"].astype(np.intp)
+    codes[codes == 255] = len(names) - 1
+    return names[codes]
+
+
+def _manifolds_to_numpy(columns):
+    no_normal = ~columns["has_normal"]
+    return {
+        "status": _statuses_numpy(columns),
+        "normal": np.ma.array(columns["normal"], mask=np.repeat(no_normal[:, None], 3, 1)),
+        "point_offsets": columns["point_offsets"],
+        "point_a": columns["point_a"],
+        "point_b": columns["point_b"],
+        "depth": columns["depth"],
+        "feature_id": columns["feature_id"],
+        "error": _errors_of(columns, len(columns["status"])),
+    }
+
+
+def _errors_of(columns, count):
+    error = np.full(count, None, dtype=object)
+    error[columns["error_rows"].astype(np.intp)] = columns["error_messages"]
+    return error
+
+
+def _manifolds_to_arrow(columns):
+    import pyarrow as pa
+
+    count = len(columns["status"])
+    failed = np.zeros(count, dtype=bool)
+    failed[columns["error_rows"].astype(np.intp)] = True
+
+    def vectors(values, mask=None):
+        flat = pa.array(values.reshape(-1), type=pa.float64())
+        return pa.FixedSizeListArray.from_arrays(flat, 3, mask=None if mask is None else pa.array(mask))
+
+    codes = columns["status"]
+    names = pa.array(list(columns["status_names"]), type=pa.string())
+    status = names.take(pa.array(codes, mask=codes == 255))
+    normal = vectors(columns["normal"], ~columns["has_normal"])
+    point = pa.StructArray.from_arrays(
+        [
+            vectors(columns["point_a"]),
+            vectors(columns["point_b"]),
+            pa.array(columns["depth"], type=pa.float64()),
+            pa.array(columns["feature_id"], type=pa.uint64()),
+        ],
+        fields=[
+            pa.field("point_a", pa.list_(pa.float64(), 3), nullable=False),
+            pa.field("point_b", pa.list_(pa.float64(), 3), nullable=False),
+            pa.field("depth", pa.float64(), nullable=False),
+            pa.field("feature_id", pa.uint64(), nullable=False),
+        ],
+    )
+    offsets = pa.array(columns["point_offsets"].astype(np.int32), type=pa.int32())
+    points = pa.ListArray.from_arrays(offsets, point, mask=pa.array(failed))
+    error = pa.array(list(_errors_of(columns, count)), type=pa.string())
+    return pa.table([status, normal, points, error], names=list(MANIFOLD_COLUMNS))

@@ -7,15 +7,18 @@
 
 mod answers;
 mod columns;
+mod manifolds;
 
 use answers::Answers;
 use columns::{PairColumns, Pairs, ShapeColumns, Shapes};
+use gpu_gjk::io::batch::manifold_placed;
 use gpu_gjk::io::batch::{
     parse_threads, select_backend, threads_from_count, Backend, Executor, IndexedAnswers,
     IndexedPair, Selected, SoftwareAdapters,
 };
 use gpu_gjk::query::advanced::AnswerKind;
 use gpu_gjk::CentredPose;
+use manifolds::Manifolds;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -73,6 +76,42 @@ const PLACEHOLDER: IndexedPair = IndexedPair {
     b_pose: CentredPose::IDENTITY,
 };
 
+/// Every pair row read into its pair (two shape indices, two world poses), on `exec`'s threads, and the failed
+/// rows' messages by row, ascending (dropped from the pairs).
+fn read_rows(
+    pairs: &Pairs,
+    shapes: &mut Shapes,
+    first_row: usize,
+    exec: &Executor,
+) -> (Vec<IndexedPair>, Vec<(usize, String)>) {
+    pairs.prepare_shapes(shapes);
+    let shapes = &*shapes;
+    // Each row read straight into its pair, a failed row's message set aside (rare): with no failed
+    // row the pairs are answered where they were read, without another pass over a million of them.
+    let failed = Mutex::new(Vec::new());
+    let mut valid: Vec<IndexedPair> = exec.map_range(pairs.len(), |k| {
+        pairs.pair(k, first_row, shapes).unwrap_or_else(|message| {
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((k, message));
+            PLACEHOLDER
+        })
+    });
+    let mut errors = failed.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !errors.is_empty() {
+        errors.sort_unstable_by_key(|(k, _)| *k);
+        let mut next = errors.iter().map(|(k, _)| *k).peekable();
+        let mut row = 0;
+        valid.retain(|_| {
+            let keep = next.next_if_eq(&row).is_none();
+            row += 1;
+            keep
+        });
+    }
+    (valid, errors)
+}
+
 /// Answers every pair row of the columnar batch; see `gpu_gjk.query` for the arguments and the result.
 #[pyfunction]
 #[pyo3(signature = (shapes, pairs, kind, backend_name, threads, first_row=0))]
@@ -99,30 +138,7 @@ fn query_columns<'py>(
     let (answers, timings) = py
         .detach(|| {
             let start = Instant::now();
-            pairs.prepare_shapes(&mut shapes);
-            // Each row read straight into its pair, a failed row's message set aside (rare): with no failed
-            // row the pairs are answered where they were read, without another pass over a million of them.
-            let failed = Mutex::new(Vec::new());
-            let mut valid: Vec<IndexedPair> = exec.map_range(pairs.len(), |k| {
-                pairs.pair(k, first_row, &shapes).unwrap_or_else(|message| {
-                    failed
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((k, message));
-                    PLACEHOLDER
-                })
-            });
-            let mut errors = failed.into_inner().unwrap_or_else(|e| e.into_inner());
-            if !errors.is_empty() {
-                errors.sort_unstable_by_key(|(k, _)| *k);
-                let mut next = errors.iter().map(|(k, _)| *k).peekable();
-                let mut row = 0;
-                valid.retain(|_| {
-                    let keep = next.next_if_eq(&row).is_none();
-                    row += 1;
-                    keep
-                });
-            }
+            let (valid, errors) = read_rows(&pairs, &mut shapes, first_row, &exec);
             let read_s = start.elapsed().as_secs_f64();
             let start = Instant::now();
             let answers = IndexedAnswers::new(shapes.list(), &valid, kind, selected.gpu(), &exec)
@@ -149,9 +165,59 @@ fn query_columns<'py>(
     Ok(dict)
 }
 
+/// `kind="manifold"`: every pair row's contact manifold, on the CPU (the manifold has no GPU kernel), as
+/// `gpu-gjk query --kind manifold` finds it; see `gpu_gjk.query` for the result.
+#[pyfunction]
+#[pyo3(signature = (shapes, pairs, threads, first_row=0))]
+fn manifold_columns<'py>(
+    py: Python<'py>,
+    shapes: ShapeColumns<'py>,
+    pairs: PairColumns<'py>,
+    threads: usize,
+    first_row: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = parse_threads(&threads.to_string())
+        .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
+    let exec = Executor::new(threads_from_count(threads))
+        .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
+    let mut shapes = Shapes::new(&shapes)?;
+    let pairs = Pairs::new(&pairs)?;
+    let (columns, timings) = py.detach(|| {
+        let start = Instant::now();
+        let (valid, errors) = read_rows(&pairs, &mut shapes, first_row, &exec);
+        let read_s = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let list = shapes.list();
+        let found = exec.map(&valid, |p| {
+            manifold_placed(
+                (&list[p.a as usize], &p.a_pose),
+                (&list[p.b as usize], &p.b_pose),
+            )
+        });
+        let columns = Manifolds::new(pairs.len(), errors, &found);
+        let timings = [
+            ("read_rows_s", read_s),
+            ("answer_s", start.elapsed().as_secs_f64()),
+            ("gpu_batch_s", 0.0),
+            ("gpu_upload_s", 0.0),
+            ("gpu_wait_s", 0.0),
+            ("gpu_kernel_s", 0.0),
+            ("gpu_readback_s", 0.0),
+        ];
+        (columns, timings)
+    });
+    let dict = columns.into_dict(py)?;
+    dict.set_item(
+        "timings",
+        PyDict::from_sequence(&timings.into_pyobject(py)?)?,
+    )?;
+    Ok(dict)
+}
+
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(query_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(manifold_columns, m)?)?;
     Ok(())
 }

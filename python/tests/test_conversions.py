@@ -309,7 +309,7 @@ def test_strict_refuses_every_conversion():
 
 
 def test_all_lists_the_public_names():
-    assert sorted(gpu_gjk.__all__) == ["ANSWER_COLUMNS", "KINDS", "last_timings", "query"]
+    assert sorted(gpu_gjk.__all__) == ["ANSWER_COLUMNS", "KINDS", "MANIFOLD_COLUMNS", "last_timings", "query"]
     namespace = {}
     exec("from gpu_gjk import *", namespace)
     assert sorted(k for k in namespace if k != "__builtins__") == sorted(gpu_gjk.__all__)
