@@ -97,10 +97,10 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
     ``kind="manifold"``: each pair's contact manifold (up to four points, deepest first), as ``gpu-gjk query
     --kind manifold`` finds it, on the CPU (``backend`` ``"cpu"`` or ``"auto"``; another backend raises
     ``ValueError``: the manifold has no GPU kernel). From Arrow tables a ``pyarrow.Table`` with the columns
-    ``MANIFOLD_COLUMNS``: ``status`` (string), ``normal`` (fixed_size_list<float64, 3>, null on a pair apart),
+    ``MANIFOLD_COLUMNS``: ``status`` (string), ``normal`` (fixed_size_list<float64, 3>, null where not finite),
     ``points`` (list<struct<point_a, point_b: fixed_size_list<float64, 3>, depth: float64, feature_id:
     uint64>>, empty on a pair apart) and ``error``, as the command line's manifolds table. From NumPy a dict:
-    ``status`` and ``error`` (object arrays holding ``None``), ``normal`` (masked ``(n, 3)``),
+    ``status`` and ``error`` (object arrays holding ``None``), ``normal`` (``(n, 3)``, masked where not finite),
     ``point_offsets`` (int64 ``(n + 1,)``: row ``k``'s points are ``point_offsets[k]:point_offsets[k + 1]``
     of) ``point_a`` and ``point_b`` (``(P, 3)``), ``depth`` (``(P,)``) and ``feature_id`` (uint64 ``(P,)``,
     ``FeatureId.packed``). A bad row has its ``error`` set and no status, normal or points.

@@ -1,5 +1,5 @@
 //! `kind="manifold"`'s answers as NumPy arrays: per pair row its status (a code into a list of names), its
-//! normal (masked where not finite: a pair apart has none) and the offsets of its points in the flat point
+//! normal (masked where not finite: no penetration answer) and the offsets of its points in the flat point
 //! arrays (`point_a`, `point_b`, `depth`, `feature_id`), as `gpu-gjk query --kind manifold` finds them; a
 //! failed row has no status and no points, and its message in `error_rows` / `error_messages`.
 

@@ -42,7 +42,7 @@ def test_a_cube_resting_on_a_slab_has_four_points():
         corners.add((p["point_b"][0], p["point_b"][2]))
         assert isinstance(p["feature_id"], int)
     assert corners == {(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)}
-    assert apart["status"] == "separated" and apart["points"] == [] and apart["normal"] is None
+    assert apart["status"] == "separated" and apart["points"] == [] and apart["normal"] == [0.0, 0.0, 0.0]
     assert bad["error"] == "pairs row 2: b: no shape has id 99"
     assert bad["status"] is None and bad["normal"] is None and bad["points"] is None
     point = table.schema.field("points").type.value_type

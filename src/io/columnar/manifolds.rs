@@ -123,7 +123,8 @@ pub fn write_manifolds(
 }
 
 /// The manifolds table's columns, row by row. Values are kept as the manifold has them (the JSON line
-/// writes the same numbers), but a normal with a non-finite component (a pair apart has none) is null.
+/// writes the same numbers), but a normal with a non-finite component (no penetration
+/// answer; the line writes `null`s) is null.
 #[derive(Default)]
 pub struct ManifoldsBuilder {
     status: StringBuilder,

@@ -68,7 +68,7 @@ pub fn answers_schema() -> Arc<Schema> {
 }
 
 /// `query --kind manifold`'s answers table: one row per pair row, the manifold's `status`, its `normal`
-/// (null on a pair apart, which has none) and its `points` (an empty list on a pair apart); every field but
+/// (null where not finite) and its `points` (an empty list on a pair apart); every field but
 /// `error` is null on a row that has one.
 pub fn manifolds_schema() -> Arc<Schema> {
     Arc::new(Schema::new(vec![
