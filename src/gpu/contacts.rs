@@ -19,13 +19,26 @@ impl NarrowPhase {
         format: PenetrationFormat,
         config: &GjkConfig,
     ) -> Result<(GpuTimings, &PenetrationJob), GpuError> {
+        let mut bins = std::mem::take(&mut self.bins);
+        let staged = if self.binning() {
+            bins.bin(&self.scene, pairs)
+        } else {
+            None
+        };
+        let binned = staged.is_some();
         let (scene, ring, job) = self.penetration_parts();
         job.begin(format, pairs.len());
         let settings = BatchSettings {
             kind: QueryKind::Distance,
             config,
         };
-        let timings = run_batch(scene, ring, job, pairs, settings)?;
+        let timings = run_batch(scene, ring, job, staged.unwrap_or(pairs), settings);
+        if binned && timings.is_ok() {
+            job.restore_order(&mut bins);
+        }
+        self.bins = bins;
+        let timings = timings?;
+        let (_, _, job) = self.penetration_parts();
         Ok((timings, job))
     }
 
