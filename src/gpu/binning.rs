@@ -9,8 +9,9 @@ use super::scene::Scene;
 use crate::instance::Pair;
 
 /// Size classes of one shape: 0 for a sphere or capsule (a core of one or two points, the pairs the CPU answers in
-/// closed form), else 1 + the bit length of the points one support call reads (1 to 33).
-const CLASSES: usize = 34;
+/// closed form), else 1 + the points one support call reads in quarter octaves (their bit length and the two bits
+/// below the leading one: 8, 10, 12, 14, 16, 20, ... points apart).
+const CLASSES: usize = 1 + 33 * 4;
 
 /// Reused buffers of the binning: the dispatch order and the pairs in it, the bins' counts, and a scratch copy of
 /// the records to write back.
@@ -31,7 +32,14 @@ fn size_class(scene: &Scene, instance: u32) -> usize {
     if hull.count <= 2 {
         0
     } else {
-        1 + (32 - scene.points_of(instance).leading_zeros()) as usize
+        let points = scene.points_of(instance).max(1);
+        let bits = 32 - points.leading_zeros();
+        let below = if bits > 2 {
+            (points >> (bits - 3)) & 3
+        } else {
+            (points << (3 - bits)) & 3
+        };
+        1 + ((bits - 1) * 4 + below) as usize
     }
 }
 
