@@ -55,12 +55,7 @@ impl WorkBins {
     /// lacks (the batch then runs unbinned and fails naming it) or there is nothing to reorder.
     pub(super) fn bin(&mut self, scene: &Scene, pairs: &[Pair]) -> Option<&[Pair]> {
         let instances = scene.instance_count();
-        if pairs.len() < 2
-            || pairs
-                .iter()
-                .flatten()
-                .any(|&i| i as usize >= instances)
-        {
+        if pairs.len() < 2 || pairs.iter().flatten().any(|&i| i as usize >= instances) {
             return None;
         }
         self.keys.clear();
