@@ -24,6 +24,7 @@ use super::GpuError;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
+use std::time::Instant;
 
 /// Results of one batch as CPU types, in pair order and each pair's local frame ([`NarrowPhase::run`]).
 pub struct GpuBatch {
@@ -215,12 +216,14 @@ impl NarrowPhase {
         self.collect_marked()?;
         self.gjk.begin(format, pairs.len());
         let binned = self.binning && self.gjk.mark.is_none();
+        let start = Instant::now();
         let staged = if binned {
             self.bins.bin(&self.scene, pairs)
         } else {
             None
         };
-        let timings = run_batch(
+        let binning_s = start.elapsed().as_secs_f64();
+        let mut timings = run_batch(
             &mut self.scene,
             &mut self.gjk_ring,
             &mut self.gjk,
@@ -228,8 +231,10 @@ impl NarrowPhase {
             BatchSettings { kind, config },
         )?;
         if staged.is_some() {
+            let start = Instant::now();
             let stride = (self.gjk.format.stride() / 4) as usize;
             self.bins.restore(&mut self.gjk.words, stride);
+            timings.add_binning(binning_s, start.elapsed().as_secs_f64());
         }
         Ok(timings)
     }
