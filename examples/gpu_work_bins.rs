@@ -1,11 +1,11 @@
-//! What binning pairs by work would do to SIMT efficiency, from the counting kernel's per-pair counts:
+//! What binning pairs by work does to SIMT efficiency, from the counting kernel's per-pair counts:
 //! `cargo run --release --example gpu_work_bins [PAIRS [MAX_HULL_POINTS]]` (defaults 20,000 and 64).
 //!
 //! Counts the GJK kernel's work on `bench`'s default mix (seed 1) once, then takes SIMT efficiency over the same
-//! counts in three orders: as dispatched today, binned by the pair's hull sizes (a counting sort on the host by
-//! the sum of both hulls' padded point counts, in classes of powers of two, then shape kinds by point count),
-//! and sorted by the counts themselves (a bound no binning reaches). Dispatching binned pairs would change which
-//! pairs share a group of 32, not any pair's work, so these are the efficiencies the binned kernel would have.
+//! counts in three orders: the order given, binned by work as `NarrowPhase` dispatches by default
+//! (`NarrowPhase::dispatch_order`: sphere and capsule pairs, then both shapes' hull-size classes), and sorted by
+//! the counts themselves (a bound no binning reaches). The order changes which pairs share a group of 32, not any
+//! pair's work.
 use gpu_gjk::gpu::{simt_efficiency, BackendChoice, GpuContext, NarrowPhase, PairWork};
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use gpu_gjk::{GjkConfig, QueryKind};
@@ -27,21 +27,15 @@ fn main() {
     });
     let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
     np.upload_hulls(&scene.shapes).expect("hulls fit");
-    let padded = |instance: u32| {
-        let shape = &scene.shapes[scene.instances[instance as usize].shape as usize];
-        (shape.len() as u32).div_ceil(4) * 4
-    };
     for kind in [QueryKind::Distance, QueryKind::Intersection] {
         let work = np
             .count_work(&scene.instances, &scene.pairs, kind, &GjkConfig::default())
             .expect("a counting batch");
-        let size_class = |k: usize| {
-            let [a, b] = scene.pairs[k];
-            let points = padded(a) + padded(b);
-            (32 - points.leading_zeros(), padded(a).min(padded(b)))
-        };
-        let mut binned: Vec<usize> = (0..work.len()).collect();
-        binned.sort_by_key(|&k| size_class(k));
+        let binned: Vec<usize> = np
+            .dispatch_order(&scene.pairs)
+            .into_iter()
+            .map(|k| k as usize)
+            .collect();
         let mut oracle: Vec<usize> = (0..work.len()).collect();
         oracle.sort_by_key(|&k| (work[k].vertex_reads, work[k].gjk_steps));
         let efficiency = |order: &[usize], field: fn(&PairWork) -> u32| {
@@ -49,8 +43,8 @@ fn main() {
         };
         let dispatched: Vec<usize> = (0..work.len()).collect();
         for (name, order) in [
-            ("as dispatched", &dispatched),
-            ("binned by hull sizes", &binned),
+            ("in the order given", &dispatched),
+            ("binned by work", &binned),
             ("sorted by the counts", &oracle),
         ] {
             println!(

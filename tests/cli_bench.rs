@@ -145,6 +145,39 @@ fn gpu_run_writes_json_csv_and_svg() {
     assert!(svg.contains("<svg") && svg.contains("GPU"), "{svg}");
 }
 
+/// `--no-binning` dispatches the GPU's pairs in the order given: the JSON says which order ran, and binned by
+/// work (the default) the lanes of a group of 32 are busier evenly, with the answers as clean either way.
+#[test]
+fn no_binning_keeps_the_order_given() {
+    let dir = scratch("binning");
+    let mut simt = Vec::new();
+    for (name, extra) in [("binned", None), ("unbinned", Some("--no-binning"))] {
+        let json = dir.join(format!("{name}.json"));
+        let mut args = vec!["--backend", "gpu", "--pairs", "3000", "--repeat", "1"];
+        args.extend(["--kind", "distance", "--json", json.to_str().unwrap()]);
+        args.extend(extra);
+        let out = bench(&args);
+        if no_adapter(&out) {
+            return;
+        }
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+        let value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(value["binning"], extra.is_none(), "{value}");
+        assert_eq!(value["clean"], true);
+        let gpu = &value["records"][2];
+        assert_eq!(gpu["flag_disagreements"], 0);
+        let work = &gpu["gpu_work"];
+        simt.push(
+            work["simt_support_reads"]
+                .as_f64()
+                .expect("gpu_work in the JSON"),
+        );
+    }
+    assert!(simt[0] > simt[1], "binned {} unbinned {}", simt[0], simt[1]);
+}
+
 #[test]
 fn sweep_has_a_group_per_size() {
     let out = bench(&[

@@ -5,7 +5,7 @@ use super::run::BenchOutcome;
 use super::{BenchSpec, Record};
 use crate::scenario::ShapeKind;
 
-/// `{"seed", "shapes", "max_hull_points", "raw_scan", "repeat", "statistic": "best", "records": [...]}`, pretty-printed.
+/// `{"seed", "shapes", "max_hull_points", "raw_scan", "binning", "repeat", "statistic": "best", "records": [...]}`, pretty-printed.
 pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
     let records: Vec<&Record> = outcome.records().collect();
     let value = serde_json::json!({
@@ -13,6 +13,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
         "shapes": spec.shapes.0.iter().map(|k: &ShapeKind| k.name()).collect::<Vec<_>>(),
         "max_hull_points": spec.max_hull_points,
         "raw_scan": spec.raw_scan,
+        "binning": spec.binning,
         "repeat": spec.repeat,
         "statistic": "best",
         "clean": outcome.is_clean(),

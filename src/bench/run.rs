@@ -76,7 +76,9 @@ impl<'a> GpuBench<'a> {
             .narrow
             .count_work(&scene.instances, &scene.pairs, kind.query_kind(), config)
             .context("counting the GJK kernel's work on the GPU")?;
-        let summary = WorkSummary::of(&work);
+        let order = self.narrow.dispatch_order(&scene.pairs);
+        let dispatched: Vec<_> = order.iter().map(|&k| work[k as usize]).collect();
+        let summary = WorkSummary::of(&dispatched);
         let host_ceiling_pairs_per_s = match kind {
             BenchKind::Query(_) => {
                 self.narrow.set_null_kernel(true);
@@ -207,6 +209,7 @@ pub fn run_bench(
             // The scene stays on the GPU, as an application would keep it: hulls and instances go up once,
             // outside the timing.
             gpu.load(&scene, spec.kinds.contains(&BenchKind::Penetration))?;
+            gpu.narrow.set_binning(spec.binning);
         }
         for &kind in &spec.kinds {
             let at = |backend: &str, run: usize| step_label(backend, kind, size, run, spec.repeat);

@@ -175,6 +175,8 @@ pub struct BenchSpec {
     pub max_hull_points: usize,
     /// Keep raw hull clouds scanned (`--raw-scan`) rather than searched as their hulls.
     pub raw_scan: bool,
+    /// Dispatch the GPU's pairs binned by work (`NarrowPhase::set_binning`); `--no-binning` turns it off.
+    pub binning: bool,
     pub repeat: usize,
     pub kinds: Vec<BenchKind>,
 }

@@ -37,6 +37,10 @@ pub struct BenchArgs {
     /// more than 64 points was searched as its hull: the old path, to compare against.
     #[arg(long, conflicts_with = "io")]
     pub raw_scan: bool,
+    /// Dispatch the GPU row's pairs in the order given rather than binned by work (shape kinds and hull sizes):
+    /// the old order, to compare against.
+    #[arg(long, conflicts_with = "io")]
+    pub no_binning: bool,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -106,6 +110,7 @@ impl BenchArgs {
             shapes: self.shapes.clone(),
             max_hull_points: self.max_hull_points,
             raw_scan: self.raw_scan,
+            binning: !self.no_binning,
             repeat: self.repeat,
             kinds: self.kind.kinds(),
         })

@@ -9,6 +9,7 @@ use super::runner::{run_batch, BatchSettings, GpuTimings};
 use super::GpuError;
 use crate::gjk::{GjkConfig, QueryKind};
 use crate::instance::{Instance, Pair};
+use std::time::Instant;
 
 const CONTACT_STRIDE: u64 = std::mem::size_of::<PackedContact>() as u64;
 
@@ -19,13 +20,30 @@ impl NarrowPhase {
         format: PenetrationFormat,
         config: &GjkConfig,
     ) -> Result<(GpuTimings, &PenetrationJob), GpuError> {
+        let mut bins = std::mem::take(&mut self.bins);
+        let start = Instant::now();
+        let staged = if self.binning() {
+            bins.bin(&self.scene, pairs)
+        } else {
+            None
+        };
+        let binning_s = start.elapsed().as_secs_f64();
+        let binned = staged.is_some();
         let (scene, ring, job) = self.penetration_parts();
         job.begin(format, pairs.len());
         let settings = BatchSettings {
             kind: QueryKind::Distance,
             config,
         };
-        let timings = run_batch(scene, ring, job, pairs, settings)?;
+        let mut timings = run_batch(scene, ring, job, staged.unwrap_or(pairs), settings);
+        if let (true, Ok(timings)) = (binned, &mut timings) {
+            let start = Instant::now();
+            job.restore_order(&mut bins);
+            timings.add_binning(binning_s, start.elapsed().as_secs_f64());
+        }
+        self.bins = bins;
+        let timings = timings?;
+        let (_, _, job) = self.penetration_parts();
         Ok((timings, job))
     }
 

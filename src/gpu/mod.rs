@@ -10,6 +10,7 @@
 //! proxies); [`marks`] marks each body from its pairs' answers on the
 //! GPU, for a renderer to colour from.
 
+mod binning;
 pub mod broad;
 pub mod chunks;
 mod contacts;

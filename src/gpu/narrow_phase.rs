@@ -3,6 +3,7 @@
 //! buffers are [`Scene`]'s; the streaming is the runner's ([`super::runner`]); each query is a job ([`GjkJob`]
 //! here, the penetration job in [`super::penetration`]).
 
+use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
@@ -23,6 +24,7 @@ use super::GpuError;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
+use std::time::Instant;
 
 /// Results of one batch as CPU types, in pair order and each pair's local frame ([`NarrowPhase::run`]).
 pub struct GpuBatch {
@@ -54,6 +56,9 @@ pub struct NarrowPhase {
     marks: Option<BodyMarks>,
     /// A batch [`NarrowPhase::submit_marked`] left running: its pair count and whether its records come back.
     deferred: Option<(usize, bool)>,
+    /// Whether batches dispatch their pairs binned by work ([`NarrowPhase::set_binning`]), and the bins.
+    binning: bool,
+    pub(super) bins: WorkBins,
 }
 
 impl NarrowPhase {
@@ -83,6 +88,33 @@ impl NarrowPhase {
             epa_ring: Ring::default(),
             marks: None,
             deferred: None,
+            binning: true,
+            bins: WorkBins::default(),
+        }
+    }
+
+    /// While `on` (the default), the blocking batches (distance, intersection, full results, penetration, work
+    /// counts) dispatch their pairs binned by work, sphere and capsule pairs first, then by the hull sizes of both
+    /// shapes, and write each answer back to its pair's index; off, pairs run in the order given. Answers are the
+    /// same bits either way, except which pairs a software adapter's shared loop budget cuts (docs/gpu.md).
+    /// Marked batches always run in the order given.
+    pub fn set_binning(&mut self, on: bool) {
+        self.binning = on;
+    }
+
+    /// Whether batches are binned by work ([`NarrowPhase::set_binning`]).
+    pub fn binning(&self) -> bool {
+        self.binning
+    }
+
+    /// The order in which a blocking batch of `pairs` on the current instances is dispatched: `order[j]` is the
+    /// index of the pair invocation `j` runs (`0..pairs.len()` without binning). For SIMT measures over the
+    /// counts of [`NarrowPhase::count_work`], which come back in pair order.
+    pub fn dispatch_order(&mut self, pairs: &[Pair]) -> Vec<u32> {
+        if self.binning && self.bins.bin(&self.scene, pairs).is_some() {
+            self.bins.order().to_vec()
+        } else {
+            (0..pairs.len() as u32).collect()
         }
     }
 
@@ -183,13 +215,28 @@ impl NarrowPhase {
     ) -> Result<GpuTimings, GpuError> {
         self.collect_marked()?;
         self.gjk.begin(format, pairs.len());
-        run_batch(
+        let binned = self.binning && self.gjk.mark.is_none();
+        let start = Instant::now();
+        let staged = if binned {
+            self.bins.bin(&self.scene, pairs)
+        } else {
+            None
+        };
+        let binning_s = start.elapsed().as_secs_f64();
+        let mut timings = run_batch(
             &mut self.scene,
             &mut self.gjk_ring,
             &mut self.gjk,
-            pairs,
+            staged.unwrap_or(pairs),
             BatchSettings { kind, config },
-        )
+        )?;
+        if staged.is_some() {
+            let start = Instant::now();
+            let stride = (self.gjk.format.stride() / 4) as usize;
+            self.bins.restore(&mut self.gjk.words, stride);
+            timings.add_binning(binning_s, start.elapsed().as_secs_f64());
+        }
+        Ok(timings)
     }
 
     /// Distance queries on `pairs` of the scene's instances, as 32-byte records ([`PackedDistance`]).
@@ -359,9 +406,9 @@ impl NarrowPhase {
     }
 
     /// Sets the instances and runs one batch through the counting GJK kernel (`shaders/gjk_counting.wgsl`, built
-    /// on first use; the answering kernels count nothing): each pair's work, in pair order, the order in which
-    /// the pairs are dispatched. For the SIMT proxies of [`super::WorkSummary`]; answers come from
-    /// [`NarrowPhase::run`].
+    /// on first use; the answering kernels count nothing): each pair's work, in pair order, dispatched as the
+    /// answering batches are (binned or not). For the SIMT proxies of [`super::WorkSummary`], taken in
+    /// [`NarrowPhase::dispatch_order`]; answers come from [`NarrowPhase::run`].
     pub fn count_work(
         &mut self,
         instances: &[Instance],

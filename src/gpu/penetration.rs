@@ -7,6 +7,7 @@
 //! the queue is kept in pair order instead, so a batch repeats bit for bit ([`EpaOrder`]). The answers come back
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
+use super::binning::WorkBins;
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
 use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
@@ -176,6 +177,18 @@ impl PenetrationJob {
         };
         grow(&mut self.result_words, self.outputs[0].stride);
         grow(&mut self.penetration_words, self.outputs[1].stride);
+    }
+
+    /// Moves the batch's records from dispatch order to pair order after a binned batch.
+    pub(super) fn restore_order(&mut self, bins: &mut WorkBins) {
+        for (words, output) in [&mut self.result_words, &mut self.penetration_words]
+            .into_iter()
+            .zip(&self.outputs)
+        {
+            if output.stride > 0 {
+                bins.restore(words, (output.stride / 4) as usize);
+            }
+        }
     }
 
     pub(super) fn reserve(&mut self, pairs: usize) {

@@ -24,14 +24,14 @@ use std::time::Instant;
 /// What one batch cost: where the host's time went, the kernel's time, and what crossed the bus.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GpuTimings {
-    /// Host time writing to the GPU: pairs and settings into the staging ring, and any instances or hulls
+    /// Host time writing to the GPU: pairs (binned by work, when binning is on) and settings into the staging ring, and any instances or hulls
     /// uploaded for this batch (since the previous one, or group by group for a scene too large to stay).
     pub upload_s: f64,
     /// Host time blocked waiting for the GPU: when every slot of the ring was in flight, and at the end.
     pub compute_s: f64,
     /// Kernel time from timestamp queries (all chunks), where the adapter supports them.
     pub kernel_s: Option<f64>,
-    /// Host time copying results out of the readback ring.
+    /// Host time copying results out of the readback ring (and back to pair order after binning).
     pub readback_s: f64,
     /// The whole call, uploads since the previous batch included.
     pub total_s: f64,
@@ -51,6 +51,14 @@ pub struct GpuTimings {
 }
 
 impl GpuTimings {
+    /// Counts the host's binning ([`super::binning`]) in: sorting the pairs as upload time, putting the records
+    /// back in pair order as readback time, both in the total.
+    pub(crate) fn add_binning(&mut self, sort_s: f64, restore_s: f64) {
+        self.upload_s += sort_s;
+        self.readback_s += restore_s;
+        self.total_s += sort_s + restore_s;
+    }
+
     /// Host time per pair, in nanoseconds: wall time minus kernel time (`None` without timestamps).
     pub fn host_ns_per_pair(&self, pairs: usize) -> Option<f64> {
         let kernel = self.kernel_s?;
