@@ -1,5 +1,5 @@
 //! gpu-gjk's CPU reference against parry3d 0.31 (f32), single thread, the same geometry and poses for both:
-//! one program, four ways of timing them.
+//! one program, five ways of timing them.
 //!
 //! `cargo bench --no-default-features --features scenario --bench vs_parry -- MODE [ARGS]`, MODE one of
 //! - `criterion` (the default, also when the first argument is not a mode: then every argument is criterion's):
@@ -9,6 +9,8 @@
 //!   a Markdown table of median ratios. See [`paired`].
 //! - `classes [FILTER...] [--rounds N] [--pairs N]`: the random mix split by shape class, timed in alternation.
 //!   See [`classes`].
+//! - `manifolds [FILTER...] [--rounds N] [--pairs N]`: contact manifolds against parry3d-f64's on the polyhedral
+//!   pairs of `gpu-gjk bench --algorithm`, timed in alternation. See [`manifolds`].
 //! - `groups [ARGS]`: seeded scenes of one shape kind each (boxes, spheres, hulls of 16 to 512 points, ...)
 //!   under criterion, ARGS criterion's. See [`groups`].
 //!
@@ -18,6 +20,7 @@ mod cases;
 mod classes;
 mod groups;
 mod headline;
+mod manifolds;
 mod one_pair;
 mod options;
 mod paired;
@@ -47,10 +50,14 @@ cargo bench --bench vs_parry -- MODE [ARGS]
   classes [FILTER...] [--rounds N] [--pairs N]
                      the random mix split by shape class, timed in alternation ({} rounds); FILTER on
                      {{kind}}/{{class}}
+  manifolds [FILTER...] [--rounds N] [--pairs N]
+                     contact manifolds against parry3d-f64's on boxes and hulls of 8, 64 and 512 points,
+                     timed in alternation ({} rounds); FILTER on the family (box, hull 8, ...)
   groups [ARGS]      seeded scenes of one shape kind each under criterion; ARGS are criterion's
 ",
         paired::DEFAULT_ROUNDS,
-        classes::DEFAULT_ROUNDS
+        classes::DEFAULT_ROUNDS,
+        manifolds::DEFAULT_ROUNDS
     )
 }
 
@@ -92,9 +99,10 @@ fn main() {
     let asks_help = |args: &[String]| args.iter().any(|a| a == "--help" || a == "-h");
     match args.first().map(String::as_str) {
         Some("--help" | "-h" | "help") => print!("{}", usage()),
-        Some("paired" | "classes") if asks_help(&args[1..]) => print!("{}", usage()),
+        Some("paired" | "classes" | "manifolds") if asks_help(&args[1..]) => print!("{}", usage()),
         Some("paired") => paired::run(&options::parse(&args[1..], paired::DEFAULT_ROUNDS)),
         Some("classes") => classes::run(&options::parse(&args[1..], classes::DEFAULT_ROUNDS)),
+        Some("manifolds") => manifolds::run(&options::parse(&args[1..], manifolds::DEFAULT_ROUNDS)),
         Some(mode @ ("criterion" | "groups")) => rerun_as(mode, &args[1..]),
         _ => headline::run(),
     }

@@ -8,14 +8,14 @@
 //! between Convex Polyhedra", GDC 2013): the test reads the four face normals around the two edges and skips
 //! the cross product, and with it the two support values, of every other pair.
 //!
-//! Everything is in float64 in A's local frame, from the faces of [`ConvexShape::faces`].
+//! Everything is in float64 in A's local frame, from the faces of [`crate::shape::ConvexShape::faces`], kept on
+//! each shape as its [`crate::shape::ConvexShape::polyhedron`].
 
 pub mod compare;
 
 use crate::query::PairInput;
-use crate::shape::{ConvexShape, HullFace, HullFaces};
-use glam::DVec3;
-use std::collections::HashMap;
+use glam::{DMat3, DVec3};
+use std::cell::RefCell;
 
 /// Which axis decided a [`SatAnswer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,113 +41,27 @@ pub struct SatAnswer {
     pub axis: SatAxis,
 }
 
-/// One hull's vertices, face normals and edges (each with the normals of its two faces), in A's frame.
-struct Polyhedron {
-    points: Vec<DVec3>,
-    /// A point inside the hull: edge axes are turned to point away from it.
-    centre: DVec3,
-    faces: Vec<(DVec3, f64)>,
-    edges: Vec<Edge>,
-}
-
-struct Edge {
-    ends: [u32; 2],
-    normals: [DVec3; 2],
-}
-
-impl Polyhedron {
-    /// `shape` placed by `rotation` and `position` in A's frame, when it is a solid hull without radius whose
-    /// faces close up (every edge between two faces).
-    fn of(shape: &ConvexShape, rotation: glam::DQuat, position: DVec3) -> Option<Self> {
-        let HullFaces::Faces(faces) = shape.faces() else {
-            return None;
-        };
-        if shape.radius() != 0.0 || faces.is_empty() || faces.iter().any(|f| f.vertices.len() < 3) {
-            return None;
-        }
-        let centre = shape.centre().as_dvec3();
-        let points: Vec<DVec3> = shape
-            .core_points()
-            .iter()
-            .map(|p| rotation * (centre + p.as_dvec3()) + position)
-            .collect();
-        let planes = faces
-            .iter()
-            .map(|f| {
-                let normal = rotation * f.normal;
-                let offset = f
-                    .vertices
-                    .iter()
-                    .map(|&v| normal.dot(points[v as usize]))
-                    .fold(f64::MIN, f64::max);
-                (normal, offset)
-            })
-            .collect::<Vec<_>>();
-        let edges = edges(faces, &planes)?;
-        // The vertices' mean lies inside the hull (a bounding box's centre need not).
-        let inside = points.iter().sum::<DVec3>() / points.len() as f64;
-        Some(Self {
-            centre: inside,
-            points,
-            faces: planes,
-            edges,
-        })
-    }
-
-    /// The smallest `dot(direction, p)` over the vertices.
-    fn lowest(&self, direction: DVec3) -> f64 {
-        self.points
-            .iter()
-            .map(|p| direction.dot(*p))
-            .fold(f64::MAX, f64::min)
-    }
-}
-
-/// Each edge once, with the normals of the face on either side; `None` when some face edge has no face
-/// across it.
-fn edges(faces: &[HullFace], planes: &[(DVec3, f64)]) -> Option<Vec<Edge>> {
-    let mut face_of: HashMap<(u32, u32), usize> = HashMap::new();
-    for (k, f) in faces.iter().enumerate() {
-        let n = f.vertices.len();
-        for j in 0..n {
-            face_of.insert((f.vertices[j], f.vertices[(j + 1) % n]), k);
-        }
-    }
-    let mut edges = Vec::with_capacity(face_of.len() / 2);
-    for (&(u, v), &k) in &face_of {
-        let &other = face_of.get(&(v, u))?;
-        if u < v {
-            edges.push(Edge {
-                ends: [u, v],
-                normals: [planes[k].0, planes[other].0],
-            });
-        }
-    }
-    // The map's order is not the same from run to run; the answer must be.
-    edges.sort_by_key(|e| e.ends);
-    Some(edges)
-}
-
-/// Whether the arcs `a`-`b` and `c`-`d` of the Gauss map cross (`b_x_a = b x a`, `d_x_c = d x c`): the edges
-/// they stand for form a face of the Minkowski difference (Gregorius).
-fn arcs_cross(a: DVec3, b: DVec3, b_x_a: DVec3, c: DVec3, d: DVec3, d_x_c: DVec3) -> bool {
-    let cba = c.dot(b_x_a);
-    let dba = d.dot(b_x_a);
-    let adc = a.dot(d_x_c);
-    let bdc = b.dot(d_x_c);
-    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+thread_local! {
+    /// Per thread, reused from query to query: B's face normals against the plane of one of A's edge arcs.
+    static FACE_SIDES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The separating axis test on a pair of solid hulls without radius; `None` for any other pair (a radius, a
 /// flat or collinear core, a single point).
+///
+/// Everything is computed in A's local frame, B's points and normals read in B's own frame through the
+/// rotation between them: each shape's [`crate::shape::Polyhedron`] is built once and kept on it, so a query allocates and
+/// hashes nothing. The lowest vertex along each face normal is found by climbing the other hull's edges from
+/// the last one's, and an edge pair is rejected by the signs of two dot products read from a table of B's face
+/// normals against A's edge arc before any cross product.
 pub fn separating_axis(input: &PairInput) -> Option<SatAnswer> {
+    let a = input.a.polyhedron()?;
+    let b = input.b.polyhedron()?;
     let inverse = input.pose_a.rotation.inverse();
-    let a = Polyhedron::of(input.a, glam::DQuat::IDENTITY, DVec3::ZERO)?;
-    let b = Polyhedron::of(
-        input.b,
-        inverse * input.pose_b.rotation,
-        inverse * (input.pose_b.position - input.pose_a.position),
-    )?;
+    // B's local frame to A's: `turn * p + shift`; `back` is the inverse rotation.
+    let turn = DMat3::from_quat(inverse * input.pose_b.rotation);
+    let back = turn.transpose();
+    let shift = inverse * (input.pose_b.position - input.pose_a.position);
     let mut best = SatAnswer {
         intersecting: false,
         separation: f64::MIN,
@@ -164,39 +78,71 @@ pub fn separating_axis(input: &PairInput) -> Option<SatAnswer> {
             };
         }
     };
-    for (k, &(normal, offset)) in a.faces.iter().enumerate() {
-        consider(b.lowest(normal) - offset, normal, SatAxis::FaceA(k as u32));
+    let mut start = 0;
+    for (k, &(normal, offset)) in a.planes.iter().enumerate() {
+        let low = b.lowest(back * normal, &mut start) + normal.dot(shift);
+        consider(low - offset, normal, SatAxis::FaceA(k as u32));
     }
-    for (k, &(normal, offset)) in b.faces.iter().enumerate() {
-        consider(a.lowest(normal) - offset, -normal, SatAxis::FaceB(k as u32));
+    let mut start = 0;
+    for (k, &(normal, offset)) in b.planes.iter().enumerate() {
+        let normal = turn * normal;
+        let offset = offset + normal.dot(shift);
+        consider(
+            a.lowest(normal, &mut start) - offset,
+            -normal,
+            SatAxis::FaceB(k as u32),
+        );
     }
-    for ea in &a.edges {
-        let [n1, n2] = ea.normals;
-        let n2_x_n1 = n2.cross(n1);
-        let (pa, qa) = (a.points[ea.ends[0] as usize], a.points[ea.ends[1] as usize]);
-        for eb in &b.edges {
-            let [m1, m2] = eb.normals;
-            // B's normals turned round: the Gauss map of -B.
-            if !arcs_cross(n1, n2, n2_x_n1, -m1, -m2, m2.cross(m1)) {
-                continue;
+    FACE_SIDES.with_borrow_mut(|sides| {
+        sides.clear();
+        sides.resize(b.planes.len(), 0.0);
+        for ea in &a.edges {
+            // A's arc and its plane in B's frame; B's normals turned round are the Gauss map of -B.
+            let [n1, n2] = ea.normals.map(|n| back * n);
+            let n2_x_n1 = back * ea.normals_cross;
+            for (side, &(m, _)) in sides.iter_mut().zip(&b.planes) {
+                *side = m.dot(n2_x_n1);
             }
-            let (pb, qb) = (b.points[eb.ends[0] as usize], b.points[eb.ends[1] as usize]);
-            let axis = (qa - pa).cross(qb - pb);
-            let length = axis.length();
-            // Parallel edges: their plane is a face's, tested above.
-            if length <= 1e-12 * (qa - pa).length() * (qb - pb).length() {
-                continue;
+            for eb in &b.edges {
+                let [f1, f2] = eb.faces;
+                // c . (b x a) and d . (b x a) for c = -m1, d = -m2: of opposite signs when B's arc crosses
+                // A's plane.
+                let (cba, dba) = (-sides[f1 as usize], -sides[f2 as usize]);
+                if cba * dba >= 0.0 {
+                    continue;
+                }
+                if !arcs_cross_rest(n1, n2, eb.normals_cross, cba) {
+                    continue;
+                }
+                let (pa, qa) = (a.points[ea.ends[0] as usize], ea.vector);
+                let eb_vector = turn * eb.vector;
+                let axis = qa.cross(eb_vector);
+                let length = axis.length();
+                // Parallel edges: their plane is a face's, tested above.
+                if length <= 1e-12 * qa.length() * eb_vector.length() {
+                    continue;
+                }
+                let mut axis = axis / length;
+                if axis.dot(pa - a.mean) < 0.0 {
+                    axis = -axis;
+                }
+                let pb = turn * b.points[eb.ends[0] as usize] + shift;
+                consider(axis.dot(pb - pa), axis, SatAxis::Edges(ea.ends, eb.ends));
             }
-            let mut axis = axis / length;
-            if axis.dot(pa - a.centre) < 0.0 {
-                axis = -axis;
-            }
-            consider(axis.dot(pb - pa), axis, SatAxis::Edges(ea.ends, eb.ends));
         }
-    }
+    });
     best.intersecting = best.separation <= 0.0;
     best.normal = input.pose_a.rotation * best.normal;
     Some(best)
+}
+
+/// The rest of Gregorius' test that the arcs `a`-`b` and `c`-`d` of the Gauss map cross, once `c` and `d` lie
+/// on either side of the plane of `a`-`b` (`cba = c . (b x a)`), with everything in B's frame: `a`, `b` are
+/// A's normals, `c`, `d` B's turned round, so that `d x c = m2 x m1` (`m_x_m`).
+fn arcs_cross_rest(a: DVec3, b: DVec3, m_x_m: DVec3, cba: f64) -> bool {
+    let adc = a.dot(m_x_m);
+    let bdc = b.dot(m_x_m);
+    adc * bdc < 0.0 && cba * bdc > 0.0
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::compare::{compare, polyhedral_pairs};
 use super::*;
+use crate::shape::ConvexShape;
 use crate::Pose;
 use glam::{Quat, Vec3};
 
@@ -79,4 +80,53 @@ fn sat_agrees_on_100000_pairs_with_hulls_up_to_512_vertices() {
         "{:#?}",
         &found.depth_disagreements[..found.depth_disagreements.len().min(5)]
     );
+}
+
+#[test]
+fn the_kept_polyhedron_climbs_to_the_lowest_point_as_a_scan_finds_it() {
+    use super::compare::polyhedron;
+    let mut next = 0.37f64;
+    let mut direction = || {
+        next = (next * 7919.0 + 0.123).fract();
+        let t = next * std::f64::consts::TAU;
+        let z = (next * 13.0).fract() * 2.0 - 1.0;
+        let r = (1.0 - z * z).sqrt();
+        DVec3::new(r * t.cos(), r * t.sin(), z)
+    };
+    // Hulls that climb, and a raw set with interior points, which are on no face and scanned.
+    let inside: Vec<Vec3> = (0..200)
+        .map(|k| Vec3::new((k % 7) as f32, (k % 5) as f32, (k % 3) as f32) * 0.1)
+        .chain([
+            Vec3::splat(-1.0),
+            Vec3::splat(2.0),
+            Vec3::new(2.0, -1.0, 0.5),
+        ])
+        .chain([Vec3::new(-1.0, 2.0, 0.3), Vec3::new(0.4, 0.2, 3.0)])
+        .collect();
+    for shape in [
+        polyhedron(64, 1.0, 3),
+        polyhedron(512, 1e3, 5),
+        ConvexShape::new(inside, 0.0).unwrap(),
+    ] {
+        let solid = shape.polyhedron().expect("a solid hull");
+        let mut start = 0;
+        for _ in 0..500 {
+            let d = direction();
+            let scan = solid
+                .points
+                .iter()
+                .map(|p| d.dot(*p))
+                .fold(f64::MAX, f64::min);
+            let climbed = solid.lowest(d, &mut start);
+            assert!(
+                (climbed - scan).abs() <= 1e-12 * shape.bounding_radius() as f64,
+                "{climbed} {scan}"
+            );
+        }
+    }
+    assert!(ConvexShape::sphere(1.0).unwrap().polyhedron().is_none());
+    assert!(ConvexShape::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], 0.0)
+        .unwrap()
+        .polyhedron()
+        .is_none());
 }

@@ -12,6 +12,7 @@ mod flat_hull;
 mod hull;
 mod obj;
 mod packed;
+mod polyhedron;
 mod primitives;
 mod ray_walk;
 mod support;
@@ -24,6 +25,7 @@ pub use hull::reduce_to_hull;
 pub use hull::ReducedHull;
 pub use obj::{load_obj_models, load_obj_points};
 pub use packed::PackedPoints;
+pub use polyhedron::{Polyhedron, PolyhedronEdge};
 pub use support::{support_index, HullView};
 
 use crate::error::GjkError;
@@ -73,6 +75,8 @@ pub struct ConvexShape {
     adjacency: Option<Arc<HullAdjacency>>,
     /// The core hull's faces, built on the first contact manifold that needs them.
     faces: OnceLock<Arc<HullFaces>>,
+    /// The separating axis test's view of a solid hull without radius, built on its first query.
+    polyhedron: OnceLock<Option<Arc<Polyhedron>>>,
 }
 
 /// Two shapes are equal when they have the same points and radius; the search structures derive from those.
@@ -125,6 +129,7 @@ impl ConvexShape {
             packed: None,
             adjacency: None,
             faces: OnceLock::new(),
+            polyhedron: OnceLock::new(),
         })
     }
 
@@ -205,6 +210,8 @@ impl ConvexShape {
             core,
             packed: None,
             adjacency: None,
+            faces: OnceLock::new(),
+            polyhedron: OnceLock::new(),
             ..self
         }
         .searched_by(adjacency)
@@ -276,6 +283,22 @@ impl ConvexShape {
     pub fn faces(&self) -> &HullFaces {
         self.faces
             .get_or_init(|| Arc::new(HullFaces::of(&self.core)))
+    }
+
+    /// The points, face planes and edges the separating axis test reads (`crate::sat`), built on the first
+    /// call and kept; `None` unless the shape is a solid hull without radius whose faces close up.
+    pub fn polyhedron(&self) -> Option<&Polyhedron> {
+        self.polyhedron
+            .get_or_init(|| {
+                let HullFaces::Faces(faces) = self.faces() else {
+                    return None;
+                };
+                if self.radius != 0.0 {
+                    return None;
+                }
+                Polyhedron::of(&self.core, self.centre, faces).map(Arc::new)
+            })
+            .as_deref()
     }
 
     /// A shared handle on the adjacency, for copies of the points in another precision.
