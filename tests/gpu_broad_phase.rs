@@ -132,3 +132,45 @@ fn boxes_no_grid_holds_are_refused_naming_the_box() {
         );
     }
 }
+
+#[test]
+fn a_sample_of_slots_reads_back_those_pairs_alone_at_any_scene_size() {
+    use gpu_gjk::gpu::broad::sample::PAIR_BYTES;
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    for (name, ctx) in contexts {
+        let mut broad = GpuBroadPhase::new(&ctx.device, &ctx.queue);
+        for bodies in [2_000, 8_000] {
+            let boxes = stress_boxes(bodies, 5, 3);
+            let mut status = broad.run(&boxes).unwrap();
+            if status.overflowed() {
+                status = broad.run(&boxes).unwrap();
+            }
+            let all = broad.read_pairs(status.stored).unwrap();
+            // Spread slots, a run of consecutive ones (copied as one), the first and the last, out of order.
+            let last = status.stored - 1;
+            let mut slots: Vec<u32> = (0..40).map(|k| k * (last / 40)).collect();
+            slots.extend(100..110);
+            slots.extend([last, 0, 7]);
+            let sample = broad.read_pair_sample(&status, &slots).unwrap();
+            assert_eq!(sample.len(), slots.len(), "{name}, {bodies} bodies");
+            assert_eq!(
+                sample.len() as u64 * PAIR_BYTES,
+                53 * 8,
+                "the bytes read back do not grow with the scene"
+            );
+            for (pair, &slot) in sample.iter().zip(&slots) {
+                assert_eq!(*pair, all[slot as usize], "{name}, slot {slot}");
+            }
+            assert!(broad.read_pair_sample(&status, &[]).unwrap().is_empty());
+            let error = broad
+                .read_pair_sample(&status, &[3, status.stored])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.contains(&format!("slot {}", status.stored)) && error.contains("entry 1"),
+                "{name}: {error}"
+            );
+        }
+    }
+}

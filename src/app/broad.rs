@@ -7,7 +7,7 @@
 
 use crate::broad_phase::{grid_pairs, Aabb};
 use crate::gpu::broad::grid::GridFit;
-use crate::gpu::broad::GpuBroadPhase;
+use crate::gpu::broad::{BroadPhaseStatus, GpuBroadPhase};
 use anyhow::{Context, Result};
 
 /// Where the candidate pairs are found (`--broad-phase`).
@@ -72,33 +72,7 @@ impl FrameBroadPhase {
         let Some(gpu) = self.gpu.as_mut().filter(|_| GridFit::fit(boxes).is_ok()) else {
             return Ok((grid_pairs(boxes), BroadTraffic::default()));
         };
-        let upload = 32 * boxes.len() as u64 + 32;
-        let mut traffic = BroadTraffic {
-            on_gpu: true,
-            ..BroadTraffic::default()
-        };
-        let mut status = gpu.run(boxes).context("GPU broad phase")?;
-        traffic.bytes_up += upload;
-        traffic.bytes_down += 16;
-        traffic.submissions += 1;
-        traffic.blocking_waits += 1;
-        if status.overflowed() {
-            // Counted and reported; the buffer has grown to the count, so the frame runs again whole.
-            traffic.overflows = 1;
-            status = gpu
-                .run(boxes)
-                .context("GPU broad phase, on the grown pair buffer")?;
-            traffic.bytes_up += upload;
-            traffic.bytes_down += 16;
-            traffic.submissions += 1;
-            traffic.blocking_waits += 1;
-            anyhow::ensure!(
-                !status.overflowed(),
-                "GPU broad phase: {} pairs overflowed the grown buffer of {}",
-                status.found,
-                status.capacity
-            );
-        }
+        let (status, mut traffic) = run_counted(gpu, boxes)?;
         let mut pairs = gpu
             .read_pairs(status.stored)
             .context("reading the GPU broad phase's pairs back")?;
@@ -110,6 +84,41 @@ impl FrameBroadPhase {
         pairs.sort_unstable();
         Ok((pairs, traffic))
     }
+}
+
+/// Runs the GPU broad phase and reads its pair count; a frame whose pairs outgrew the buffer is counted and runs
+/// again whole on the grown one, so no pair is lost.
+fn run_counted(
+    gpu: &mut GpuBroadPhase,
+    boxes: &[Aabb],
+) -> Result<(BroadPhaseStatus, BroadTraffic)> {
+    let upload = 32 * boxes.len() as u64 + 32;
+    let mut traffic = BroadTraffic {
+        on_gpu: true,
+        ..BroadTraffic::default()
+    };
+    let mut status = gpu.run(boxes).context("GPU broad phase")?;
+    traffic.bytes_up += upload;
+    traffic.bytes_down += 16;
+    traffic.submissions += 1;
+    traffic.blocking_waits += 1;
+    if status.overflowed() {
+        traffic.overflows = 1;
+        status = gpu
+            .run(boxes)
+            .context("GPU broad phase, on the grown pair buffer")?;
+        traffic.bytes_up += upload;
+        traffic.bytes_down += 16;
+        traffic.submissions += 1;
+        traffic.blocking_waits += 1;
+        anyhow::ensure!(
+            !status.overflowed(),
+            "GPU broad phase: {} pairs overflowed the grown buffer of {}",
+            status.found,
+            status.capacity
+        );
+    }
+    Ok((status, traffic))
 }
 
 #[cfg(test)]
