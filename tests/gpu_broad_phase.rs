@@ -174,3 +174,86 @@ fn a_sample_of_slots_reads_back_those_pairs_alone_at_any_scene_size() {
         }
     }
 }
+
+/// The narrow phase reads the broad phase's pairs where they lie: the bodies' marks are those of the same pairs
+/// sent from the host, and no per-pair byte comes back.
+#[test]
+fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
+    use gpu_gjk::gjk::{GjkConfig, QueryKind};
+    use gpu_gjk::gpu::{NarrowPhase, MARK_COLLIDING};
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    let bodies = 2_000;
+    let templates = vec![
+        ConvexShape::cuboid(Vec3::new(1.0, 0.5, 0.25)).unwrap(),
+        ConvexShape::sphere(1.0).unwrap(),
+        ConvexShape::cone(1.0, 1.0, 16).unwrap(),
+    ];
+    let scene = StressScene::new(
+        templates,
+        StressSpec {
+            seed: 9,
+            bodies,
+            ..StressSpec::default()
+        },
+    )
+    .unwrap();
+    let instances = scene.instances();
+    let boxes = world_aabbs(&scene.shapes, &instances);
+    let slots: Vec<u32> = (0..bodies as u32).rev().collect();
+    let config = GjkConfig::default();
+    for (name, ctx) in contexts {
+        let mut broad = GpuBroadPhase::new(&ctx.device, &ctx.queue);
+        let mut status = broad.run(&boxes).unwrap();
+        if status.overflowed() {
+            status = broad.run(&boxes).unwrap();
+        }
+        let count = status.stored as usize;
+        let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
+        narrow.upload_hulls(&scene.shapes).unwrap();
+        narrow.set_instances(&instances).unwrap();
+        narrow.set_body_slots(&slots).unwrap();
+        for kind in [QueryKind::Intersection, QueryKind::Distance] {
+            let host_pairs = broad.read_pairs(status.stored).unwrap();
+            narrow
+                .full_results_marked(&host_pairs, kind, &config, &[])
+                .unwrap();
+            let host_marks = narrow.body_marks().unwrap().read().unwrap();
+            let (pairs, _) = broad.buffers().unwrap();
+            let (submitted, marked) = narrow
+                .submit_marked_from_device(pairs, count, kind, &config, &[])
+                .unwrap();
+            assert!(marked, "{name}");
+            let collected = narrow.collect_marked().unwrap().unwrap();
+            assert!(collected.records.is_empty());
+            // Timestamps at most (16 bytes a chunk): no record, no pair.
+            let down = submitted.bytes_down + collected.timings.bytes_down;
+            assert!(
+                down <= 16 * u64::from(submitted.chunks),
+                "{name}: {down} bytes"
+            );
+            assert!(
+                submitted.bytes_up < 1024 * u64::from(submitted.chunks),
+                "{name}"
+            );
+            let device_marks = narrow.body_marks().unwrap().read().unwrap();
+            let colliding = device_marks
+                .iter()
+                .filter(|&&m| m & MARK_COLLIDING != 0)
+                .count();
+            assert!(colliding > bodies / 10, "{name}: {colliding} colliding");
+            assert_eq!(device_marks, host_marks, "{name}, {kind:?}");
+        }
+        // A count past the buffer is refused.
+        let (pairs, _) = broad.buffers().unwrap();
+        let too_many = (pairs.size() / 8 + 1) as usize;
+        let error = narrow
+            .submit_marked_from_device(pairs, too_many, QueryKind::Intersection, &config, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(&format!("{too_many} pairs")),
+            "{name}: {error}"
+        );
+    }
+}

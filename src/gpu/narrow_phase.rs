@@ -12,8 +12,8 @@ use super::penetration::PenetrationJob;
 use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
 use super::ring::Ring;
 use super::runner::{
-    chunk_capacity, run_batch, run_batch_deferred, settle, BatchSettings, GpuTimings, KernelJob,
-    OutputSpec, Read,
+    chunk_capacity, run_batch, run_batch_deferred, run_batch_from_device, settle, BatchSettings,
+    GpuTimings, KernelJob, OutputSpec, Read,
 };
 use super::scene::Scene;
 use super::shader::constants::Climbing;
@@ -324,6 +324,43 @@ impl NarrowPhase {
         self.gjk.mark = None;
         if timings.is_ok() {
             self.deferred = Some((pairs.len(), read_back));
+        } else {
+            self.gjk.read_back = true;
+        }
+        Ok((timings?, true))
+    }
+
+    /// Like [`NarrowPhase::submit_marked`] without reading back, over `count` pairs that already lie on the
+    /// device in `pairs` (`vec2<u32>` each, as the GPU broad phase writes them, [`super::broad::GpuBroadPhase::buffers`]):
+    /// the chunks copy their pairs on the device, the marking pass colours the bodies, and nothing per pair
+    /// crosses the bus either way. [`NarrowPhase::collect_marked`] finishes it (with no records). `false` (nothing
+    /// started) when the GPU cannot mark this scene, which is also when it cannot index it directly.
+    pub fn submit_marked_from_device(
+        &mut self,
+        pairs: &wgpu::Buffer,
+        count: usize,
+        kind: QueryKind,
+        config: &GjkConfig,
+        disputed: &[u32],
+    ) -> Result<(GpuTimings, bool), GpuError> {
+        self.collect_marked()?;
+        if !self.start_marks(disputed)? {
+            self.gjk.mark = None;
+            return Ok((GpuTimings::default(), false));
+        }
+        self.gjk.begin(ResultFormat::Full, count);
+        self.gjk.read_back = false;
+        let timings = run_batch_from_device(
+            &mut self.scene,
+            &mut self.gjk_ring,
+            &mut self.gjk,
+            pairs,
+            count,
+            BatchSettings { kind, config },
+        );
+        self.gjk.mark = None;
+        if timings.is_ok() {
+            self.deferred = Some((count, false));
         } else {
             self.gjk.read_back = true;
         }
