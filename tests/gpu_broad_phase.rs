@@ -180,6 +180,7 @@ fn a_sample_of_slots_reads_back_those_pairs_alone_at_any_scene_size() {
 #[test]
 fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
     use gpu_gjk::gjk::{GjkConfig, QueryKind};
+    use gpu_gjk::gpu::layout::GpuResult;
     use gpu_gjk::gpu::{NarrowPhase, MARK_COLLIDING};
     let contexts = backend_contexts();
     let _guard = exclusive();
@@ -215,19 +216,27 @@ fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
         narrow.set_body_slots(&slots).unwrap();
         for kind in [QueryKind::Intersection, QueryKind::Distance] {
             let host_pairs = broad.read_pairs(status.stored).unwrap();
-            narrow
+            let host_records: Vec<GpuResult> = narrow
                 .full_results_marked(&host_pairs, kind, &config, &[])
-                .unwrap();
+                .unwrap()
+                .0
+                .records
+                .to_vec();
             let host_marks = narrow.body_marks().unwrap().read().unwrap();
             let (pairs, _) = broad.buffers().unwrap();
+            // Spread pairs, a run, the first and the last: their records come back, nothing else.
+            let mut sample: Vec<u32> = (0..30).map(|k| k * (count as u32 / 31) + 3).collect();
+            sample.extend([0, 1, 2, count as u32 - 1]);
+            sample.sort_unstable();
             let (submitted, marked) = narrow
-                .submit_marked_from_device(pairs, count, kind, &config, &[])
+                .submit_marked_from_device(pairs, count, kind, &config, &[], &sample)
                 .unwrap();
             assert!(marked, "{name}");
             let collected = narrow.collect_marked().unwrap().unwrap();
             assert!(collected.records.is_empty());
+            let collected = collected.timings;
             // Timestamps at most (16 bytes a chunk): no record, no pair.
-            let down = submitted.bytes_down + collected.timings.bytes_down;
+            let down = submitted.bytes_down + collected.bytes_down;
             assert!(
                 down <= 16 * u64::from(submitted.chunks),
                 "{name}: {down} bytes"
@@ -236,6 +245,15 @@ fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
                 submitted.bytes_up < 1024 * u64::from(submitted.chunks),
                 "{name}"
             );
+            let sampled = narrow.read_record_sample().unwrap();
+            assert_eq!(sampled.len(), sample.len());
+            for (record, &k) in sampled.iter().zip(&sample) {
+                assert_eq!(
+                    bytemuck::bytes_of(record),
+                    bytemuck::bytes_of(&host_records[k as usize]),
+                    "{name}, {kind:?}, pair {k}"
+                );
+            }
             let device_marks = narrow.body_marks().unwrap().read().unwrap();
             let colliding = device_marks
                 .iter()
@@ -248,7 +266,7 @@ fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
         let (pairs, _) = broad.buffers().unwrap();
         let too_many = (pairs.size() / 8 + 1) as usize;
         let error = narrow
-            .submit_marked_from_device(pairs, too_many, QueryKind::Intersection, &config, &[])
+            .submit_marked_from_device(pairs, too_many, QueryKind::Intersection, &config, &[], &[])
             .unwrap_err()
             .to_string();
         assert!(

@@ -264,8 +264,12 @@ pub(crate) fn run_batch_from_device(
     pairs: &wgpu::Buffer,
     count: usize,
     settings: BatchSettings<'_>,
+    sample: Option<RecordSample<'_>>,
 ) -> Result<GpuTimings, GpuError> {
     let start = Instant::now();
+    if let Some(sample) = &sample {
+        sample.check(count, job.outputs())?;
+    }
     if !scene.in_one_window() {
         return Err(GpuError::BadIndex(format!(
             "pairs on the device need every one of the {} instances resident in one binding",
@@ -324,6 +328,11 @@ pub(crate) fn run_batch_from_device(
             count: (chunk.min(count - first)) as u64,
         };
         stream.submit(slot, job, source, first, &binding)?;
+        if let Some(sample) = &sample {
+            let n = chunk.min(count - first) as u32;
+            let output = &stream.ring.slots[slot].outputs[0];
+            sample.gather(scene, output, &job.outputs()[0], first as u32, n);
+        }
         stream.collect_ready(job)?;
     }
     stream.collect_ready(job)?;
@@ -337,6 +346,80 @@ pub(crate) fn run_batch_from_device(
         .map(|_| stream.kernel_ns * 1e-9);
     timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
     Ok(timings)
+}
+
+/// Pairs of a device-fed batch whose records are copied, chunk by chunk, into `into` (record `k` of `slots` at
+/// `k` strides of the first output): each chunk's copies are submitted right after it, so they run before the
+/// chunk's slot serves another one, and only the sample need ever come back.
+#[derive(Clone, Copy)]
+pub(crate) struct RecordSample<'a> {
+    /// Pair indices in the batch, sorted, each once.
+    pub slots: &'a [u32],
+    pub into: &'a wgpu::Buffer,
+}
+
+impl RecordSample<'_> {
+    fn check(&self, count: usize, outputs: &[OutputSpec]) -> Result<(), GpuError> {
+        let stride = outputs.first().map_or(0, |o| o.stride);
+        if let Some(k) = self.slots.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(GpuError::BadIndex(format!(
+                "record sample: entry {} ({}) does not follow {} in increasing order",
+                k + 1,
+                self.slots[k + 1],
+                self.slots[k]
+            )));
+        }
+        if let Some(&last) = self.slots.last().filter(|&&s| s as usize >= count) {
+            return Err(GpuError::BadIndex(format!(
+                "record sample: pair {last} of a batch of {count}"
+            )));
+        }
+        if stride == 0 || self.slots.len() as u64 * stride > self.into.size() {
+            return Err(GpuError::BadIndex(format!(
+                "record sample: {} records of {stride} bytes do not fit {} bytes",
+                self.slots.len(),
+                self.into.size()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Copies the records of the sampled pairs among `first..first + count` out of the chunk's `output`.
+    fn gather(
+        &self,
+        scene: &Scene,
+        output: &wgpu::Buffer,
+        spec: &OutputSpec,
+        first: u32,
+        count: u32,
+    ) {
+        let from = self.slots.partition_point(|&s| s < first);
+        let to = self.slots.partition_point(|&s| s < first + count);
+        if from == to {
+            return;
+        }
+        let mut encoder = scene
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("record sample"),
+            });
+        let mut k = from;
+        while k < to {
+            let mut end = k + 1;
+            while end < to && self.slots[end] == self.slots[end - 1] + 1 {
+                end += 1;
+            }
+            encoder.copy_buffer_to_buffer(
+                output,
+                spec.header + u64::from(self.slots[k] - first) * spec.stride,
+                self.into,
+                k as u64 * spec.stride,
+                (end - k) as u64 * spec.stride,
+            );
+            k = end;
+        }
+        scene.queue.submit([encoder.finish()]);
+    }
 }
 
 /// Collects every chunk a deferred batch left in flight, waiting (once) only if one is still running. Returns
