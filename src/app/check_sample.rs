@@ -41,7 +41,7 @@ impl CheckPairs {
 
     /// The seeded draw alone: `size` distinct indices below `count`, unsorted, from the frame's number and
     /// the pair count only; `None` when everything is checked.
-    fn draw(self, frame: u64, count: usize) -> Option<Vec<usize>> {
+    pub fn draw(self, frame: u64, count: usize) -> Option<Vec<usize>> {
         let CheckPairs::Sample { size, seed } = self else {
             return None;
         };
