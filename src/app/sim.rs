@@ -376,13 +376,15 @@ impl Simulation {
     }
 
     /// Whether the narrow phase reads this frame's pairs on the device: the GPU broad phase, the GPU narrow
-    /// phase, a sampled check and nothing shown that needs every answer (see [`Simulation::step_on_device`]).
+    /// phase, a sampled check, nothing shown that needs every answer, and a scene the GPU indexes directly (all
+    /// its hulls and instances resident in one binding each; see [`Simulation::step_on_device`]).
     fn feeds_on_device(&self) -> bool {
         matches!(self.check_pairs, CheckPairs::Sample { .. })
             && self.mode == NarrowMode::Gpu
             && !self.response
             && !self.answers_wanted
             && self.broad.on_gpu()
+            && self.gpu.indexes_directly(self.scene.bodies.len())
     }
 
     /// The frame with its pairs left on the device: the broad phase reads back its pair count (16 bytes); the
@@ -732,11 +734,13 @@ impl Simulation {
     pub fn check_description(&self) -> String {
         let when = self.check_when();
         match (self.mode, self.check_pairs) {
-            (NarrowMode::Gpu, CheckPairs::Sample { .. }) if self.feeds_on_device() => format!(
-                "{when}; {}; the pairs stay on the GPU, so a pair the GPU could not answer is checked \
-                 (and counted) only when sampled",
-                self.check_pairs.describe()
-            ),
+            (NarrowMode::Gpu, CheckPairs::Sample { size, seed }) if self.feeds_on_device() => {
+                format!(
+                    "{when}; a sample of {size} slots of the GPU's pair buffer per checked frame (PCG64 \
+                     seeded with {seed} and the frame number); the pairs stay on the GPU, so a pair the GPU \
+                     could not answer is checked (and counted) only when sampled"
+                )
+            }
             (NarrowMode::Gpu, CheckPairs::Sample { .. }) => {
                 format!("{when}; {}", self.check_pairs.describe())
             }

@@ -338,6 +338,16 @@ impl NarrowPhase {
         Ok((timings?, true))
     }
 
+    /// Whether a scene of `instances` instances, with the hulls uploaded now, is indexed directly by its batches
+    /// (hulls and instances resident, every instance in one binding): what
+    /// [`NarrowPhase::submit_marked_from_device`] needs, known before the instances go up.
+    pub fn indexes_directly(&self, instances: usize) -> bool {
+        let scene = &self.scene;
+        scene.hulls_resident()
+            && instances as u64 * super::layout::INSTANCE_STRIDE <= scene.limits.buffers.max_buffer
+            && instances <= scene.instance_window().0 as usize
+    }
+
     /// Like [`NarrowPhase::submit_marked`] without reading back, over `count` pairs that already lie on the
     /// device in `pairs` (`vec2<u32>` each, as the GPU broad phase writes them, [`super::broad::GpuBroadPhase::buffers`]):
     /// the chunks copy their pairs on the device, the marking pass colours the bodies, and nothing per pair
