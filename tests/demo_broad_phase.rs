@@ -1,6 +1,7 @@
 //! `gpu-gjk demo --no-window --broad-phase gpu|cpu --check-pairs sample`: the GPU and CPU broad phases give the
 //! frames the same candidate pairs, the summary reports the GPU broad phase's frames, overflows and bus traffic,
-//! and a sampled check answers a fixed number of pairs a frame with no disagreement. Without any GPU adapter the
+//! and a sampled check answers a fixed number of pairs a frame with no disagreement, the GPU's pairs then staying
+//! on the device. Without any GPU adapter the
 //! test says it was skipped, except under `CI=true`.
 
 use std::process::Command;
@@ -39,11 +40,11 @@ fn demo(extra: &[&str]) -> Option<serde_json::Value> {
 
 #[test]
 fn gpu_and_cpu_broad_phases_give_the_same_pairs_and_the_summary_reports_the_traffic() {
-    let sample = ["--check-pairs", "sample", "--check-sample-size", "50"];
-    let Some(gpu) = demo(&[&["--broad-phase", "gpu"][..], &sample].concat()) else {
+    let all = ["--check-pairs", "all"];
+    let Some(gpu) = demo(&[&["--broad-phase", "gpu"][..], &all].concat()) else {
         return;
     };
-    let cpu = demo(&[&["--broad-phase", "cpu"][..], &sample].concat()).unwrap();
+    let cpu = demo(&[&["--broad-phase", "cpu"][..], &all].concat()).unwrap();
     for field in [
         "candidate_pairs_mean",
         "candidate_pairs_last",
@@ -57,7 +58,7 @@ fn gpu_and_cpu_broad_phases_give_the_same_pairs_and_the_summary_reports_the_traf
     assert_eq!(g["broad_phase_on_gpu_frames"], 3);
     assert_eq!(c["broad_phase_on_gpu_frames"], 0);
     assert_eq!(c["broad_phase_overflows"], 0);
-    // The GPU frames read back the count and the pairs on top of what the CPU frames read back.
+    // Checking every pair, the GPU frames read back the count and the pairs on top of what the CPU frames read.
     let extra_down =
         g["bytes_down_mean"].as_f64().unwrap() - c["bytes_down_mean"].as_f64().unwrap();
     assert!(
@@ -67,6 +68,26 @@ fn gpu_and_cpu_broad_phases_give_the_same_pairs_and_the_summary_reports_the_traf
     assert!(g["submissions_mean"].as_f64().unwrap() > c["submissions_mean"].as_f64().unwrap());
     for summary in [&gpu, &cpu] {
         assert_eq!(summary["frames_checked"], 3);
+        assert_eq!(summary["disagreements"], 0);
+    }
+    assert_eq!(gpu["pairs_checked"].as_u64(), cpu["pairs_checked"].as_u64());
+}
+
+#[test]
+fn a_sampled_check_leaves_the_gpus_pairs_on_the_device_and_reads_back_the_sample() {
+    let sample = ["--check-pairs", "sample", "--check-sample-size", "50"];
+    let Some(gpu) = demo(&[&["--broad-phase", "gpu"][..], &sample].concat()) else {
+        return;
+    };
+    let cpu = demo(&[&["--broad-phase", "cpu"][..], &sample].concat()).unwrap();
+    assert_eq!(gpu["candidate_pairs_mean"], cpu["candidate_pairs_mean"]);
+    let g = &gpu["per_frame"];
+    assert_eq!(g["broad_phase_on_gpu_frames"], 3);
+    // The count, 50 pairs and their records, and a chunk's 16-byte timestamp slot: 2,832 bytes a frame.
+    assert_eq!(g["bytes_down_mean"].as_f64(), Some(2832.0), "{g}");
+    assert_eq!(g["bytes_down_max"].as_u64(), Some(2832), "{g}");
+    for summary in [&gpu, &cpu] {
+        assert_eq!(summary["frames_checked"], 3);
         let failures = summary["gpu_failures_answered_on_cpu"].as_u64().unwrap();
         assert_eq!(
             summary["pairs_checked"].as_u64().unwrap(),
@@ -74,11 +95,16 @@ fn gpu_and_cpu_broad_phases_give_the_same_pairs_and_the_summary_reports_the_traf
             "{summary}"
         );
         assert_eq!(summary["disagreements"], 0);
-        assert!(summary["check"]
-            .as_str()
-            .unwrap()
-            .contains("a sample of 50 pairs"));
     }
+    let check = gpu["check"].as_str().unwrap();
+    assert!(
+        check.contains("a sample of 50 slots") && check.contains("stay on the GPU"),
+        "{check}"
+    );
+    assert!(cpu["check"]
+        .as_str()
+        .unwrap()
+        .contains("a sample of 50 pairs"));
 }
 
 #[test]

@@ -7,7 +7,8 @@
 
 use crate::broad_phase::{grid_pairs, Aabb};
 use crate::gpu::broad::grid::GridFit;
-use crate::gpu::broad::GpuBroadPhase;
+use crate::gpu::broad::sample::PAIR_BYTES;
+use crate::gpu::broad::{BroadPhaseStatus, GpuBroadPhase};
 use anyhow::{Context, Result};
 
 /// Where the candidate pairs are found (`--broad-phase`).
@@ -62,6 +63,11 @@ impl FrameBroadPhase {
         Self { gpu: Some(gpu) }
     }
 
+    /// Whether the GPU finds the pairs (when the boxes fit its grid).
+    pub fn on_gpu(&self) -> bool {
+        self.gpu.is_some()
+    }
+
     /// The CPU grid.
     pub fn cpu() -> Self {
         Self { gpu: None }
@@ -72,33 +78,7 @@ impl FrameBroadPhase {
         let Some(gpu) = self.gpu.as_mut().filter(|_| GridFit::fit(boxes).is_ok()) else {
             return Ok((grid_pairs(boxes), BroadTraffic::default()));
         };
-        let upload = 32 * boxes.len() as u64 + 32;
-        let mut traffic = BroadTraffic {
-            on_gpu: true,
-            ..BroadTraffic::default()
-        };
-        let mut status = gpu.run(boxes).context("GPU broad phase")?;
-        traffic.bytes_up += upload;
-        traffic.bytes_down += 16;
-        traffic.submissions += 1;
-        traffic.blocking_waits += 1;
-        if status.overflowed() {
-            // Counted and reported; the buffer has grown to the count, so the frame runs again whole.
-            traffic.overflows = 1;
-            status = gpu
-                .run(boxes)
-                .context("GPU broad phase, on the grown pair buffer")?;
-            traffic.bytes_up += upload;
-            traffic.bytes_down += 16;
-            traffic.submissions += 1;
-            traffic.blocking_waits += 1;
-            anyhow::ensure!(
-                !status.overflowed(),
-                "GPU broad phase: {} pairs overflowed the grown buffer of {}",
-                status.found,
-                status.capacity
-            );
-        }
+        let (status, mut traffic) = run_counted(gpu, boxes)?;
         let mut pairs = gpu
             .read_pairs(status.stored)
             .context("reading the GPU broad phase's pairs back")?;
@@ -110,6 +90,81 @@ impl FrameBroadPhase {
         pairs.sort_unstable();
         Ok((pairs, traffic))
     }
+
+    /// Runs the GPU broad phase and leaves its pairs on the device ([`FrameBroadPhase::device_pairs`]) for a
+    /// narrow phase that reads them there: only the count comes back (16 bytes). `None` on the CPU grid and for
+    /// boxes it answers.
+    pub fn run_on_device(
+        &mut self,
+        boxes: &[Aabb],
+    ) -> Result<Option<(BroadPhaseStatus, BroadTraffic)>> {
+        let Some(gpu) = self.gpu.as_mut().filter(|_| GridFit::fit(boxes).is_ok()) else {
+            return Ok(None);
+        };
+        run_counted(gpu, boxes).map(Some)
+    }
+
+    /// The pair buffer of the latest [`FrameBroadPhase::run_on_device`].
+    pub fn device_pairs(&self) -> Option<&wgpu::Buffer> {
+        self.gpu.as_ref()?.buffers().map(|(pairs, _)| pairs)
+    }
+
+    /// The pairs at `slots` of the latest [`FrameBroadPhase::run_on_device`], with what reading them cost
+    /// (8 bytes a slot, one wait; nothing for no slot).
+    pub fn read_sample(
+        &self,
+        status: &BroadPhaseStatus,
+        slots: &[u32],
+        traffic: &mut BroadTraffic,
+    ) -> Result<Vec<[u32; 2]>> {
+        let Some(gpu) = self.gpu.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let pairs = gpu
+            .read_pair_sample(status, slots)
+            .context("reading a sample of the GPU broad phase's pairs back")?;
+        if !slots.is_empty() {
+            traffic.bytes_down += PAIR_BYTES * slots.len() as u64;
+            traffic.submissions += 1;
+            traffic.blocking_waits += 1;
+        }
+        Ok(pairs)
+    }
+}
+
+/// Runs the GPU broad phase and reads its pair count; a frame whose pairs outgrew the buffer is counted and runs
+/// again whole on the grown one, so no pair is lost.
+fn run_counted(
+    gpu: &mut GpuBroadPhase,
+    boxes: &[Aabb],
+) -> Result<(BroadPhaseStatus, BroadTraffic)> {
+    let upload = 32 * boxes.len() as u64 + 32;
+    let mut traffic = BroadTraffic {
+        on_gpu: true,
+        ..BroadTraffic::default()
+    };
+    let mut status = gpu.run(boxes).context("GPU broad phase")?;
+    traffic.bytes_up += upload;
+    traffic.bytes_down += 16;
+    traffic.submissions += 1;
+    traffic.blocking_waits += 1;
+    if status.overflowed() {
+        traffic.overflows = 1;
+        status = gpu
+            .run(boxes)
+            .context("GPU broad phase, on the grown pair buffer")?;
+        traffic.bytes_up += upload;
+        traffic.bytes_down += 16;
+        traffic.submissions += 1;
+        traffic.blocking_waits += 1;
+        anyhow::ensure!(
+            !status.overflowed(),
+            "GPU broad phase: {} pairs overflowed the grown buffer of {}",
+            status.found,
+            status.capacity
+        );
+    }
+    Ok((status, traffic))
 }
 
 #[cfg(test)]

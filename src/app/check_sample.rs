@@ -39,17 +39,23 @@ impl CheckPairs {
         }
     }
 
-    /// The indices of `job`'s pairs to check, sorted; `gpu` holds the GPU's answers to all of them.
-    pub fn pick(self, frame: u64, gpu: &[GjkResult<f32>]) -> Option<Vec<usize>> {
+    /// The seeded draw alone: `size` distinct indices below `count`, unsorted, from the frame's number and
+    /// the pair count only; `None` when everything is checked.
+    pub fn draw(self, frame: u64, count: usize) -> Option<Vec<usize>> {
         let CheckPairs::Sample { size, seed } = self else {
             return None;
         };
-        let count = gpu.len();
         if size >= count {
             return None;
         }
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ frame.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut picked = rand::seq::index::sample(&mut rng, count, size).into_vec();
+        Some(rand::seq::index::sample(&mut rng, count, size).into_vec())
+    }
+
+    /// The indices of `job`'s pairs to check, sorted; `gpu` holds the GPU's answers to all of them.
+    pub fn pick(self, frame: u64, gpu: &[GjkResult<f32>]) -> Option<Vec<usize>> {
+        let count = gpu.len();
+        let mut picked = self.draw(frame, count)?;
         picked.extend((0..count).filter(|&k| gpu[k].status.is_failure()));
         picked.sort_unstable();
         picked.dedup();

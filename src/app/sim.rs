@@ -250,6 +250,14 @@ impl Simulation {
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
         let boxes = world_aabbs(&self.shapes, &instances);
+        if self.feeds_on_device() && self.step_on_device(&instances, &boxes, start, &mut stats)? {
+            self.totals.frames += 1;
+            self.last = stats;
+            self.data.frame = self.frame;
+            self.data.instances = instances;
+            self.data.boxes = boxes;
+            return Ok(&self.last);
+        }
         let (pairs, traffic) = self.broad.pairs(&boxes)?;
         let pairs = Arc::new(pairs);
         stats.broad_phase_ms = ms(start);
@@ -365,6 +373,133 @@ impl Simulation {
             && self.policy == CheckPolicy::WhenIdle
             && !self.response
             && !self.answers_wanted
+    }
+
+    /// Whether the narrow phase reads this frame's pairs on the device: the GPU broad phase, the GPU narrow
+    /// phase, a sampled check, nothing shown that needs every answer, and a scene the GPU indexes directly (all
+    /// its hulls and instances resident in one binding each; see [`Simulation::step_on_device`]).
+    fn feeds_on_device(&self) -> bool {
+        matches!(self.check_pairs, CheckPairs::Sample { .. })
+            && self.mode == NarrowMode::Gpu
+            && !self.response
+            && !self.answers_wanted
+            && self.broad.on_gpu()
+            && self.gpu.indexes_directly(self.scene.bodies.len())
+    }
+
+    /// The frame with its pairs left on the device: the broad phase reads back its pair count (16 bytes); the
+    /// narrow phase copies the pairs on the device, colours the bodies with the marking pass and gathers the
+    /// records of the check's sample on the device; the host reads back the sampled pairs (8 bytes each) and
+    /// their records (48 bytes each) and hands them to the check. What crosses the bus does not grow with the
+    /// scene. The sample is drawn from the pair count this frame read, over the pair buffer's slots (the
+    /// kernel's order, which its atomic counter makes run-dependent). A frame the worker cannot take (checked
+    /// when idle) samples nothing. Pairs the GPU could not answer are counted and checked when sampled; the
+    /// others keep their unanswered mark. `false` when the GPU cannot answer this frame this way (boxes only the
+    /// CPU grid holds, or a scene the GPU cannot index directly): the frame then runs with its pairs read back.
+    fn step_on_device(
+        &mut self,
+        instances: &Arc<Vec<Instance>>,
+        boxes: &[Aabb],
+        start: Instant,
+        stats: &mut FrameStats,
+    ) -> Result<bool> {
+        let Some((status, mut traffic)) = self.broad.run_on_device(boxes)? else {
+            return Ok(false);
+        };
+        let count = status.stored as usize;
+        self.collect_deferred(stats)?;
+        self.poll_check(stats)?;
+        let checking = self.policy == CheckPolicy::EveryFrame || !self.worker.is_busy();
+        let mut slots: Vec<u32> = match self.check_pairs.draw(self.frame, count) {
+            Some(drawn) => drawn.into_iter().map(|k| k as u32).collect(),
+            None => (0..status.stored).collect(),
+        };
+        if !checking {
+            slots.clear();
+        }
+        slots.sort_unstable();
+        let pairs = self.broad.read_sample(&status, &slots, &mut traffic)?;
+        stats.broad_phase_ms = ms(start);
+        stats.broad = traffic;
+        stats.bytes_up += traffic.bytes_up;
+        stats.bytes_down += traffic.bytes_down;
+        stats.submissions += traffic.submissions;
+        stats.gpu_blocking_waits += traffic.blocking_waits;
+        stats.candidate_pairs = count;
+        self.gpu
+            .set_instances(instances)
+            .context("uploading the bodies' poses to the GPU")?;
+        let pair_buffer = self
+            .broad
+            .device_pairs()
+            .context("the GPU broad phase kept no pairs")?;
+        let (timings, marked) = self
+            .gpu
+            .submit_marked_from_device(
+                pair_buffer,
+                count,
+                self.kind,
+                &self.config,
+                &self.disputed,
+                &slots,
+            )
+            .context("GPU narrow phase on the device's pairs")?;
+        if !marked {
+            return Ok(false);
+        }
+        stats.marked_on_gpu = true;
+        stats.add_narrow(&timings);
+        let mut narrow_s = timings.total_s;
+        let mut kernel_s = self.gpu_time(timings.kernel_s);
+        if let Some(done) = self
+            .gpu
+            .collect_marked()
+            .context("collecting the GPU narrow phase")?
+        {
+            stats.add_narrow(&done.timings);
+            narrow_s += done.timings.total_s;
+            kernel_s = add_s(
+                kernel_s,
+                done.timings.kernel_s.filter(|_| self.gpu_time_trusted),
+            );
+        }
+        stats.gpu_narrow_ms = Some(narrow_s * 1e3);
+        stats.gpu_kernel_ms = kernel_s.map(|s| s * 1e3);
+        if !slots.is_empty() {
+            let records = self
+                .gpu
+                .read_record_sample()
+                .context("reading the sampled records back")?;
+            stats.bytes_down += (records.len() * std::mem::size_of::<GpuResult>()) as u64;
+            stats.submissions += 1;
+            stats.gpu_blocking_waits += 1;
+            let gpu: Vec<GjkResult<f32>> = records.iter().map(GpuResult::to_result).collect();
+            #[cfg(debug_assertions)]
+            let gpu = {
+                let mut gpu = gpu;
+                flip_answers(&mut gpu, self.flip_gpu_answers);
+                gpu
+            };
+            stats.gpu_failures = gpu.iter().filter(|r| r.status.is_failure()).count();
+            self.totals.gpu_failures += stats.gpu_failures as u64;
+            let job = CheckJob {
+                frame: self.frame,
+                shapes: Arc::clone(&self.shapes),
+                instances: Arc::clone(instances),
+                pairs: Arc::new(pairs),
+            };
+            self.check(&job, &gpu, stats)?;
+            self.data.pairs = job.pairs;
+        } else {
+            self.data.pairs = Arc::new(Vec::new());
+        }
+        // Known only for frames read back whole: the latest such frame's count stands.
+        stats.colliding_pairs = self.colliding_pairs_read_back;
+        stats.disagreements = self.last_disagreements(stats);
+        self.data.answers = Vec::new();
+        self.data.gpu_answers = None;
+        self.data.disputed_pairs = self.disputed_pairs.clone();
+        Ok(true)
     }
 
     /// Submits the frame's narrow phase with the marking pass and returns without waiting: the records come
@@ -599,6 +734,13 @@ impl Simulation {
     pub fn check_description(&self) -> String {
         let when = self.check_when();
         match (self.mode, self.check_pairs) {
+            (NarrowMode::Gpu, CheckPairs::Sample { size, seed }) if self.feeds_on_device() => {
+                format!(
+                    "{when}; a sample of {size} slots of the GPU's pair buffer per checked frame (PCG64 \
+                     seeded with {seed} and the frame number); the pairs stay on the GPU, so a pair the GPU \
+                     could not answer is checked (and counted) only when sampled"
+                )
+            }
             (NarrowMode::Gpu, CheckPairs::Sample { .. }) => {
                 format!("{when}; {}", self.check_pairs.describe())
             }
@@ -658,6 +800,14 @@ fn flip_answers(answers: &mut [GjkResult<f32>], count: usize) {
             crate::gjk::GjkStatus::Separated
         };
         answer.distance = if answer.intersecting { 0.0 } else { 1.0 };
+    }
+}
+
+/// `sum` plus `seconds`; `None` while both are.
+fn add_s(sum: Option<f64>, seconds: Option<f64>) -> Option<f64> {
+    match (sum, seconds) {
+        (None, None) => None,
+        (sum, seconds) => Some(sum.unwrap_or(0.0) + seconds.unwrap_or(0.0)),
     }
 }
 

@@ -13,8 +13,8 @@ use super::penetration::PenetrationJob;
 use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
 use super::ring::Ring;
 use super::runner::{
-    chunk_capacity, run_batch, run_batch_deferred, settle, BatchSettings, GpuTimings, KernelJob,
-    OutputSpec, Read,
+    chunk_capacity, run_batch, run_batch_deferred, run_batch_from_device, settle, BatchSettings,
+    GpuTimings, KernelJob, OutputSpec, Read, RecordSample,
 };
 use super::scene::Scene;
 use super::shader::constants::Climbing;
@@ -25,6 +25,9 @@ use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
 use std::time::Instant;
+
+/// Bytes of one [`GpuResult`].
+const GPU_RESULT_BYTES: u64 = std::mem::size_of::<GpuResult>() as u64;
 
 /// Results of one batch as CPU types, in pair order and each pair's local frame ([`NarrowPhase::run`]).
 pub struct GpuBatch {
@@ -59,6 +62,9 @@ pub struct NarrowPhase {
     /// Whether batches dispatch their pairs binned by work ([`NarrowPhase::set_binning`]), and the bins.
     binning: bool,
     pub(super) bins: WorkBins,
+    /// The records of a device-fed batch's sample, and how many it holds.
+    sample: Option<wgpu::Buffer>,
+    sampled: usize,
 }
 
 impl NarrowPhase {
@@ -90,6 +96,8 @@ impl NarrowPhase {
             deferred: None,
             binning: true,
             bins: WorkBins::default(),
+            sample: None,
+            sampled: 0,
         }
     }
 
@@ -375,6 +383,97 @@ impl NarrowPhase {
             self.gjk.read_back = true;
         }
         Ok((timings?, true))
+    }
+
+    /// Whether a scene of `instances` instances, with the hulls uploaded now, is indexed directly by its batches
+    /// (hulls and instances resident, every instance in one binding): what
+    /// [`NarrowPhase::submit_marked_from_device`] needs, known before the instances go up.
+    pub fn indexes_directly(&self, instances: usize) -> bool {
+        let scene = &self.scene;
+        scene.hulls_resident()
+            && instances as u64 * super::layout::INSTANCE_STRIDE <= scene.limits.buffers.max_buffer
+            && instances <= scene.instance_window().0 as usize
+    }
+
+    /// Like [`NarrowPhase::submit_marked`] without reading back, over `count` pairs that already lie on the
+    /// device in `pairs` (`vec2<u32>` each, as the GPU broad phase writes them, [`super::broad::GpuBroadPhase::buffers`]):
+    /// the chunks copy their pairs on the device, the marking pass colours the bodies, and nothing per pair
+    /// crosses the bus either way, but for the records of the `sample` pairs (indices in the batch, sorted, each
+    /// once), gathered on the device for [`NarrowPhase::read_record_sample`].
+    /// [`NarrowPhase::collect_marked`] finishes it (with no records). `false` (nothing
+    /// started) when the GPU cannot mark this scene, which is also when it cannot index it directly.
+    pub fn submit_marked_from_device(
+        &mut self,
+        pairs: &wgpu::Buffer,
+        count: usize,
+        kind: QueryKind,
+        config: &GjkConfig,
+        disputed: &[u32],
+        sample: &[u32],
+    ) -> Result<(GpuTimings, bool), GpuError> {
+        self.collect_marked()?;
+        if !self.start_marks(disputed)? {
+            self.gjk.mark = None;
+            return Ok((GpuTimings::default(), false));
+        }
+        self.gjk.begin(ResultFormat::Full, count);
+        self.gjk.read_back = false;
+        let bytes = (sample.len() as u64 * GPU_RESULT_BYTES).max(16);
+        if self.sample.as_ref().is_none_or(|b| b.size() < bytes) {
+            self.sample = Some(self.scene.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("narrow phase record sample"),
+                size: bytes.next_multiple_of(16),
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }));
+        }
+        self.sampled = sample.len();
+        let into = self.sample.as_ref().expect("made above");
+        let timings = run_batch_from_device(
+            &mut self.scene,
+            &mut self.gjk_ring,
+            &mut self.gjk,
+            pairs,
+            count,
+            BatchSettings { kind, config },
+            (!sample.is_empty()).then_some(RecordSample {
+                slots: sample,
+                into,
+            }),
+        );
+        self.gjk.mark = None;
+        if timings.is_ok() {
+            self.deferred = Some((count, false));
+        } else {
+            self.gjk.read_back = true;
+        }
+        Ok((timings?, true))
+    }
+
+    /// The records of the latest device-fed batch's sample, in its order ([`GpuResult`], 48 bytes each, the only
+    /// per-pair bytes such a batch reads back): waits for the batch.
+    pub fn read_record_sample(&self) -> Result<Vec<GpuResult>, GpuError> {
+        let Some(buffer) = self.sample.as_ref().filter(|_| self.sampled > 0) else {
+            return Ok(Vec::new());
+        };
+        let bytes = self.sampled as u64 * GPU_RESULT_BYTES;
+        let readback = self.scene.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("narrow phase record sample readback"),
+            size: bytes.next_multiple_of(16),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder =
+            self.scene
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("narrow phase record sample readback"),
+                });
+        encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, bytes);
+        self.scene.queue.submit([encoder.finish()]);
+        super::read_buffer(&self.scene.device, &readback, bytes, |b| {
+            bytemuck::pod_collect_to_vec(b)
+        })
     }
 
     /// Finishes the batch [`NarrowPhase::submit_marked`] started, waiting only if a chunk is still running:

@@ -212,6 +212,27 @@ enum Source<'p> {
     Local(&'p [Pair]),
 }
 
+/// Where a chunk's pairs come from: the host's slice, written through the staging buffer, or `count` pairs
+/// from pair `first` of a device buffer, copied on the device.
+#[derive(Clone, Copy)]
+enum ChunkPairs<'p> {
+    Host(&'p [Pair]),
+    Device {
+        buffer: &'p wgpu::Buffer,
+        first: u64,
+        count: u64,
+    },
+}
+
+impl ChunkPairs<'_> {
+    fn count(&self) -> u64 {
+        match self {
+            ChunkPairs::Host(pairs) => pairs.len() as u64,
+            ChunkPairs::Device { count, .. } => *count,
+        }
+    }
+}
+
 /// Runs `job` over `pairs`, blocking until every chunk's outputs are collected. Pair indices are checked first,
 /// so a bad batch fails whole with the index named.
 pub(crate) fn run_batch(
@@ -235,6 +256,178 @@ pub(crate) fn run_batch_deferred(
     settings: BatchSettings<'_>,
 ) -> Result<GpuTimings, GpuError> {
     stream_batch(scene, ring, job, pairs, settings, false)
+}
+
+/// Like [`run_batch_deferred`] over `count` pairs that already lie on the device, in `pairs` (`vec2<u32>` each,
+/// indices of the scene's instances, as the GPU broad phase writes them): each chunk copies its pairs on the
+/// device, so none crosses the bus. Only for a scene the batch indexes directly (every instance resident in one
+/// binding; refused otherwise, as the host cannot rebase or gather pairs it does not see). The indices are
+/// not checked on the host: a kernel's reads stay in its bindings whatever they are, and the broad phase
+/// writes only indices of the boxes it was given. Chunks go by pair count, cut short where the largest hulls
+/// could exceed the work per chunk (the host cannot see which pairs hold them).
+pub(crate) fn run_batch_from_device(
+    scene: &mut Scene,
+    ring: &mut Ring,
+    job: &mut dyn KernelJob,
+    pairs: &wgpu::Buffer,
+    count: usize,
+    settings: BatchSettings<'_>,
+    sample: Option<RecordSample<'_>>,
+) -> Result<GpuTimings, GpuError> {
+    let start = Instant::now();
+    if let Some(sample) = &sample {
+        sample.check(count, job.outputs())?;
+    }
+    if !scene.in_one_window() {
+        return Err(GpuError::BadIndex(format!(
+            "pairs on the device need every one of the {} instances resident in one binding",
+            scene.instance_count()
+        )));
+    }
+    if count as u64 * PAIR_STRIDE > pairs.size() {
+        return Err(GpuError::BadIndex(format!(
+            "{count} pairs asked of a pair buffer of {} bytes",
+            pairs.size()
+        )));
+    }
+    let pending = std::mem::take(&mut scene.pending);
+    let mut timings = GpuTimings {
+        upload_s: pending.seconds,
+        bytes_up: pending.bytes,
+        ..GpuTimings::default()
+    };
+    if count == 0 {
+        timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
+        return Ok(timings);
+    }
+    let capacity = chunk_capacity(scene, job.outputs());
+    let most = pair_work(scene.max_points, scene.max_points);
+    let by_work = (scene.limits.chunk.max_work_per_chunk / most.max(1)).max(1);
+    let chunk = capacity.min(by_work) as usize;
+    let chunks = count.div_ceil(chunk);
+    ring.ensure(
+        &scene.device,
+        job.outputs(),
+        (chunk as u64).min(count as u64),
+        scene.limits.ring.min(chunks),
+    );
+    let ring_size = ring.slots.len();
+    let period_ns = f64::from(scene.queue.get_timestamp_period());
+    let scene: &Scene = scene;
+    let binding = scene.resident_binding(0);
+    let mut stream = Stream {
+        scene,
+        ring,
+        ring_size,
+        settings,
+        timings,
+        kernel_ns: 0.0,
+        period_ns,
+        next_slot: 0,
+        rebased: Vec::new(),
+    };
+    for first in (0..count).step_by(chunk) {
+        let slot = stream.next_slot;
+        stream.next_slot = (stream.next_slot + 1) % stream.ring_size;
+        stream.free(slot, job)?;
+        let source = ChunkPairs::Device {
+            buffer: pairs,
+            first: first as u64,
+            count: (chunk.min(count - first)) as u64,
+        };
+        stream.submit(slot, job, source, first, &binding)?;
+        if let Some(sample) = &sample {
+            let n = chunk.min(count - first) as u32;
+            let output = &stream.ring.slots[slot].outputs[0];
+            sample.gather(scene, output, &job.outputs()[0], first as u32, n);
+        }
+        stream.collect_ready(job)?;
+    }
+    stream.collect_ready(job)?;
+    let mut timings = stream.timings;
+    timings.groups = 1;
+    timings.kernel_s = stream
+        .ring
+        .slots
+        .first()
+        .and_then(|s| s.timestamps.as_ref())
+        .map(|_| stream.kernel_ns * 1e-9);
+    timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
+    Ok(timings)
+}
+
+/// Pairs of a device-fed batch whose records are copied, chunk by chunk, into `into` (record `k` of `slots` at
+/// `k` strides of the first output): each chunk's copies are submitted right after it, so they run before the
+/// chunk's slot serves another one, and only the sample need ever come back.
+#[derive(Clone, Copy)]
+pub(crate) struct RecordSample<'a> {
+    /// Pair indices in the batch, sorted, each once.
+    pub slots: &'a [u32],
+    pub into: &'a wgpu::Buffer,
+}
+
+impl RecordSample<'_> {
+    fn check(&self, count: usize, outputs: &[OutputSpec]) -> Result<(), GpuError> {
+        let stride = outputs.first().map_or(0, |o| o.stride);
+        if let Some(k) = self.slots.windows(2).position(|w| w[0] >= w[1]) {
+            return Err(GpuError::BadIndex(format!(
+                "record sample: entry {} ({}) does not follow {} in increasing order",
+                k + 1,
+                self.slots[k + 1],
+                self.slots[k]
+            )));
+        }
+        if let Some(&last) = self.slots.last().filter(|&&s| s as usize >= count) {
+            return Err(GpuError::BadIndex(format!(
+                "record sample: pair {last} of a batch of {count}"
+            )));
+        }
+        if stride == 0 || self.slots.len() as u64 * stride > self.into.size() {
+            return Err(GpuError::BadIndex(format!(
+                "record sample: {} records of {stride} bytes do not fit {} bytes",
+                self.slots.len(),
+                self.into.size()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Copies the records of the sampled pairs among `first..first + count` out of the chunk's `output`.
+    fn gather(
+        &self,
+        scene: &Scene,
+        output: &wgpu::Buffer,
+        spec: &OutputSpec,
+        first: u32,
+        count: u32,
+    ) {
+        let from = self.slots.partition_point(|&s| s < first);
+        let to = self.slots.partition_point(|&s| s < first + count);
+        if from == to {
+            return;
+        }
+        let mut encoder = scene
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("record sample"),
+            });
+        let mut k = from;
+        while k < to {
+            let mut end = k + 1;
+            while end < to && self.slots[end] == self.slots[end - 1] + 1 {
+                end += 1;
+            }
+            encoder.copy_buffer_to_buffer(
+                output,
+                spec.header + u64::from(self.slots[k] - first) * spec.stride,
+                self.into,
+                k as u64 * spec.stride,
+                (end - k) as u64 * spec.stride,
+            );
+            k = end;
+        }
+        scene.queue.submit([encoder.finish()]);
+    }
 }
 
 /// Collects every chunk a deferred batch left in flight, waiting (once) only if one is still running. Returns
@@ -382,7 +575,13 @@ impl Stream<'_> {
                 }
                 Source::Local(local) => &local[range.clone()],
             };
-            let submitted = self.submit(slot, job, chunk, first + range.start, binding);
+            let submitted = self.submit(
+                slot,
+                job,
+                ChunkPairs::Host(chunk),
+                first + range.start,
+                binding,
+            );
             self.rebased = rebased;
             submitted?;
             self.collect_ready(job)?;
@@ -449,12 +648,12 @@ impl Stream<'_> {
         &mut self,
         slot: usize,
         job: &mut dyn KernelJob,
-        pairs: &[Pair],
+        pairs: ChunkPairs<'_>,
         first: usize,
         binding: &SceneBinding,
     ) -> Result<(), GpuError> {
         let start = Instant::now();
-        let count = pairs.len() as u64;
+        let count = pairs.count();
         let layout = self.ring.layout.clone();
         let outputs = job.outputs();
         let params = GpuParams {
@@ -467,7 +666,10 @@ impl Stream<'_> {
             epa_by_pair: u32::from(job.epa_by_pair()),
             pad: 0,
         };
-        let pairs_bytes: &[u8] = bytemuck::cast_slice(pairs);
+        let pairs_bytes: &[u8] = match pairs {
+            ChunkPairs::Host(pairs) => bytemuck::cast_slice(pairs),
+            ChunkPairs::Device { .. } => &[],
+        };
         let staged = layout.pairs_offset + pairs_bytes.len() as u64;
         let s = &mut self.ring.slots[slot];
         {
@@ -500,13 +702,22 @@ impl Stream<'_> {
                 encoder.copy_buffer_to_buffer(&s.staging, at, buffer, 0, o.init.len() as u64);
             }
         }
-        encoder.copy_buffer_to_buffer(
-            &s.staging,
-            layout.pairs_offset,
-            &s.pairs,
-            0,
-            pairs_bytes.len() as u64,
-        );
+        match pairs {
+            ChunkPairs::Host(_) => encoder.copy_buffer_to_buffer(
+                &s.staging,
+                layout.pairs_offset,
+                &s.pairs,
+                0,
+                pairs_bytes.len() as u64,
+            ),
+            ChunkPairs::Device { buffer, first, .. } => encoder.copy_buffer_to_buffer(
+                buffer,
+                first * PAIR_STRIDE,
+                &s.pairs,
+                0,
+                count * PAIR_STRIDE,
+            ),
+        }
         if s.bind_group
             .as_ref()
             .is_none_or(|(key, _)| *key != binding.key)

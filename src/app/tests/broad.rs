@@ -88,3 +88,57 @@ fn a_sampled_check_answers_a_fixed_number_of_pairs_and_agrees() {
     assert_eq!(totals.disagreements, 0, "{totals:?}");
     assert!(sim.check_description().contains("a sample of 64 pairs"));
 }
+
+/// Headless frames with the sampled check read back the pair count, the sample's pairs and their records, and
+/// nothing else: the same bytes at any scene size.
+#[test]
+fn pairs_left_on_the_device_read_back_the_same_bytes_at_any_scene_size() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut per_frame = Vec::new();
+    for bodies in [2_000, 8_000] {
+        let mut sim = simulation(ctx, bodies);
+        sim.check_pairs = CheckPairs::Sample { size: 64, seed: 3 };
+        sim.answers_wanted = false;
+        for _ in 0..3 {
+            let stats = sim.step(1.0 / 60.0).unwrap().clone();
+            assert!(stats.marked_on_gpu && stats.checked, "{stats:?}");
+            assert!(stats.candidate_pairs > bodies / 2, "{stats:?}");
+            assert_eq!(sim.data.pairs.len(), 64);
+            // The count (16), 64 pairs (8 each) and their records (48 each), and the 16-byte timestamp slot of
+            // each chunk's readback.
+            let chunks = u64::from(stats.submissions) - 4;
+            assert!(
+                stats.bytes_down >= 16 + 64 * 56
+                    && stats.bytes_down <= 16 + 64 * 56 + 16 * chunks.max(1),
+                "{bodies} bodies: {stats:?}"
+            );
+            per_frame.push(stats.bytes_down);
+        }
+        assert_eq!(sim.totals.pairs_checked, 3 * 64, "{:?}", sim.totals);
+        assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
+        assert!(sim.check_description().contains("stay on the GPU"));
+        let marks = sim.read_marks().unwrap().unwrap();
+        assert!(marks.iter().any(|&m| m & crate::gpu::MARK_COLLIDING != 0));
+    }
+    assert!(
+        per_frame.iter().all(|&b| b == per_frame[0] && b <= 1 << 20),
+        "{per_frame:?}"
+    );
+}
+
+/// A flipped GPU answer among the sampled pairs is caught by the check.
+#[test]
+#[cfg(debug_assertions)]
+fn a_flipped_answer_left_on_the_device_is_caught_when_sampled() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut sim = simulation(ctx, 2_000);
+    sim.check_pairs = CheckPairs::Sample { size: 64, seed: 3 };
+    sim.answers_wanted = false;
+    sim.flip_gpu_answers = 3;
+    let stats = sim.step(1.0 / 60.0).unwrap().clone();
+    assert!(stats.checked, "{stats:?}");
+    assert_eq!(stats.disagreements, 3, "{stats:?}");
+    assert_eq!(sim.data.disputed_pairs.len(), 3);
+}

@@ -9,6 +9,7 @@
 //! never cut silently.
 
 pub mod grid;
+pub mod sample;
 
 use super::pipeline::{bind_group, bind_group_layout, read_buffer, workgroups, Access};
 use super::{GpuError, WORKGROUP_SIZE};
