@@ -123,7 +123,7 @@ fn inspect(args: &InspectArgs) -> anyhow::Result<bool> {
     Ok(true)
 }
 
-/// A fresh machine (a container, a CI runner, an ssh session) has no `XDG_RUNTIME_DIR`. Vulkan's and EGL's
+/// A fresh machine (a container, a CI runner, an ssh login) has no `XDG_RUNTIME_DIR`. Vulkan's and EGL's
 /// loaders then probe for a Wayland display, and libwayland-client prints `error: XDG_RUNTIME_DIR is invalid
 /// or not set in the environment.` on stderr for every wgpu instance, which reads as this program failing.
 /// Without `WAYLAND_DISPLAY` there is no Wayland display to find, so the variable points at an empty private

@@ -4,14 +4,14 @@
 
 mod common;
 
+use common::query_cli::query_lines;
+
 use common::certificate::certify;
 use common::referee::{referee, relative};
 use glam::DVec3;
 use gpu_gjk::gjk::pair_scale;
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use gpu_gjk::{GjkResult, GjkStatus};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// Pairs per run; `GJK_CLI_GPU_PAIRS=100000` runs the full-size check (about 0.5 GB of JSON).
 fn pair_count() -> usize {
@@ -42,36 +42,7 @@ fn run_gpu(input: String) -> Option<Vec<serde_json::Value>> {
 
 /// Runs `query` with `args` on `input`; `None` (after printing `SKIPPED`) when there is no adapter.
 fn run_query(input: String, args: &[&str]) -> Option<Vec<serde_json::Value>> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .arg("query")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() && stderr.contains("no GPU adapter") {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "CI=true requires an adapter: {stderr}"
-        );
-        eprintln!("SKIPPED: {stderr}");
-        return None;
-    }
-    assert!(out.status.success(), "{stderr}");
-    Some(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect(),
-    )
+    query_lines(args, input)
 }
 
 /// Checks an intersecting line against the hand-computed depth and normal; contacts must satisfy

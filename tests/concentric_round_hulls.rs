@@ -11,13 +11,13 @@
 
 mod common;
 
+use common::query_cli::query_lines;
+
 use common::round::{depth_along, depth_upper_bound, sphere_points};
 use glam::{DQuat, DVec3, Vec3};
 use gpu_gjk::query::{penetration, PairInput, Precision, QueryOptions};
 use gpu_gjk::{ConvexShape, DPose, PenetrationStatus};
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// Penetration depth accuracy, as a fraction of the pair scale (docs/answers.md, "Accuracy").
 const DEPTH: f64 = 1e-3;
@@ -238,39 +238,7 @@ fn json_side(points: &[Vec3], position: DVec3) -> String {
 /// `query --backend BACKEND` on every case in both orders; `None` (after printing `SKIPPED`) when the backend
 /// has no adapter.
 fn run_query(backend: &str, lines: &str) -> Option<Vec<Value>> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .args(["query", "--backend", backend])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A backend without an adapter exits before reading its input: that pipe error is its stderr's to tell.
-    let mut stdin = child.stdin.take().unwrap();
-    let input = lines.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() && stderr.contains("no GPU adapter") {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "CI=true requires an adapter for --backend {backend}: {stderr}"
-        );
-        eprintln!("SKIPPED --backend {backend}: {stderr}");
-        return None;
-    }
-    assert!(out.status.success(), "--backend {backend}: {stderr}");
-    Some(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect(),
-    )
+    query_lines(&["--backend", backend], lines.to_owned())
 }
 
 fn vec3(v: &Value) -> DVec3 {

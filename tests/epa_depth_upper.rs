@@ -8,13 +8,13 @@
 
 mod common;
 
+use common::query_cli::query_lines;
+
 use common::round::{depth_along, sphere_points};
 use glam::{DQuat, DVec3, Vec3};
 use gpu_gjk::query::{penetration, PairInput, QueryOptions};
 use gpu_gjk::{ConvexShape, DPose, PenetrationStatus};
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const POINTS: usize = 30_000;
 const RADII: [f32; 2] = [0.25, 0.125];
@@ -137,38 +137,7 @@ fn run_query(backend: &str, sides: &[Vec<Vec3>; 2]) -> Option<Vec<Value>> {
         json_side(&small, 0.0),
         json_side(&small, 0.0),
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .args(["query", "--backend", backend])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A backend without an adapter exits before reading its input: that pipe error is its stderr's to tell.
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(lines.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() && stderr.contains("no GPU adapter") {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "CI=true requires an adapter for --backend {backend}: {stderr}"
-        );
-        eprintln!("SKIPPED --backend {backend}: {stderr}");
-        return None;
-    }
-    assert!(out.status.success(), "--backend {backend}: {stderr}");
-    Some(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect(),
-    )
+    query_lines(&["--backend", backend], lines)
 }
 
 fn vec3(v: &Value) -> DVec3 {

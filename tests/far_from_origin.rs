@@ -10,11 +10,11 @@
 
 mod common;
 
+use common::query_cli::query_lines;
+
 use common::exact::{exact_offset, hull_hull};
 use glam::DVec3;
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The library's touching tolerance, as a fraction of the pair scale.
 const TOUCH: f64 = 1e-5;
@@ -93,34 +93,7 @@ fn bounding_radius(points: &[DVec3]) -> f64 {
 /// `query --backend BACKEND` on the cases; `None` (after printing `SKIPPED`) when the backend has no adapter.
 fn run_query(backend: &str) -> Option<Vec<Value>> {
     let input = CASES.join("\n") + "\n";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .args(["query", "--backend", backend])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A backend without an adapter exits before reading its input: that pipe error is its stderr's to tell.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() && stderr.contains("no GPU adapter") {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "CI=true requires an adapter for --backend {backend}: {stderr}"
-        );
-        eprintln!("SKIPPED --backend {backend}: {stderr}");
-        return None;
-    }
-    assert!(out.status.success(), "--backend {backend}: {stderr}");
-    Some(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect(),
-    )
+    query_lines(&["--backend", backend], input)
 }
 
 /// Each answer within [`FAR_DISTANCE`] of the pair scale of the exact distance, and touching exactly when the
