@@ -131,7 +131,7 @@ impl GpuSat {
         });
         let limits = device.limits();
         let max_hull_bytes = MAX_HULL_BYTES_PER_CHUNK
-            .min(limits.max_storage_buffer_binding_size as u64)
+            .min(limits.max_storage_buffer_binding_size)
             .min(limits.max_buffer_size);
         Self {
             device: device.clone(),
