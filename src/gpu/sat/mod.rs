@@ -63,7 +63,7 @@ impl GpuSatBatch {
     }
 }
 
-/// Pairs per chunk: a chunk's dispatch stays short on a software adapter, and far below any device's
+/// Most pairs per chunk: a chunk's dispatch stays short on a software adapter, and far below any device's
 /// workgroup limit.
 const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 
@@ -98,10 +98,22 @@ pub struct GpuSat {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     max_hull_bytes: u64,
+    max_pairs: usize,
 }
 
 impl GpuSat {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        Self::with_chunks(device, queue, MAX_PAIRS_PER_CHUNK, MAX_HULL_BYTES_PER_CHUNK)
+    }
+
+    /// [`GpuSat::new`] with chunks of at most `max_pairs` pairs and `max_hull_bytes` of hull words (each also
+    /// capped by the device's binding limit): smaller chunks keep each dispatch shorter.
+    pub fn with_chunks(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        max_pairs: usize,
+        max_hull_bytes: u64,
+    ) -> Self {
         let layout = bind_group_layout(
             device,
             "sat",
@@ -130,7 +142,7 @@ impl GpuSat {
             cache: None,
         });
         let limits = device.limits();
-        let max_hull_bytes = MAX_HULL_BYTES_PER_CHUNK
+        let max_hull_bytes = max_hull_bytes
             .min(limits.max_storage_buffer_binding_size)
             .min(limits.max_buffer_size);
         Self {
@@ -139,6 +151,7 @@ impl GpuSat {
             layout,
             pipeline,
             max_hull_bytes,
+            max_pairs: max_pairs.clamp(1, MAX_PAIRS_PER_CHUNK),
         }
     }
 
@@ -154,28 +167,26 @@ impl GpuSat {
                 continue;
             };
             let before = pool.words.len();
-            let words = pair_words(pair, pool.base(pair.a, a), pool.base(pair.b, b));
-            if pool.words.len() as u64 * 4 > self.max_hull_bytes {
-                if chunk.is_empty() {
-                    return Err(GpuError::PairTooLarge {
-                        pair: k,
-                        what: "two polyhedra",
-                        bytes: pool.words.len() as u64 * 4,
-                        limit: self.max_hull_bytes,
-                    });
-                }
+            let mut words = pair_words(pair, pool.base(pair.a, a), pool.base(pair.b, b));
+            if pool.words.len() as u64 * 4 > self.max_hull_bytes && !chunk.is_empty() {
                 // Run what came before this pair, then start the next chunk with it.
                 pool.words.truncate(before);
                 self.run_chunk(&pool.words, &chunk, pairs, &mut answers)?;
                 chunks += 1;
                 chunk.clear();
                 pool.clear();
-                let words = pair_words(pair, pool.base(pair.a, a), pool.base(pair.b, b));
-                chunk.push((k, words));
-                continue;
+                words = pair_words(pair, pool.base(pair.a, a), pool.base(pair.b, b));
+            }
+            if pool.words.len() as u64 * 4 > self.max_hull_bytes {
+                return Err(GpuError::PairTooLarge {
+                    pair: k,
+                    what: "two polyhedra",
+                    bytes: pool.words.len() as u64 * 4,
+                    limit: self.max_hull_bytes,
+                });
             }
             chunk.push((k, words));
-            if chunk.len() == MAX_PAIRS_PER_CHUNK {
+            if chunk.len() == self.max_pairs {
                 self.run_chunk(&pool.words, &chunk, pairs, &mut answers)?;
                 chunks += 1;
                 chunk.clear();
