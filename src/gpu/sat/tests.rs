@@ -89,3 +89,59 @@ fn a_packed_box_has_its_points_planes_edges_and_graph_where_the_header_says() {
     assert_eq!(words.len(), at(9));
     assert!(at(4) >= HULL_HEADER_WORDS);
 }
+
+/// The comparison has teeth: the CPU's own answers agree, and each kind of wrong answer is counted.
+#[test]
+fn the_comparison_counts_wrong_flags_separations_and_normals() {
+    use super::compare::compare_with_cpu;
+    use super::GpuSatAnswer;
+    use crate::sat::compare::polyhedral_pairs;
+    use crate::sat::separating_axis;
+    let owned = polyhedral_pairs(200, &[0, 8], 3);
+    let pairs: Vec<_> = owned.iter().map(|p| p.input()).collect();
+    let exact: Vec<GpuSatAnswer> = pairs
+        .iter()
+        .map(|p| GpuSatAnswer::Answered(separating_axis(p).unwrap()))
+        .collect();
+    let found = compare_with_cpu(&pairs, &exact);
+    assert!(found.is_clean() && found.compared + found.touching_band == 200);
+    assert_eq!(found.max_separation_error, 0.0);
+    let overlapping = exact
+        .iter()
+        .position(|a| matches!(a, GpuSatAnswer::Answered(s) if s.intersecting))
+        .unwrap();
+    let scale = |k: usize| {
+        pairs[k]
+            .a
+            .bounding_radius()
+            .max(pairs[k].b.bounding_radius()) as f64
+    };
+    let mut wrong = exact.clone();
+    let GpuSatAnswer::Answered(mut answer) = exact[overlapping] else {
+        unreachable!()
+    };
+    answer.intersecting = false;
+    wrong[overlapping] = GpuSatAnswer::Answered(answer);
+    assert_eq!(compare_with_cpu(&pairs, &wrong).flag_disagreements.len(), 1);
+    answer.intersecting = true;
+    answer.separation -= 2e-5 * scale(overlapping);
+    wrong[overlapping] = GpuSatAnswer::Answered(answer);
+    assert_eq!(
+        compare_with_cpu(&pairs, &wrong).depth_disagreements.len(),
+        1
+    );
+    let GpuSatAnswer::Answered(mut answer) = exact[overlapping] else {
+        unreachable!()
+    };
+    answer.normal = (answer.normal + glam::DVec3::new(0.3, -0.2, 0.1)).normalize();
+    wrong[overlapping] = GpuSatAnswer::Answered(answer);
+    assert_eq!(
+        compare_with_cpu(&pairs, &wrong).depth_disagreements.len(),
+        1
+    );
+    wrong[overlapping] = GpuSatAnswer::GpuLoopLimit;
+    let found = compare_with_cpu(&pairs, &wrong);
+    assert!(found.is_clean() && found.gpu_failures == 1);
+    wrong[overlapping] = GpuSatAnswer::NotPolyhedra;
+    assert_eq!(compare_with_cpu(&pairs, &wrong).flag_disagreements.len(), 1);
+}
