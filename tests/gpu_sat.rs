@@ -73,6 +73,12 @@ fn hostile_pairs_agree_with_the_cpu_in_both_orders() {
     )
     .unwrap();
     let sphere = ConvexShape::sphere(1.0).unwrap();
+    // A random hull pressed to a thousandth of its width: faces nearly edge-on, normals from thin triangles.
+    let pressed: Vec<Vec3> = hull
+        .local_points()
+        .map(|p| p * Vec3::new(1.0, 1e-3, 1.0))
+        .collect();
+    let wafer = ConvexShape::hull(&pressed, 0.0).unwrap();
     let far = 1e7;
     let pairs = both_orders(&[
         // Resting, sunk, apart, edge on edge, corner in.
@@ -117,6 +123,18 @@ fn hostile_pairs_agree_with_the_cpu_in_both_orders() {
             turned(1.5e-4, 0.0, 0.0, 0.5),
         ),
         PairInput::new(&huge, at(0.0, 0.0, 0.0), &tiny, at(1e4 + 1.0, 0.0, 0.0)),
+        PairInput::new(
+            &wafer,
+            turned(0.0, 0.0, 0.0, 0.3),
+            &wafer,
+            turned(0.2, 0.0, 0.1, 1.3),
+        ),
+        PairInput::new(
+            &wafer,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.3, 0.45, 0.0, 0.8),
+        ),
         // Not polyhedra: a flat hull, a sphere.
         PairInput::new(&flat, at(0.0, 0.0, 0.0), &cube, at(0.0, 0.0, 0.0)),
         PairInput::new(&sphere, at(0.0, 0.0, 0.0), &cube, at(0.0, 0.0, 0.0)),
