@@ -1,11 +1,15 @@
 //! `gpu-gjk bench --algorithm`: the separating axis test and GJK with EPA timed on the same seeded polyhedral
 //! pairs, one thread, family by family (boxes, hulls of 8, 64 and 512 points), with their agreement counted
-//! when both run.
+//! when both run; the GPU's separating axis test beside them where there is a GPU, with its agreement with the
+//! CPU's.
 
 use super::table::thousands;
+use gpu_gjk::gpu::sat::compare::compare_with_cpu;
+use gpu_gjk::gpu::sat::GpuSat;
+use gpu_gjk::gpu::GpuContext;
 use gpu_gjk::sat::compare::{compare, polyhedral_pairs, PolyhedralPair};
 use gpu_gjk::sat::separating_axis;
-use gpu_gjk::{penetration, QueryOptions};
+use gpu_gjk::{penetration, PairInput, QueryOptions};
 use std::fmt::Write;
 use std::hint::black_box;
 use std::time::Instant;
@@ -57,32 +61,59 @@ fn three_digits(ratio: f64) -> String {
     shown
 }
 
-/// The table, and whether the two algorithms agreed on every pair compared.
+/// The table, and whether the algorithms agreed on every pair compared (the GPU's test with the CPU's too).
+/// `gpu`: the device for the GPU's separating axis test, `None` to leave it out.
 pub fn run_algorithms(
     choice: AlgorithmChoice,
     pairs: usize,
     seed: u64,
     repeat: usize,
-) -> (String, bool) {
+    gpu: Option<&GpuContext>,
+) -> Result<(String, bool), gpu_gjk::gpu::GpuError> {
     let mut table = String::new();
+    let gpu_sat = gpu
+        .filter(|_| choice != AlgorithmChoice::Gjk)
+        .map(|ctx| GpuSat::new(&ctx.device, &ctx.queue));
     let _ = writeln!(
         table,
         "gpu-gjk bench --algorithm: seed {seed}, {pairs} pairs per family (sizes 1e-3 to 1e3, nested to apart), \
-         one thread, best of {repeat}"
+         CPU one thread, best of {repeat}"
+    );
+    match gpu.filter(|_| gpu_sat.is_some()) {
+        Some(ctx) => {
+            let _ = writeln!(
+                table,
+                "GPU SAT: {} (whole runs: packing, upload, kernel, readback)",
+                ctx.summary
+            );
+        }
+        None => {
+            let _ = writeln!(
+                table,
+                "GPU SAT: not run (no GPU, --backend cpu or --algorithm gjk)"
+            );
+        }
+    }
+    let _ = writeln!(
+        table,
+        "flag, depth: SAT against GJK+EPA disagreements; GPU: GPU SAT against CPU SAT disagreements"
     );
     let _ = writeln!(
         table,
-        "{:<10} {:>16} {:>16} {:>8} {:>9} {:>7} {:>13} {:>14}",
+        "{:<10} {:>11}{:>10}{:>11}{:>8}{:>9}{:>6}{:>6}{:>7}{:>6}",
         "family",
-        "GJK+EPA pairs/s",
-        "SAT pairs/s",
+        "GJK+EPA/s",
+        "SAT/s",
+        "GPU SAT/s",
         "SAT/GJK",
         "compared",
         "band",
-        "flag disagree",
-        "depth disagree"
+        "flag",
+        "depth",
+        "GPU"
     );
     let mut clean = true;
+    let mut notes = String::new();
     for (vertices, name) in FAMILIES {
         let family = polyhedral_pairs(pairs, &[vertices], seed);
         // The faces and the separating axis test's polyhedra are built on first use and kept on the shapes;
@@ -104,6 +135,25 @@ pub fn run_algorithms(
                 black_box(separating_axis(&p.input()));
             }))
         });
+        let inputs: Vec<PairInput> = family.iter().map(|p| p.input()).collect();
+        let mut gpu_rate = None;
+        let mut gpu_disagree = "-".to_string();
+        if let Some(runner) = &gpu_sat {
+            // One untimed run: the first dispatch builds the kernel on some drivers.
+            let batch = runner.run(&inputs)?;
+            let mut best = f64::MAX;
+            for _ in 0..repeat.max(1) {
+                let start = Instant::now();
+                black_box(runner.run(&inputs)?);
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            gpu_rate = Some(rate(best));
+            let found = compare_with_cpu(&inputs, &batch.answers);
+            clean &= found.is_clean();
+            gpu_disagree =
+                (found.flag_disagreements.len() + found.depth_disagreements.len()).to_string();
+            let _ = writeln!(notes, "{name}, GPU against CPU SAT: {}", found.summary());
+        }
         let shown = |r: Option<f64>| r.map_or("-".to_string(), thousands);
         let ratio = match (gjk, sat) {
             (Some(g), Some(s)) => format!("{}x", three_digits(s / g)),
@@ -124,18 +174,21 @@ pub fn run_algorithms(
         };
         let _ = writeln!(
             table,
-            "{:<10} {:>16} {:>16} {:>8} {:>9} {:>7} {:>13} {:>14}",
+            "{:<10} {:>11}{:>10}{:>11}{:>8}{:>9}{:>6}{:>6}{:>7}{:>6}",
             name,
             shown(gjk),
             shown(sat),
+            shown(gpu_rate),
             ratio,
             counts[0],
             counts[1],
             counts[2],
-            counts[3]
+            counts[3],
+            gpu_disagree
         );
     }
-    (table, clean)
+    table.push_str(&notes);
+    Ok((table, clean))
 }
 
 #[cfg(test)]

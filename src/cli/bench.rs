@@ -72,8 +72,9 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with_all = ["sweep", "csv", "chart", "backend", "kind"])]
     pub io: bool,
     /// Compare the separating axis test with GJK and EPA instead (`gjk`, `sat` or `both`, which also counts
-    /// their agreement): --pairs seeded pairs per family (boxes, hulls of 8, 64 and 512 points), one thread.
-    #[arg(long, value_enum, conflicts_with_all = ["sweep", "csv", "chart", "json", "backend", "kind", "io"])]
+    /// their agreement): --pairs seeded pairs per family (boxes, hulls of 8, 64 and 512 points), one CPU
+    /// thread, and the GPU's separating axis test on the same pairs unless --backend cpu.
+    #[arg(long, value_enum, conflicts_with_all = ["sweep", "csv", "chart", "json", "kind", "io"])]
     pub algorithm: Option<AlgorithmChoice>,
     /// With --io: write the generated input file here and keep it (by default it goes to a temporary
     /// folder and is removed), e.g. to time `gpu-gjk query` on it.
@@ -248,7 +249,14 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
         return run_io(args, &spec, &exports, &mut report);
     }
     if let Some(choice) = args.algorithm {
-        let (table, clean) = bench::run_algorithms(choice, spec.sizes[0], spec.seed, spec.repeat);
+        let selected = select_backend(args.backend.into(), SoftwareAdapters::Accept)?;
+        let (table, clean) = bench::run_algorithms(
+            choice,
+            spec.sizes[0],
+            spec.seed,
+            spec.repeat,
+            selected.gpu(),
+        )?;
         report.write_all(table.as_bytes())?;
         report.flush()?;
         return Ok(clean);

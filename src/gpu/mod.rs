@@ -8,7 +8,7 @@
 //! goes up in parts; [`runner`] streams any kernel's batch through the ring of `ring`; `narrow_phase` and
 //! `penetration` are the GJK and GJK + EPA jobs ([`work`]: the counting GJK kernel's per-pair work and its SIMT
 //! proxies); [`marks`] marks each body from its pairs' answers on the
-//! GPU, for a renderer to colour from.
+//! GPU, for a renderer to colour from; [`sat`] runs the separating axis test beside GJK.
 
 mod binning;
 pub mod broad;
@@ -28,6 +28,7 @@ mod penetration;
 mod pipeline;
 mod ring;
 pub mod runner;
+pub mod sat;
 mod scene;
 pub mod shader;
 pub mod work;
