@@ -338,6 +338,26 @@ fn uploaded_raw_sets_read_few_points_a_support_call() {
     });
 }
 
+/// A raw set hulled at upload is the very shape a batch reader builds (`ConvexShape::from_points`): the GPU
+/// answers the two alike, bit for bit.
+#[test]
+fn a_raw_set_hulled_at_upload_answers_as_the_read_set() {
+    let (given, read) = shape_lists();
+    let (instances, pairs) = scene(&given, 6);
+    let config = GjkConfig::default();
+    with_narrow_phase(None, |np| {
+        for kind in [QueryKind::Intersection, QueryKind::Distance] {
+            let mut answers = Vec::new();
+            for shapes in [&given, &read] {
+                np.upload_hulls(shapes).unwrap();
+                let gpu = np.run(&instances, &pairs, kind, &config).unwrap();
+                answers.push(format!("{:?}", gpu.results));
+            }
+            assert_eq!(answers[0], answers[1], "{kind:?}");
+        }
+    });
+}
+
 /// Raw sets as a library user builds them (`ConvexShape::new`), up to 40,000 points and degenerate ones
 /// included, uploaded as their hulls, answer as the CPU's scans of the raw sets on both software backends.
 #[test]
