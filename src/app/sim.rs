@@ -150,7 +150,7 @@ pub struct Simulation {
     pub states: Vec<BodyState>,
     pub totals: CheckTotals,
     pub last: FrameStats,
-    gpu: NarrowPhase,
+    pub(super) gpu: NarrowPhase,
     /// The scene's shapes as last uploaded to the GPU and shared with the CPU check.
     shapes: Arc<Vec<ConvexShape>>,
     shapes_dirty: bool,
