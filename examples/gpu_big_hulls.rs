@@ -3,13 +3,13 @@
 //!
 //! Round hulls of 482, 1,000, 5,000 and 20,000 vertices made by `ConvexShape::hull` (so they carry the vertex
 //! adjacency that the CPU and the GPU climb) against each other and against a box, distance queries. The same
-//! points are also given as plain point sets (`ConvexShape::new` of the hulls' points: no adjacency, so the GPU
-//! scans every vertex, as it did for every hull before it climbed), and the two are timed in alternation on one
-//! device with the CPU reference (one thread, climbing) beside them. The GPU's answers are compared with the
-//! CPU's each time; exits 1 on a disagreement, 2 without a GPU adapter.
+//! points are also given as plain point sets (`ConvexShape::new` of the hulls' points: no adjacency, uploaded
+//! with `RawSets::Scanned`, so the GPU scans every vertex, as it did for every hull before it climbed), and the
+//! two are timed in alternation on one device with the CPU reference (one thread, climbing) beside them. The
+//! GPU's answers are compared with the CPU's each time; exits 1 on a disagreement, 2 without a GPU adapter.
 use glam::Vec3;
 use gpu_gjk::batch::{query_batch, Threads};
-use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase};
+use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase, RawSets};
 use gpu_gjk::scenario::mesh_gen::fibonacci_sphere;
 use gpu_gjk::scenario::{random_rotation, random_unit};
 use gpu_gjk::validate::compare;
@@ -89,6 +89,12 @@ fn main() {
     let mut disagreements = 0;
     for round in 1..=rounds {
         for (name, shapes) in [("scanned", &scanned), ("climbed", &climbed)] {
+            // The plain point sets stay scanned: by default the upload would hull them (they are raw sets).
+            narrow_phase.set_raw_sets(if name == "scanned" {
+                RawSets::Scanned
+            } else {
+                RawSets::Hulled
+            });
             narrow_phase.upload_hulls(shapes).expect("upload hulls");
             // One untimed batch first: the clocks of a hardware GPU rise only under sustained work.
             narrow_phase

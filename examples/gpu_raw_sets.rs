@@ -2,14 +2,14 @@
 //! `cargo run --release --example gpu_raw_sets [POINTS [PAIRS [ROUNDS]]]` (defaults 5,000, 20,000 and 3).
 //!
 //! 64 clouds of POINTS points like the ones files hold (60% on an ellipsoid, 30% inside, 10% repeated), each
-//! built as given (`ConvexShape::new`: the old path, every point scanned every support call) and as a batch
-//! reader now builds it (`ConvexShape::from_points`: its hull, climbed), queried against each other and a box
-//! (distance). Prints each round's GPU throughput both ways, the ratio, and the counting kernel's hull points
-//! read per support call and SIMT efficiency; the answers are compared with the CPU's each time. Exits 1 on a
-//! disagreement, 2 without a GPU adapter.
+//! built as given (`ConvexShape::new`, uploaded with `RawSets::Scanned`: every point scanned every support
+//! call) and as a batch reader now builds it (`ConvexShape::from_points`: its hull, climbed), queried against
+//! each other and a box (distance). Prints each round's GPU throughput both ways, the ratio, and the counting
+//! kernel's hull points read per support call and SIMT efficiency; the answers are compared with the CPU's each
+//! time. Exits 1 on a disagreement, 2 without a GPU adapter.
 use glam::Vec3;
 use gpu_gjk::batch::{query_batch, Threads};
-use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase, WorkSummary};
+use gpu_gjk::gpu::{BackendChoice, GpuContext, NarrowPhase, RawSets, WorkSummary};
 use gpu_gjk::scenario::{random_rotation, random_unit};
 use gpu_gjk::validate::compare;
 use gpu_gjk::{ConvexShape, GjkConfig, Instance, Pose, QueryKind};
@@ -102,6 +102,8 @@ fn main() {
     for round in 1..=rounds {
         let mut rates = [0.0; 2];
         for (side, shapes) in [&raw, &read].into_iter().enumerate() {
+            // The raw sets stay scanned: by default the upload would search them as their hulls too.
+            np.set_raw_sets([RawSets::Scanned, RawSets::Hulled][side]);
             np.upload_hulls(shapes).expect("hulls fit");
             let start = Instant::now();
             let gpu = np

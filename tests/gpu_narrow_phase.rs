@@ -8,7 +8,7 @@ use common::gpu::with_narrow_phase;
 use glam::{Quat, Vec3};
 use gpu_gjk::batch::{penetration_batch, query_batch, Threads};
 use gpu_gjk::epa::PenetrationStatus;
-use gpu_gjk::gpu::{ChunkLimits, DEFAULT_MAX_WORK_PER_CHUNK};
+use gpu_gjk::gpu::{ChunkLimits, RawSets, DEFAULT_MAX_WORK_PER_CHUNK};
 use gpu_gjk::scenario::mesh_gen::fibonacci_sphere;
 use gpu_gjk::scenario::{random_scene, MixSpec};
 use gpu_gjk::validate::{compare as compare_results, compare_penetration};
@@ -288,6 +288,7 @@ fn batches_over_the_work_bound_are_split_with_the_same_answers() {
         ..MixSpec::default()
     };
     let scene = random_scene(9, 400, &spec);
+    // The raw clouds go up as given, so that the work estimate below (every point scanned) is the uploads'.
     let config = GjkConfig::default();
     let whole = gpu_gjk::gpu::chunk_ranges(
         &scene.pairs,
@@ -306,6 +307,7 @@ fn batches_over_the_work_bound_are_split_with_the_same_answers() {
     assert!(whole.windows(2).all(|w| w[0].end == w[1].start));
     let mut unsplit = None;
     with_narrow_phase(None, |np| {
+        np.set_raw_sets(RawSets::Scanned);
         np.upload_hulls(&scene.shapes).unwrap();
         unsplit = Some(
             np.run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)
@@ -318,6 +320,7 @@ fn batches_over_the_work_bound_are_split_with_the_same_answers() {
         max_work_per_chunk: 20 * gpu_gjk::gpu::pair_work(512, 512),
     };
     with_narrow_phase(Some(limits), |np| {
+        np.set_raw_sets(RawSets::Scanned);
         np.upload_hulls(&scene.shapes).unwrap();
         let split = np
             .run(&scene.instances, &scene.pairs, QueryKind::Distance, &config)

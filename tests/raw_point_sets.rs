@@ -1,13 +1,15 @@
 //! Raw point sets as a batch reads them (`ConvexShape::from_points`): up to `RAW_HULL_MIN_POINTS` points kept
 //! as given, bit for bit; above, searched as their exact hull (climbed from `HILL_CLIMB_MIN_VERTICES` vertices)
 //! and answering as the raw set does, degenerate sets included, on the CPU and on the GPU (OpenGL and Vulkan).
+//! A raw set a library user builds with `ConvexShape::new` goes up to the GPU as its hull too
+//! (`NarrowPhase::upload_hulls`).
 
 mod common;
 
-use common::gpu::{backend_contexts, exclusive};
+use common::gpu::{backend_contexts, exclusive, with_narrow_phase};
 use glam::{Quat, Vec3};
 use gpu_gjk::batch::{penetration_batch, query_batch, Threads};
-use gpu_gjk::gpu::NarrowPhase;
+use gpu_gjk::gpu::{NarrowPhase, RawSets, WorkSummary};
 use gpu_gjk::scenario::{random_rotation, random_unit};
 use gpu_gjk::shape::RAW_HULL_MIN_POINTS;
 use gpu_gjk::validate::{compare, compare_penetration};
@@ -128,6 +130,28 @@ fn solid_sets_of_many_vertices_climb() {
     assert_eq!(read.clone().searched_as_hull(), read);
 }
 
+/// Only raw sets above the crossover are hulled: a shape built as a hull, or already searched as one, is not
+/// hulled again, whether it climbs or not.
+#[test]
+fn only_big_raw_sets_are_hulled() {
+    let mut rng = Pcg64Mcg::seed_from_u64(12);
+    let points = cloud(&mut rng, 300);
+    let raw = ConvexShape::new(points.clone(), 0.0).unwrap();
+    assert!(raw.is_big_raw_set());
+    let hull = ConvexShape::hull(&points, 0.0).unwrap();
+    assert!(
+        hull.len() > RAW_HULL_MIN_POINTS && hull.adjacency().is_none(),
+        "{} vertices",
+        hull.len()
+    );
+    assert!(!hull.is_big_raw_set());
+    let read = ConvexShape::from_points(points, 0.0).unwrap();
+    assert!(!read.is_big_raw_set());
+    assert!(!ConvexShape::new(cloud(&mut rng, RAW_HULL_MIN_POINTS), 0.0)
+        .unwrap()
+        .is_big_raw_set());
+}
+
 /// Every raw set against itself, a box and the others, at random poses around contact, both orders.
 fn scene(shapes: &[ConvexShape], pairs_per_shape: usize) -> (Vec<Instance>, Vec<[u32; 2]>) {
     let mut rng = Pcg64Mcg::seed_from_u64(5);
@@ -245,4 +269,133 @@ fn the_line_reader_searches_big_clouds_as_their_hull() {
     assert!(pair.a.shape.len() < 1000 && pair.a.shape.adjacency().is_some());
     assert_eq!(pair.b.shape.len(), 20);
     assert!(pair.b.shape.adjacency().is_none());
+}
+
+/// Hull points one support call reads on `shapes` uploaded as `raw` says, each shape paired with itself
+/// around contact: over the batch and in the worst pair.
+fn reads_per_support_call(np: &mut NarrowPhase, shape: &ConvexShape, raw: RawSets) -> (f64, f64) {
+    let shapes = vec![shape.clone()];
+    let (instances, pairs) = scene(&shapes, 64);
+    np.set_raw_sets(raw);
+    np.upload_hulls(&shapes).unwrap();
+    let work = np
+        .count_work(
+            &instances,
+            &pairs,
+            QueryKind::Distance,
+            &GjkConfig::default(),
+        )
+        .unwrap();
+    let worst = work
+        .iter()
+        .map(|w| f64::from(w.vertex_reads) / f64::from(w.support_calls))
+        .fold(0.0, f64::max);
+    (WorkSummary::of(&work).vertex_reads_per_support, worst)
+}
+
+/// A library user's raw sets (`ConvexShape::new`, every point kept) of 1,000 to 5,000 points go up to the GPU
+/// as their hulls: a support call reads a few dozen pool entries (or a hull of fewer than 256 vertices), not
+/// every point, unless the upload is told to keep raw sets scanned.
+#[test]
+fn uploaded_raw_sets_read_few_points_a_support_call() {
+    let mut rng = Pcg64Mcg::seed_from_u64(64);
+    let mut sets: Vec<(String, Vec<Vec3>)> = [1000, 2000, 5000]
+        .into_iter()
+        .map(|n| (format!("cloud of {n}"), cloud(&mut rng, n)))
+        .collect();
+    sets.extend(
+        raw_sets()
+            .into_iter()
+            .filter(|(_, points)| (1000..=5000).contains(&points.len()))
+            .map(|(name, points)| (name.to_string(), points)),
+    );
+    with_narrow_phase(None, |np| {
+        for (name, points) in &sets {
+            let shape = ConvexShape::new(points.clone(), 0.0).unwrap();
+            let (mean, worst) = reads_per_support_call(np, &shape, RawSets::Hulled);
+            let hull = shape.clone().searched_as_hull();
+            eprintln!(
+                "{name}: hull of {} vertices (climbs: {}), {mean:.1} reads a support call, {worst:.1} in the \
+                 worst pair",
+                hull.len(),
+                hull.adjacency().is_some()
+            );
+            // A hull big enough to climb (HILL_CLIMB_MIN_VERTICES) is read a few dozen entries a call; a
+            // smaller one is scanned whole, which is at most 64 points when the set's hull is that small.
+            if hull.adjacency().is_some() || hull.len() <= RAW_HULL_MIN_POINTS {
+                assert!(mean <= 64.0, "{name}: {mean} reads a support call");
+            } else {
+                assert_eq!(mean, hull.len().next_multiple_of(4) as f64, "{name}");
+            }
+            let (scanned, _) = reads_per_support_call(np, &shape, RawSets::Scanned);
+            assert_eq!(
+                scanned,
+                shape.len().next_multiple_of(4) as f64,
+                "{name}: kept scanned"
+            );
+        }
+        np.set_raw_sets(RawSets::default());
+    });
+}
+
+/// A raw set hulled at upload is the very shape a batch reader builds (`ConvexShape::from_points`): the GPU
+/// answers the two alike, bit for bit.
+#[test]
+fn a_raw_set_hulled_at_upload_answers_as_the_read_set() {
+    let (given, read) = shape_lists();
+    let (instances, pairs) = scene(&given, 6);
+    let config = GjkConfig::default();
+    with_narrow_phase(None, |np| {
+        for kind in [QueryKind::Intersection, QueryKind::Distance] {
+            let mut answers = Vec::new();
+            for shapes in [&given, &read] {
+                np.upload_hulls(shapes).unwrap();
+                let gpu = np.run(&instances, &pairs, kind, &config).unwrap();
+                answers.push(format!("{:?}", gpu.results));
+            }
+            assert_eq!(answers[0], answers[1], "{kind:?}");
+        }
+    });
+}
+
+/// Raw sets as a library user builds them (`ConvexShape::new`), up to 40,000 points and degenerate ones
+/// included, uploaded as their hulls, answer as the CPU's scans of the raw sets on both software backends.
+#[test]
+fn uploaded_raw_sets_of_up_to_40000_points_answer_right_on_the_gpu() {
+    let (mut given, _) = shape_lists();
+    let mut rng = Pcg64Mcg::seed_from_u64(40_001);
+    given.push(ConvexShape::new(cloud(&mut rng, 40_000), 0.0).unwrap());
+    given.push(ConvexShape::new(cloud(&mut rng, 20_000), 0.5).unwrap());
+    let (instances, pairs) = scene(&given, 12);
+    let config = GjkConfig::default();
+    for (backend, ctx) in backend_contexts() {
+        let _guard = exclusive();
+        let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
+        np.upload_hulls(&given).unwrap();
+        assert_eq!(np.kernels_climb(), Some(true), "{backend}");
+        for kind in [QueryKind::Intersection, QueryKind::Distance] {
+            let mut gpu = np.run(&instances, &pairs, kind, &config).unwrap();
+            let cpu = query_batch(&given, &instances, &pairs, kind, &config, Threads::All).unwrap();
+            let report = compare(&given, &instances, &pairs, &gpu.results, &cpu, kind);
+            eprintln!("{backend}, {kind:?}:\n{}", report.summary());
+            assert!(
+                report.is_clean(),
+                "{backend}, {kind:?}:\n{}",
+                report.summary()
+            );
+            gpu.resolve_failures_on_cpu(&given, &instances, &pairs, kind, &config);
+            let resolved = compare(&given, &instances, &pairs, &gpu.results, &cpu, kind);
+            assert!(resolved.is_clean() && resolved.gpu_failures == 0);
+        }
+        let gpu = np.run_penetration(&instances, &pairs, &config).unwrap();
+        let (_, cpu) =
+            penetration_batch(&given, &instances, &pairs, &config, Threads::All).unwrap();
+        let report = compare_penetration(&given, &instances, &pairs, &gpu.penetrations, &cpu);
+        eprintln!("{backend}, penetration:\n{}", report.summary());
+        assert!(
+            report.is_clean(),
+            "{backend}, penetration:\n{}",
+            report.summary()
+        );
+    }
 }

@@ -10,7 +10,7 @@ use crate::batch::WarmCache;
 use crate::broad_phase::{world_aabbs, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::layout::GpuResult;
-use crate::gpu::{GpuTimings, NarrowPhase};
+use crate::gpu::{GpuTimings, NarrowPhase, RawSets};
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
 use crate::stress::{classify_bodies, separate, BodyState, ResponseStats, StressScene};
@@ -150,7 +150,7 @@ pub struct Simulation {
     pub states: Vec<BodyState>,
     pub totals: CheckTotals,
     pub last: FrameStats,
-    gpu: NarrowPhase,
+    pub(super) gpu: NarrowPhase,
     /// The scene's shapes as last uploaded to the GPU and shared with the CPU check.
     shapes: Arc<Vec<ConvexShape>>,
     shapes_dirty: bool,
@@ -236,6 +236,9 @@ impl Simulation {
         }
         if self.shapes_dirty {
             self.shapes = Arc::new(self.scene.shapes.clone());
+            // Each body owns a scaled copy of its template, a raw set to the upload: hulling the round ones
+            // again would take 40 s for 100,000 bodies (docs/gpu.md, "Raw point sets at upload").
+            self.gpu.set_raw_sets(RawSets::Scanned);
             self.gpu
                 .upload_hulls(&self.shapes)
                 .context("uploading the bodies' hulls to the GPU")?;

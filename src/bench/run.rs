@@ -8,7 +8,7 @@ use crate::batch::{penetration_batch, query_batch, Threads};
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{
-    GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, WorkSummary,
+    GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, RawSets, WorkSummary,
 };
 use crate::scenario::{random_scene, Scene};
 use crate::shape::ConvexShape;
@@ -208,6 +208,12 @@ pub fn run_bench(
         if let Some(gpu) = gpu.as_deref_mut() {
             // The scene stays on the GPU, as an application would keep it: hulls and instances go up once,
             // outside the timing.
+            // `--raw-scan` keeps raw clouds scanned on the GPU too.
+            gpu.narrow.set_raw_sets(if spec.raw_scan {
+                RawSets::Scanned
+            } else {
+                RawSets::Hulled
+            });
             gpu.load(&scene, spec.kinds.contains(&BenchKind::Penetration))?;
             gpu.narrow.set_binning(spec.binning);
         }

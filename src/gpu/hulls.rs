@@ -15,6 +15,7 @@
 
 use super::layout::{padded_len, GpuHull, VERTEX_STRIDE};
 use crate::shape::{ConvexShape, HullAdjacency, START_TABLE_SIDE};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Entries of a climbing hull's start table (a cube map of directions, as on the CPU).
@@ -58,13 +59,29 @@ fn same_bits(a: &ConvexShape, b: &ConvexShape) -> bool {
     a.len() == b.len() && shape_words(a).eq(shape_words(b))
 }
 
+/// How [`HullSet::pack_searched`] packs a raw point set of more than `RAW_HULL_MIN_POINTS` points
+/// ([`ConvexShape::is_big_raw_set`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RawSets {
+    /// As its hull ([`ConvexShape::searched_as_hull`]), built once per distinct shape: the same shape, whose
+    /// support calls read a hull's vertices (climbed from `HILL_CLIMB_MIN_VERTICES` on) instead of every point.
+    #[default]
+    Hulled,
+    /// As given, every support call scanning every point (what the CPU does with the shape).
+    Scanned,
+}
+
 impl HullSet {
-    /// Packs `shapes`, one hull per distinct shape, in order of first appearance.
+    /// Packs `shapes` as given, one hull per distinct shape, in order of first appearance.
+    #[cfg(test)]
     pub fn pack(shapes: &[ConvexShape]) -> Self {
-        let mut set = HullSet {
-            hull_of_shape: Vec::with_capacity(shapes.len()),
-            ..HullSet::default()
-        };
+        Self::pack_searched(shapes, RawSets::Scanned)
+    }
+
+    /// Packs `shapes`, one hull per distinct shape, in order of first appearance; big raw sets as `raw` says,
+    /// hulled on all threads.
+    pub fn pack_searched(shapes: &[ConvexShape], raw: RawSets) -> Self {
+        let mut hull_of_shape = Vec::with_capacity(shapes.len());
         // The first shape of each hull, to settle hash collisions.
         let mut first_shape: Vec<usize> = Vec::new();
         let mut by_hash: HashMap<u64, u32> = HashMap::new();
@@ -77,13 +94,28 @@ impl HullSet {
             let hull = match known {
                 Some(hull) => hull,
                 None => {
-                    let hull = set.push(shape);
+                    let hull = first_shape.len() as u32;
                     first_shape.push(index);
                     by_hash.entry(hash).or_insert(hull);
                     hull
                 }
             };
-            set.hull_of_shape.push(hull);
+            hull_of_shape.push(hull);
+        }
+        let hulled: Vec<Option<ConvexShape>> = first_shape
+            .par_iter()
+            .map(|&s| {
+                let shape = &shapes[s];
+                (raw == RawSets::Hulled && shape.is_big_raw_set())
+                    .then(|| shape.clone().searched_as_hull())
+            })
+            .collect();
+        let mut set = HullSet {
+            hull_of_shape,
+            ..HullSet::default()
+        };
+        for (&s, hulled) in first_shape.iter().zip(&hulled) {
+            set.push(hulled.as_ref().unwrap_or(&shapes[s]));
         }
         set
     }

@@ -41,6 +41,7 @@ pub use context::{
     GpuContext,
 };
 pub use error::GpuError;
+pub use hulls::RawSets;
 pub use limits::{BufferLimits, GpuLimits};
 pub use marks::BodyMarks;
 pub use marks::{MARK_COLLIDING, MARK_DISPUTED};

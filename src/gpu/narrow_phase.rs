@@ -21,6 +21,7 @@ use super::shader::constants::Climbing;
 use super::shader::{Kernel, GJK, GJK_COUNTING, GJK_NULL};
 use super::work::PairWork;
 use super::GpuError;
+use super::RawSets;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
@@ -110,6 +111,19 @@ impl NarrowPhase {
         self.binning = on;
     }
 
+    /// How later [`NarrowPhase::upload_hulls`] pack a raw point set of more than `RAW_HULL_MIN_POINTS` points:
+    /// as its hull (the default: the same shape, its support calls reading a hull's vertices, climbed from 256
+    /// on, instead of every point; answers agree with the CPU's scan of the raw set within the tolerances, not
+    /// bit for bit) or scanned as given (the CPU's bits, every point read by every support call).
+    pub fn set_raw_sets(&mut self, raw: RawSets) {
+        self.scene.raw_sets = raw;
+    }
+
+    /// How big raw point sets are uploaded ([`NarrowPhase::set_raw_sets`]).
+    pub fn raw_sets(&self) -> RawSets {
+        self.scene.raw_sets
+    }
+
     /// Whether batches are binned by work ([`NarrowPhase::set_binning`]).
     pub fn binning(&self) -> bool {
         self.binning
@@ -146,7 +160,9 @@ impl NarrowPhase {
 
     /// Uploads the hulls every later batch refers to (by index), identical shapes once, replacing any earlier
     /// set. Instances refer to shapes by index, so they are set again afterwards. Hulls too many for the device
-    /// stay on the host and go up with each batch's groups of pairs.
+    /// stay on the host and go up with each batch's groups of pairs. A raw point set of more than
+    /// `RAW_HULL_MIN_POINTS` points ([`ConvexShape::is_big_raw_set`]) goes up as its hull, built here once per
+    /// distinct shape, unless [`NarrowPhase::set_raw_sets`] says otherwise.
     pub fn upload_hulls(&mut self, shapes: &[ConvexShape]) -> Result<(), GpuError> {
         self.scene.upload_hulls(shapes);
         let (device, climbing) = (&self.scene.device, self.scene.climbing());

@@ -5,7 +5,7 @@
 
 use super::groups::Group;
 use super::hulls::support_reads;
-use super::hulls::{HullSet, HULL_STRIDE};
+use super::hulls::{HullSet, RawSets, HULL_STRIDE};
 use super::layout::{GpuHull, GpuInstance, INSTANCE_STRIDE, VERTEX_STRIDE};
 use super::limits::GpuLimits;
 use super::shader::constants::Climbing;
@@ -40,6 +40,8 @@ pub struct Scene {
     pub(super) queue: wgpu::Queue,
     pub(super) limits: GpuLimits,
     hulls: HullSet,
+    /// How the next [`Scene::upload_hulls`] packs big raw point sets.
+    pub(super) raw_sets: RawSets,
     /// The instances as the GPU reads them (hull indices, not shape indices).
     instances: Vec<GpuInstance>,
     /// The points one support call on each instance's hull reads ([`support_reads`]), for the work estimate
@@ -71,6 +73,7 @@ impl Scene {
             queue: queue.clone(),
             limits: limits.capped_by(&device.limits()),
             hulls: HullSet::default(),
+            raw_sets: RawSets::default(),
             instances: Vec::new(),
             instance_points: Vec::new(),
             max_points: 0,
@@ -87,11 +90,11 @@ impl Scene {
         }
     }
 
-    /// Packs the hulls (identical shapes once) and uploads them if they fit the device; replaces any earlier
-    /// set and forgets the instances, which refer to shapes by index.
+    /// Packs the hulls (identical shapes once, big raw point sets as `raw_sets` says) and uploads them if they
+    /// fit the device; replaces any earlier set and forgets the instances, which refer to shapes by index.
     pub(super) fn upload_hulls(&mut self, shapes: &[ConvexShape]) {
         let start = Instant::now();
-        self.hulls = HullSet::pack(shapes);
+        self.hulls = HullSet::pack_searched(shapes, self.raw_sets);
         self.climbing = if self.hulls.hulls.iter().any(|h| h.climbs == 1) {
             Climbing::Compiled
         } else {

@@ -73,6 +73,9 @@ pub struct ConvexShape {
     /// The hull's vertex graph, when `core` is exactly the vertices of a convex polytope large enough for
     /// hill climbing to pay (shared with the float64 repeat, which walks it too).
     adjacency: Option<Arc<HullAdjacency>>,
+    /// Whether `core` is known to be the vertices of its hull (built by [`ConvexShape::hull`] or searched as
+    /// its hull): such a shape is never hulled again.
+    hull_vertices: bool,
     /// The core hull's faces, built on the first contact manifold that needs them.
     faces: OnceLock<Arc<HullFaces>>,
     /// The separating axis test's view of a solid hull without radius, built on its first query.
@@ -128,6 +131,7 @@ impl ConvexShape {
             local_box,
             packed: None,
             adjacency: None,
+            hull_vertices: false,
             faces: OnceLock::new(),
             polyhedron: OnceLock::new(),
         })
@@ -159,7 +163,10 @@ impl ConvexShape {
         } else {
             None
         };
-        Ok(shape.searched_by(adjacency))
+        Ok(Self {
+            hull_vertices: true,
+            ..shape.searched_by(adjacency)
+        })
     }
 
     /// The shape of a raw point set as a batch reads it (JSON Lines, columnar tables, Python, `bench`'s hull
@@ -175,13 +182,21 @@ impl ConvexShape {
     }
 
     /// This shape searched as its hull when it is a raw set of more than [`RAW_HULL_MIN_POINTS`] points
-    /// without an adjacency; else itself. See [`ConvexShape::from_points`].
+    /// ([`ConvexShape::is_big_raw_set`]); else itself. See [`ConvexShape::from_points`].
     pub fn searched_as_hull(self) -> Self {
-        if self.len() > RAW_HULL_MIN_POINTS && self.adjacency.is_none() {
+        if self.is_big_raw_set() {
             self.hull_of_core()
         } else {
             self
         }
+    }
+
+    /// Whether this shape is a raw set of more than [`RAW_HULL_MIN_POINTS`] points: neither climbed over an
+    /// adjacency nor known to be its hull's vertices, so that a support call scans every point.
+    /// [`ConvexShape::searched_as_hull`] searches such a set as its hull, and so does the GPU's upload
+    /// (`NarrowPhase::upload_hulls`).
+    pub fn is_big_raw_set(&self) -> bool {
+        self.len() > RAW_HULL_MIN_POINTS && self.adjacency.is_none() && !self.hull_vertices
     }
 
     /// The same shape, its core reduced to the exact hull's vertices (a subset of the core points, bit for bit,
@@ -210,6 +225,7 @@ impl ConvexShape {
             core,
             packed: None,
             adjacency: None,
+            hull_vertices: true,
             faces: OnceLock::new(),
             polyhedron: OnceLock::new(),
             ..self
