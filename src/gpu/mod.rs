@@ -30,6 +30,7 @@ mod ring;
 pub mod runner;
 mod scene;
 pub mod shader;
+pub mod stress_motion;
 pub mod work;
 mod workgroup;
 

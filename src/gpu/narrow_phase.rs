@@ -385,6 +385,13 @@ impl NarrowPhase {
         Ok((timings?, true))
     }
 
+    /// The instance records (32 bytes each: position, hull index, rotation) as the batches read them, while
+    /// the whole scene is on the GPU: a pass that moves the bodies on the device writes their poses there
+    /// after one [`NarrowPhase::set_instances`] has set the hulls.
+    pub fn resident_instance_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.scene.resident_instances()
+    }
+
     /// Whether a scene of `instances` instances, with the hulls uploaded now, is indexed directly by its batches
     /// (hulls and instances resident, every instance in one binding): what
     /// [`NarrowPhase::submit_marked_from_device`] needs, known before the instances go up.

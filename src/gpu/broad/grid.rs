@@ -37,6 +37,8 @@ pub struct GridFit {
 pub enum GridError {
     #[error("box {index} has a coordinate that is not finite")]
     NotFinite { index: usize },
+    #[error("the bounds given for the boxes are not finite")]
+    BoundsNotFinite,
     #[error("the boxes span {span}, too far for float32 cell coordinates")]
     TooWide { span: String },
 }
@@ -60,6 +62,15 @@ impl GridFit {
         if boxes.is_empty() {
             lo = [0.0; 3];
             hi = [0.0; 3];
+        }
+        Self::for_bounds(lo, hi, widest)
+    }
+
+    /// The grid for boxes within `lo..hi` none wider than `widest` on any axis (known without the boxes, for
+    /// boxes that never leave the device).
+    pub fn for_bounds(lo: [f32; 3], hi: [f32; 3], widest: f64) -> Result<Self, GridError> {
+        if !(lo.iter().chain(&hi).all(|v| v.is_finite()) && widest.is_finite()) {
+            return Err(GridError::BoundsNotFinite);
         }
         let span = (0..3)
             .map(|k| f64::from(hi[k]) - f64::from(lo[k]))
