@@ -344,7 +344,7 @@ impl NarrowPhase {
                 marks.bodies()
             )));
         }
-        marks.reset(disputed);
+        self.scene.pending.bytes += marks.reset(disputed);
         let marked = self.scene.in_one_window();
         self.gjk.mark = marked.then(|| marks.pass());
         Ok(marked)
