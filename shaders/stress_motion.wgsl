@@ -5,6 +5,10 @@
 // The driver is src/gpu/stress_motion.rs. With dt = 0 the pass moves nothing and only writes the boxes and poses
 // again (the broad phase's rerun on a grown pair buffer).
 //
+// Kernel `render_instances`: each body's model matrix (its template mesh scaled, rotated and placed) into the
+// renderer's per-instance vertex buffer at the body's draw slot, so the scene is drawn from the GPU's bodies with
+// nothing uploaded per body.
+//
 // Constants emitted from Rust: WORKGROUP_SIZE.
 
 struct MotionParams {
@@ -16,9 +20,11 @@ struct MotionParams {
 
 // One body (`GpuBody` in src/gpu/stress_motion.rs). The first two words are the pose, read back for the check.
 struct Body {
+    // w: the scale of the body's template mesh, for the renderer.
     position: vec4<f32>,
     // Quaternion xyzw.
     rotation: vec4<f32>,
+    // w: the body's draw slot (a u32's bits), for the renderer.
     velocity: vec4<f32>,
     // Angular velocity: axis times radians per second.
     spin: vec4<f32>,
@@ -106,8 +112,8 @@ fn stress_motion(@builtin(global_invocation_id) gid: vec3<u32>) {
                 v[axis] = abs(v[axis]);
             }
         }
-        body.position = vec4<f32>(clamp(p, vec3<f32>(-h), vec3<f32>(h)), 0.0);
-        body.velocity = vec4<f32>(v, 0.0);
+        body.position = vec4<f32>(clamp(p, vec3<f32>(-h), vec3<f32>(h)), body.position.w);
+        body.velocity = vec4<f32>(v, body.velocity.w);
         // Constant spin: the turn of angle |spin| dt about spin's axis, applied before the body's rotation.
         let speed = length(body.spin.xyz);
         let angle = speed * dt;
@@ -127,4 +133,33 @@ fn stress_motion(@builtin(global_invocation_id) gid: vec3<u32>) {
     let half = a * body.box_half.xyz;
     boxes[2u * i] = vec4<f32>(centre - half, 0.0);
     boxes[2u * i + 1u] = vec4<f32>(centre + half, 0.0);
+}
+
+// The renderer's per-instance record (`BodyInstance` in src/app/render/instance.rs): model matrix columns, colour.
+struct RenderInstance {
+    model: mat4x4<f32>,
+    colour: vec4<f32>,
+}
+
+// The colour written into every record (the marks colour the bodies; this shows where a body has none).
+@group(1) @binding(0) var<uniform> render_colour: vec4<f32>;
+@group(1) @binding(1) var<storage, read_write> render_out: array<RenderInstance>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn render_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.x;
+    if (i >= params.count) {
+        return;
+    }
+    let body = bodies[i];
+    let r = rotation_of(body.rotation) * body.position.w;
+    var out: RenderInstance;
+    out.model = mat4x4<f32>(
+        vec4<f32>(r[0], 0.0),
+        vec4<f32>(r[1], 0.0),
+        vec4<f32>(r[2], 0.0),
+        vec4<f32>(body.position.xyz, 1.0),
+    );
+    out.colour = render_colour;
+    render_out[bitcast<u32>(body.velocity.w)] = out;
 }

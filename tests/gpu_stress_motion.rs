@@ -60,7 +60,8 @@ fn bodies_moved_on_the_gpu_follow_the_cpu_scene_and_give_its_pairs() {
     for (name, ctx) in contexts {
         let (device, queue) = (&ctx.device, &ctx.queue);
         let mut cpu = scene();
-        let gpu = GpuBodies::new(device, queue, &cpu).unwrap();
+        let slots: Vec<u32> = (0..BODIES as u32).rev().collect();
+        let gpu = GpuBodies::new(device, queue, &cpu, &slots).unwrap();
         let mut broad = GpuBroadPhase::new(device, queue);
         // The narrow phase's instance records, with hull words the pass must keep.
         let hulls: Vec<[u32; 8]> = (0..BODIES as u32)

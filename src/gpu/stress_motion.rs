@@ -2,7 +2,9 @@
 //! boxes in a storage buffer, uploaded once from a [`StressScene`] and advanced each frame by a compute pass with
 //! the CPU scene's motion rule ([`StressScene::step`]). The pass writes each body's world box into the broad
 //! phase's box buffer and its pose into the narrow phase's instance records, so a frame sends up only the
-//! pass's 16 bytes of parameters, whatever the body count.
+//! pass's 16 bytes of parameters, whatever the body count. A second pass writes each body's model matrix into
+//! a per-instance vertex buffer in the renderer's draw order ([`GpuBodies::encode_render_instances`]), so the
+//! scene is drawn from the GPU's bodies too.
 //!
 //! The CPU scene stays the reference: started from the same state, the two agree within float32 rounding (the
 //! GPU may fuse a multiply and an add, and rounds its quaternion products in its own order), a difference
@@ -31,8 +33,10 @@ fn shader_source() -> String {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 struct GpuBody {
+    /// w: the scale of the body's template mesh.
     position: [f32; 4],
     rotation: [f32; 4],
+    /// w: the body's draw slot, as a `u32`'s bits.
     velocity: [f32; 4],
     spin: [f32; 4],
     box_centre: [f32; 4],
@@ -59,12 +63,16 @@ struct MotionParams {
 /// Bytes a frame's motion pass uploads.
 pub const MOTION_PARAMS_BYTES: u64 = std::mem::size_of::<MotionParams>() as u64;
 
+/// Bytes of one renderer instance record (`BodyInstance`: four model columns and a colour).
+pub const RENDER_INSTANCE_BYTES: u64 = 80;
+
 /// The bodies of one stress scene on one device.
 pub struct GpuBodies {
     device: wgpu::Device,
     queue: wgpu::Queue,
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
+    render: RenderInstances,
     params: wgpu::Buffer,
     bodies: wgpu::Buffer,
     count: usize,
@@ -74,14 +82,31 @@ pub struct GpuBodies {
 
 impl GpuBodies {
     /// Uploads `scene`'s bodies (96 bytes each, once) with the grid that holds every box they can reach
-    /// ([`GpuBodies::grid_fit`]). Refused for a scene beyond one dispatch or one binding, and for one whose
-    /// boxes no grid holds.
+    /// ([`GpuBodies::grid_fit`]); `draw_slots[i]` is where body `i`'s record goes among the renderer's
+    /// instances. Refused for a scene beyond one dispatch or one binding, for one whose boxes no grid holds, and
+    /// for draw slots that are not one per body, each below the body count.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         scene: &StressScene,
+        draw_slots: &[u32],
     ) -> Result<Self, GpuError> {
         let count = scene.bodies.len();
+        if draw_slots.len() != count {
+            return Err(GpuError::BadIndex(format!(
+                "stress motion: {} draw slots for {count} bodies",
+                draw_slots.len()
+            )));
+        }
+        if let Some((body, slot)) = draw_slots
+            .iter()
+            .enumerate()
+            .find(|(_, &slot)| slot as usize >= count)
+        {
+            return Err(GpuError::BadIndex(format!(
+                "stress motion: body {body} is drawn at slot {slot}, beyond the {count} bodies"
+            )));
+        }
         let max_dispatch = u64::from(device.limits().max_compute_workgroups_per_dimension);
         if count as u64 > max_dispatch * u64::from(WORKGROUP_SIZE) {
             return Err(GpuError::BadIndex(format!(
@@ -138,8 +163,10 @@ impl GpuBodies {
         let records: Vec<GpuBody> = scene
             .bodies
             .iter()
-            .map(|body| gpu_body(scene, body))
+            .zip(draw_slots)
+            .map(|(body, &slot)| gpu_body(scene, body, slot))
             .collect();
+        let render = RenderInstances::new(device, &module, &params, &bodies, count);
         if !records.is_empty() {
             queue.write_buffer(&bodies, 0, bytemuck::cast_slice(&records));
         }
@@ -148,6 +175,7 @@ impl GpuBodies {
             queue: queue.clone(),
             layout,
             pipeline,
+            render,
             params,
             bodies,
             count,
@@ -166,8 +194,9 @@ impl GpuBodies {
         self.count as u64 * BODY_BYTES
     }
 
-    /// Sends body `index` of `scene` up again (a body the host moved, such as the player's shape): 96 bytes.
-    /// Its shape must be the one uploaded (a new shape means new bodies).
+    /// Sends body `index` of `scene` up again (a body the host moved, such as the player's shape): its pose,
+    /// velocity, spin and mesh scale, 60 bytes. Its shape must be the one uploaded (a new shape means new
+    /// bodies).
     pub fn write_body(&self, scene: &StressScene, index: usize) -> Result<u64, GpuError> {
         let body = scene.bodies.get(index).filter(|_| index < self.count);
         let Some(body) = body else {
@@ -176,13 +205,22 @@ impl GpuBodies {
                 self.count
             )));
         };
-        let record = gpu_body(scene, body);
+        // The body's draw slot stays: only the pose, motion and scale go up (the first 64 bytes but the slot).
+        let record = gpu_body(scene, body, 0);
+        let at = index as u64 * BODY_BYTES;
         self.queue.write_buffer(
             &self.bodies,
-            index as u64 * BODY_BYTES,
-            bytemuck::bytes_of(&record),
+            at,
+            bytemuck::bytes_of(&[record.position, record.rotation]),
         );
-        Ok(BODY_BYTES)
+        self.queue.write_buffer(
+            &self.bodies,
+            at + 32,
+            &bytemuck::bytes_of(&record.velocity)[..12],
+        );
+        self.queue
+            .write_buffer(&self.bodies, at + 48, bytemuck::bytes_of(&record.spin));
+        Ok(BODY_BYTES - 4 - 32)
     }
 
     /// A grid that holds every box the bodies can have, wherever they move in the box: the broad phase cannot
@@ -232,6 +270,36 @@ impl GpuBodies {
             pass.dispatch_workgroups(groups, 1, 1);
         }
         MOTION_PARAMS_BYTES
+    }
+
+    /// Records the pass that writes every body's renderer instance (its model matrix, and `colour`, which
+    /// shows only where a body has no mark) at its draw slot of [`GpuBodies::render_instances`]. Returns the
+    /// bytes it sends up: the colour.
+    pub fn encode_render_instances(
+        &self,
+        colour: [f32; 4],
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> u64 {
+        self.queue
+            .write_buffer(&self.render.colour, 0, bytemuck::bytes_of(&colour));
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("stress render instances"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.render.pipeline);
+        pass.set_bind_group(0, &self.render.scene_group, &[]);
+        pass.set_bind_group(1, &self.render.out_group, &[]);
+        let groups = workgroups(self.count as u32);
+        if groups > 0 {
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+        16
+    }
+
+    /// The renderer's instance records ([`RENDER_INSTANCE_BYTES`] each, in draw order), usable as a
+    /// per-instance vertex buffer: written by [`GpuBodies::encode_render_instances`].
+    pub fn render_instances(&self) -> &wgpu::Buffer {
+        &self.render.out
     }
 
     /// Every body as the GPU holds it (waits for the device; reads back 96 bytes a body): for tests and for
@@ -304,13 +372,18 @@ fn pose_of(position: [f32; 4], rotation: [f32; 4]) -> Pose {
     Pose::new(Vec4::from(position).truncate(), Quat::from_array(rotation))
 }
 
-/// A body's record: its pose and motion, and its shape's local box.
-fn gpu_body(scene: &StressScene, body: &Body) -> GpuBody {
+/// A body's record: its pose and motion, its shape's local box, its mesh's scale and its draw slot.
+fn gpu_body(scene: &StressScene, body: &Body, slot: u32) -> GpuBody {
     let (lo, hi) = scene.shapes[body.shape as usize].local_aabb();
+    let scale = scene
+        .scales
+        .get(body.shape as usize)
+        .copied()
+        .unwrap_or(1.0);
     GpuBody {
-        position: body.pose.position.extend(0.0).to_array(),
+        position: body.pose.position.extend(scale).to_array(),
         rotation: body.pose.rotation.to_array(),
-        velocity: body.velocity.extend(0.0).to_array(),
+        velocity: body.velocity.extend(f32::from_bits(slot)).to_array(),
         spin: body.spin.extend(0.0).to_array(),
         box_centre: ((lo + hi) * 0.5).extend(0.0).to_array(),
         box_half: ((hi - lo) * 0.5).extend(0.0).to_array(),
@@ -336,4 +409,72 @@ fn scene_grid(scene: &StressScene) -> Result<GridFit, GridError> {
         Vec3::splat(bound).to_array(),
         widest * 1.001,
     )
+}
+
+/// The pass that writes the renderer's instances, and its buffers.
+struct RenderInstances {
+    pipeline: wgpu::ComputePipeline,
+    colour: wgpu::Buffer,
+    out: wgpu::Buffer,
+    scene_group: wgpu::BindGroup,
+    out_group: wgpu::BindGroup,
+}
+
+impl RenderInstances {
+    fn new(
+        device: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        params: &wgpu::Buffer,
+        bodies: &wgpu::Buffer,
+        count: usize,
+    ) -> Self {
+        use wgpu::BufferUsages as U;
+        use Access::{ReadWrite, Uniform};
+        let scene_layout = bind_group_layout(device, "stress render bodies", &[Uniform, ReadWrite]);
+        let out_layout = bind_group_layout(device, "stress render out", &[Uniform, ReadWrite]);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("stress render instances"),
+            bind_group_layouts: &[Some(&scene_layout), Some(&out_layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("render_instances"),
+            layout: Some(&pipeline_layout),
+            module,
+            entry_point: Some("render_instances"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let colour = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("stress render colour"),
+            size: 16,
+            usage: U::UNIFORM | U::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let out = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("stress render instances"),
+            size: (count.max(1) as u64) * RENDER_INSTANCE_BYTES,
+            usage: U::STORAGE | U::VERTEX | U::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let scene_group = bind_group(
+            device,
+            "stress render bodies",
+            &scene_layout,
+            &[(params, None), (bodies, None)],
+        );
+        let out_group = bind_group(
+            device,
+            "stress render out",
+            &out_layout,
+            &[(&colour, None), (&out, None)],
+        );
+        Self {
+            pipeline,
+            colour,
+            out,
+            scene_group,
+            out_group,
+        }
+    }
 }

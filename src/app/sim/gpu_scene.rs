@@ -1,7 +1,7 @@
 //! The scene on the GPU for frames fed on the device ([`Simulation::feeds_on_device`]): the bodies are uploaded
 //! once from the CPU scene ([`GpuBodies`]) and a compute pass advances them each frame by the CPU scene's rule,
 //! writing the broad phase's boxes and the narrow phase's poses on the device. What goes up per frame is the
-//! passes' parameters (and the player's shape, 96 bytes, which the host moves), whatever the body count.
+//! passes' parameters (and the player's shape, 60 bytes, which the host moves), whatever the body count.
 //!
 //! The CPU scene keeps stepping on the host by the same rule: it is the reference, what the window draws and
 //! what picking and the inspector read, and it takes over whenever a frame is not fed on the device (the
@@ -9,7 +9,7 @@
 //! the CPU scene when frames go back to the device. The sampled check reads the poses of its pairs' bodies back
 //! from the GPU (32 bytes each), so it checks the answers on the poses the GPU answered.
 
-use super::{BroadTraffic, FrameStats, Simulation};
+use super::{draw_slots, BroadTraffic, FrameStats, Simulation};
 use crate::gpu::broad::BroadPhaseStatus;
 use crate::gpu::stress_motion::{GpuBodies, POSE_BYTES};
 use crate::instance::Instance;
@@ -42,7 +42,8 @@ impl Simulation {
         let Some((device, queue)) = self.broad.device_queue() else {
             return Ok(None);
         };
-        let Ok(bodies) = GpuBodies::new(device, queue, &self.scene) else {
+        let slots = draw_slots(&self.scene.templates);
+        let Ok(bodies) = GpuBodies::new(device, queue, &self.scene, &slots) else {
             return Ok(None);
         };
         // The instance records' hull words, once; the pass then writes only their poses.
@@ -85,6 +86,25 @@ impl Simulation {
             traffic.bytes_up += player_bytes;
             (status, traffic)
         }))
+    }
+
+    /// When the latest frame ran on the GPU's bodies: records the pass that writes their renderer instances
+    /// into `encoder` (nothing per body goes up) and returns those instances with how many bodies each of
+    /// `mesh_count` meshes draws (the draw order of [`draw_slots`]). `None` while the CPU scene is drawn.
+    pub fn device_body_instances(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        colour: [f32; 4],
+        mesh_count: usize,
+    ) -> Option<(&wgpu::Buffer, Vec<u32>)> {
+        let bodies = self.gpu_bodies.as_ref()?;
+        let mut per_mesh = vec![0u32; mesh_count];
+        for &template in &self.scene.templates {
+            // A body of a mesh the renderer does not have: draw from the host instead.
+            *per_mesh.get_mut(template)? += 1;
+        }
+        bodies.encode_render_instances(colour, encoder);
+        Some((bodies.render_instances(), per_mesh))
     }
 
     /// The frame's instances for the check of `pairs`: the CPU scene's, with the poses of the pairs' bodies as

@@ -106,3 +106,93 @@ fn a_frame_on_the_host_hands_the_scene_back_and_the_next_device_frame_uploads_it
     assert_eq!(again.bytes_up, steady, "{again:?}");
     assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
 }
+
+/// Draws the latest frame of `sim` at 320 x 240, from the GPU's bodies or from the CPU scene's, and reads it.
+fn picture(ctx: &GpuContext, sim: &Simulation, from_gpu: bool) -> Vec<u8> {
+    use crate::app::draw_list::{body_instances, state_colour};
+    use crate::app::render::{
+        load_render_mesh, msaa_samples, read_rgba, DeviceBodies, FrameTarget, OverlayBatch,
+        SceneFrame, SceneRenderer,
+    };
+    use crate::stress::BodyState;
+    let (device, queue) = (&ctx.device, &ctx.queue);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let meshes: Vec<_> = ASSET_NAMES
+        .iter()
+        .map(|name| load_render_mesh(&dir.join(format!("{name}.obj"))).unwrap())
+        .collect();
+    let samples = msaa_samples(&ctx.adapter);
+    let target = FrameTarget::new(device, 320, 240, samples);
+    let mut renderer = SceneRenderer::new(device, &meshes, samples);
+    let camera = crate::app::setup::scene_camera(sim.scene.half_extent);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let free = state_colour(BodyState::Free);
+    let on_device = from_gpu
+        .then(|| sim.device_body_instances(&mut encoder, free, meshes.len()))
+        .flatten();
+    assert_eq!(on_device.is_some(), from_gpu, "the GPU's bodies draw");
+    let bodies = match on_device {
+        Some(_) => Vec::new(),
+        None => body_instances(&sim.scene, &sim.states, meshes.len()),
+    };
+    renderer.draw(
+        device,
+        queue,
+        &mut encoder,
+        &target,
+        &SceneFrame {
+            view_proj: camera.view_proj(320.0 / 240.0),
+            camera_position: camera.position,
+            fov_y: camera.fov_y,
+            bodies: &bodies,
+            highlights: &[],
+            wireframe: false,
+            bounds_half_extent: sim.scene.half_extent,
+            overlays: &OverlayBatch::default(),
+            marks: sim.marks_buffer(),
+            device_bodies: on_device
+                .as_ref()
+                .map(|(instances, per_mesh)| DeviceBodies {
+                    instances,
+                    per_mesh,
+                }),
+        },
+    );
+    queue.submit([encoder.finish()]);
+    read_rgba(device, queue, &target).unwrap().2
+}
+
+#[test]
+fn the_scene_drawn_from_the_gpus_bodies_is_the_cpu_scenes_picture() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut sim = simulation(ctx, 3_000);
+    for _ in 0..12 {
+        sim.step(0.1).unwrap();
+    }
+    let gpu = picture(ctx, &sim, true);
+    let cpu = picture(ctx, &sim, false);
+    let pixels = gpu.len() / 4;
+    let differing = gpu
+        .chunks(4)
+        .zip(cpu.chunks(4))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 16))
+        .count();
+    let red = gpu
+        .chunks(4)
+        .filter(|p| p[0] > 120 && u16::from(p[0]) > 3 * u16::from(p[1].max(p[2])))
+        .count();
+    eprintln!("{differing} of {pixels} pixels differ; {red} red");
+    // The poses agree within float32 rounding: a stray edge pixel at most.
+    assert!(
+        differing * 1000 <= pixels,
+        "{differing} of {pixels} pixels differ"
+    );
+    assert!(red > 50, "colliding bodies are drawn red: {red} pixels");
+    // The bodies cover much of the picture (not an empty frame on both sides).
+    let background = gpu.chunks(4).filter(|p| p[..3] == gpu[..3]).count();
+    assert!(
+        background * 10 < pixels * 9,
+        "{background} of {pixels} background"
+    );
+}
