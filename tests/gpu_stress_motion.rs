@@ -230,3 +230,51 @@ fn read_buffer_via_copy(
     })
     .unwrap()
 }
+
+#[test]
+fn draw_slots_that_do_not_fit_the_bodies_are_refused_naming_them() {
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    let Some((_, ctx)) = contexts.first() else {
+        return;
+    };
+    let scene = scene();
+    let short: Vec<u32> = (0..10).collect();
+    let error = GpuBodies::new(&ctx.device, &ctx.queue, &scene, &short)
+        .err()
+        .expect("10 slots for 2,000 bodies")
+        .to_string();
+    assert!(error.contains("10 draw slots for 2000 bodies"), "{error}");
+    let mut beyond: Vec<u32> = (0..BODIES as u32).collect();
+    beyond[5] = 2000;
+    let error = GpuBodies::new(&ctx.device, &ctx.queue, &scene, &beyond)
+        .err()
+        .expect("a slot beyond the bodies")
+        .to_string();
+    assert!(
+        error.contains("body 5 is drawn at slot 2000, beyond the 2000 bodies"),
+        "{error}"
+    );
+    let mut twice: Vec<u32> = (0..BODIES as u32).collect();
+    twice[7] = 3;
+    let error = GpuBodies::new(&ctx.device, &ctx.queue, &scene, &twice)
+        .err()
+        .expect("two bodies at one slot")
+        .to_string();
+    assert!(
+        error.contains("body 7 is drawn at slot 3, which another body takes"),
+        "{error}"
+    );
+    let bodies = GpuBodies::new(
+        &ctx.device,
+        &ctx.queue,
+        &scene,
+        &(0..BODIES as u32).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let error = bodies.write_body(&scene, 2000).unwrap_err().to_string();
+    assert!(
+        error.contains("body 2000 written, but the GPU holds 2000 bodies"),
+        "{error}"
+    );
+}

@@ -84,7 +84,7 @@ impl GpuBodies {
     /// Uploads `scene`'s bodies (96 bytes each, once) with the grid that holds every box they can reach
     /// ([`GpuBodies::grid_fit`]); `draw_slots[i]` is where body `i`'s record goes among the renderer's
     /// instances. Refused for a scene beyond one dispatch or one binding, for one whose boxes no grid holds, and
-    /// for draw slots that are not one per body, each below the body count.
+    /// for draw slots that are not one per body, each below the body count, no two the same.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -98,14 +98,17 @@ impl GpuBodies {
                 draw_slots.len()
             )));
         }
-        if let Some((body, slot)) = draw_slots
-            .iter()
-            .enumerate()
-            .find(|(_, &slot)| slot as usize >= count)
-        {
-            return Err(GpuError::BadIndex(format!(
-                "stress motion: body {body} is drawn at slot {slot}, beyond the {count} bodies"
-            )));
+        let mut taken = vec![false; count];
+        for (body, &slot) in draw_slots.iter().enumerate() {
+            match taken.get_mut(slot as usize) {
+                Some(seen) if !*seen => *seen = true,
+                Some(_) => return Err(GpuError::BadIndex(format!(
+                    "stress motion: body {body} is drawn at slot {slot}, which another body takes"
+                ))),
+                None => return Err(GpuError::BadIndex(format!(
+                    "stress motion: body {body} is drawn at slot {slot}, beyond the {count} bodies"
+                ))),
+            }
         }
         let max_dispatch = u64::from(device.limits().max_compute_workgroups_per_dimension);
         if count as u64 > max_dispatch * u64::from(WORKGROUP_SIZE) {
