@@ -102,12 +102,16 @@ impl GpuBodies {
         for (body, &slot) in draw_slots.iter().enumerate() {
             match taken.get_mut(slot as usize) {
                 Some(seen) if !*seen => *seen = true,
-                Some(_) => return Err(GpuError::BadIndex(format!(
+                Some(_) => {
+                    return Err(GpuError::BadIndex(format!(
                     "stress motion: body {body} is drawn at slot {slot}, which another body takes"
-                ))),
-                None => return Err(GpuError::BadIndex(format!(
+                )))
+                }
+                None => {
+                    return Err(GpuError::BadIndex(format!(
                     "stress motion: body {body} is drawn at slot {slot}, beyond the {count} bodies"
-                ))),
+                )))
+                }
             }
         }
         let max_dispatch = u64::from(device.limits().max_compute_workgroups_per_dimension);
@@ -118,7 +122,7 @@ impl GpuBodies {
             )));
         }
         let bytes = (count as u64 * BODY_BYTES).max(BODY_BYTES);
-        let max_binding = u64::from(device.limits().max_storage_buffer_binding_size);
+        let max_binding = device.limits().max_storage_buffer_binding_size;
         if bytes > max_binding {
             return Err(GpuError::BadIndex(format!(
                 "stress motion: {count} bodies need {bytes} bytes, beyond one storage binding of the device \
