@@ -278,4 +278,25 @@ mod tests {
             Err(GridError::TooWide { .. })
         ));
     }
+
+    #[test]
+    fn a_grid_for_bounds_is_the_grid_of_boxes_filling_them() {
+        let boxes = [
+            boxed(Vec3::new(-4.0, -1.0, 0.0), Vec3::ONE),
+            boxed(Vec3::new(2.0, 3.0, 5.0), Vec3::splat(2.0)),
+        ];
+        let fit = GridFit::fit(&boxes).unwrap();
+        // The boxes span -5..4, -2..5, -1..7; the widest is 4 wide.
+        let lo = [-5.0, -2.0, -1.0];
+        let hi = [4.0, 5.0, 7.0];
+        assert_eq!(GridFit::for_bounds(lo, hi, 4.0), Ok(fit));
+        assert_eq!(
+            GridFit::for_bounds([f32::NAN, 0.0, 0.0], hi, 4.0),
+            Err(GridError::BoundsNotFinite)
+        );
+        assert_eq!(
+            GridFit::for_bounds(lo, hi, f64::INFINITY),
+            Err(GridError::BoundsNotFinite)
+        );
+    }
 }
