@@ -83,9 +83,16 @@ fn a_sampled_check_leaves_the_gpus_pairs_on_the_device_and_reads_back_the_sample
     assert_eq!(gpu["candidate_pairs_mean"], cpu["candidate_pairs_mean"]);
     let g = &gpu["per_frame"];
     assert_eq!(g["broad_phase_on_gpu_frames"], 3);
-    // The count, 50 pairs and their records, and a chunk's 16-byte timestamp slot: 2,832 bytes a frame.
-    assert_eq!(g["bytes_down_mean"].as_f64(), Some(2832.0), "{g}");
-    assert_eq!(g["bytes_down_max"].as_u64(), Some(2832), "{g}");
+    // The count, 50 pairs, their bodies' poses (the bodies move on the GPU) and their records, and a chunk's
+    // 16-byte timestamp slot: 16 + 50 x (8 + 2 x 32 + 48) + 16 = 6,032 bytes a frame.
+    assert_eq!(g["bytes_down_mean"].as_f64(), Some(6032.0), "{g}");
+    assert_eq!(g["bytes_down_max"].as_u64(), Some(6032), "{g}");
+    // After the first frame, the parameters of the passes (and the player's shape) go up, not the bodies.
+    let up = g["bytes_up_max_after_first"].as_u64().unwrap();
+    assert!(
+        up < 4096 && g["bytes_up_first"].as_u64() > Some(100 * up),
+        "{g}"
+    );
     for summary in [&gpu, &cpu] {
         assert_eq!(summary["frames_checked"], 3);
         let failures = summary["gpu_failures_answered_on_cpu"].as_u64().unwrap();

@@ -68,6 +68,11 @@ impl FrameBroadPhase {
         self.gpu.is_some()
     }
 
+    /// The GPU broad phase's device and queue, when it is on.
+    pub fn device_queue(&self) -> Option<(&wgpu::Device, &wgpu::Queue)> {
+        self.gpu.as_ref().map(|g| (g.device(), g.queue()))
+    }
+
     /// The CPU grid.
     pub fn cpu() -> Self {
         Self { gpu: None }
@@ -102,6 +107,52 @@ impl FrameBroadPhase {
             return Ok(None);
         };
         run_counted(gpu, boxes).map(Some)
+    }
+
+    /// Like [`FrameBroadPhase::run_on_device`] for `count` boxes that never leave the device: `write_boxes`
+    /// records what writes them into the box buffer it is given (called with `true` once per frame, and with
+    /// `false` when the frame runs again on a grown pair buffer, where it must write the same boxes) and
+    /// returns the bytes it sent up; `fit` holds every box. Up: the parameters only. `None` on the CPU grid.
+    pub fn run_on_device_boxes(
+        &mut self,
+        fit: &GridFit,
+        count: usize,
+        mut write_boxes: impl FnMut(bool, &wgpu::Buffer, &mut wgpu::CommandEncoder) -> u64,
+    ) -> Result<Option<(BroadPhaseStatus, BroadTraffic)>> {
+        let Some(gpu) = self.gpu.as_mut() else {
+            return Ok(None);
+        };
+        let mut traffic = BroadTraffic {
+            on_gpu: true,
+            ..BroadTraffic::default()
+        };
+        let mut run = |first: bool, traffic: &mut BroadTraffic| -> Result<BroadPhaseStatus> {
+            let mut encoder = gpu.device().create_command_encoder(&Default::default());
+            let mut up = 32;
+            gpu.encode_device_boxes(fit, count, &mut encoder, |boxes, encoder| {
+                up += write_boxes(first, boxes, encoder);
+            })
+            .context("GPU broad phase on the device's boxes")?;
+            gpu.queue().submit([encoder.finish()]);
+            let status = gpu.finish().context("GPU broad phase")?;
+            traffic.bytes_up += up;
+            traffic.bytes_down += 16;
+            traffic.submissions += 1;
+            traffic.blocking_waits += 1;
+            Ok(status)
+        };
+        let mut status = run(true, &mut traffic)?;
+        if status.overflowed() {
+            traffic.overflows = 1;
+            status = run(false, &mut traffic)?;
+            anyhow::ensure!(
+                !status.overflowed(),
+                "GPU broad phase: {} pairs overflowed the grown buffer of {}",
+                status.found,
+                status.capacity
+            );
+        }
+        Ok(Some((status, traffic)))
     }
 
     /// The pair buffer of the latest [`FrameBroadPhase::run_on_device`].

@@ -7,11 +7,14 @@
 
 use super::args::DemoArgs;
 use super::assets::AssetSet;
-use super::draw_list::body_instances;
-use super::render::{msaa_samples, read_rgba, save_png, FrameTarget, SceneFrame, SceneRenderer};
+use super::draw_list::{body_instances, state_colour};
+use super::render::{
+    msaa_samples, read_rgba, save_png, DeviceBodies, FrameTarget, SceneFrame, SceneRenderer,
+};
 use super::setup::{check_frame_size, demo_simulation, scene_camera, summary_context, FRAMES_DT};
 use super::summary::{DemoSummary, FrameLog};
 use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
+use crate::stress::BodyState;
 use anyhow::{anyhow, Context, Result};
 use std::time::Instant;
 
@@ -47,7 +50,13 @@ pub fn run_headless(args: &DemoArgs, assets: AssetSet) -> Result<DemoSummary> {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("demo frame, no window"),
             });
-        let bodies = body_instances(&sim.scene, &sim.states, assets.meshes.len());
+        // The GPU's bodies draw themselves when the frame ran on them; else the CPU scene's go up.
+        let free = state_colour(BodyState::Free);
+        let on_device = sim.device_body_instances(&mut encoder, free, assets.meshes.len());
+        let bodies = match on_device {
+            Some(_) => Vec::new(),
+            None => body_instances(&sim.scene, &sim.states, assets.meshes.len()),
+        };
         let highlights = debug.highlights(&sim, assets.meshes.len());
         let overlays = debug.overlay_batch(&sim);
         renderer.draw(
@@ -65,6 +74,12 @@ pub fn run_headless(args: &DemoArgs, assets: AssetSet) -> Result<DemoSummary> {
                 bounds_half_extent: sim.scene.half_extent,
                 overlays: &overlays,
                 marks: sim.marks_buffer(),
+                device_bodies: on_device
+                    .as_ref()
+                    .map(|(instances, per_mesh)| DeviceBodies {
+                        instances,
+                        per_mesh,
+                    }),
             },
         );
         let submission = gpu.queue.submit([encoder.finish()]);

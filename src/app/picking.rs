@@ -81,10 +81,17 @@ pub fn march(ray: &Ray, shape: &ConvexShape, pose: &Pose, t0: f32, t1: f32) -> O
     None
 }
 
-/// The body the ray hits first, and how far along the ray.
+/// The body the ray hits first, and how far along the ray. A frame whose boxes stayed on the GPU (the scene
+/// on the GPU) left none on the host: they are computed from its instances.
 pub fn pick(shapes: &[ConvexShape], data: &FrameData, ray: &Ray) -> Option<(u32, f32)> {
-    let mut candidates: Vec<(f32, f32, usize)> = data
-        .boxes
+    let computed;
+    let boxes = if data.boxes.len() == data.instances.len() {
+        &data.boxes
+    } else {
+        computed = crate::broad_phase::world_aabbs(shapes, &data.instances);
+        &computed
+    };
+    let mut candidates: Vec<(f32, f32, usize)> = boxes
         .iter()
         .enumerate()
         .filter_map(|(i, b)| enter_box(ray, b.min, b.max).map(|(t0, t1)| (t0, t1, i)))
@@ -213,6 +220,20 @@ mod tests {
             dir: Vec3::NEG_Z,
         };
         assert_eq!(pick(&shapes, &data, &miss), None);
+    }
+
+    #[test]
+    fn a_frame_whose_boxes_stayed_on_the_gpu_is_picked_from_its_instances() {
+        let shapes = vec![ConvexShape::sphere(1.0).unwrap()];
+        let mut data = frame(&shapes, &[Pose::from_position(Vec3::new(0.0, 0.0, -10.0))]);
+        data.boxes.clear();
+        let ray = Ray {
+            origin: Vec3::ZERO,
+            dir: Vec3::NEG_Z,
+        };
+        let (body, t) = pick(&shapes, &data, &ray).expect("the sphere is hit");
+        assert_eq!(body, 0);
+        assert!((t - 9.0).abs() < 2e-3, "{t}");
     }
 
     #[test]

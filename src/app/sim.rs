@@ -19,6 +19,8 @@ use anyhow::{Context, Result};
 use std::sync::Arc;
 use std::time::Instant;
 
+mod gpu_scene;
+
 /// Which narrow phase colours the bodies (G switches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NarrowMode {
@@ -183,6 +185,11 @@ pub struct Simulation {
     deferred_check: Option<CheckJob>,
     /// Colliding pairs of the latest frame whose answers came back to the host.
     colliding_pairs_read_back: usize,
+    /// Whether frames fed on the device move the bodies on the GPU ([`gpu_scene`]); on unless a test turns it
+    /// off to compare.
+    pub gpu_scene: bool,
+    /// The bodies on the GPU while frames are fed on the device.
+    gpu_bodies: Option<crate::gpu::stress_motion::GpuBodies>,
 }
 
 impl Simulation {
@@ -216,6 +223,8 @@ impl Simulation {
             gpu_time_trusted: false,
             deferred_check: None,
             colliding_pairs_read_back: 0,
+            gpu_scene: true,
+            gpu_bodies: None,
         }
     }
 
@@ -246,21 +255,34 @@ impl Simulation {
                 .set_body_slots(&draw_slots(&self.scene.templates))
                 .context("making the bodies' marks on the GPU")?;
             self.shapes_dirty = false;
+            self.gpu_bodies = None;
         }
         self.frame += 1;
         let mut stats = FrameStats::default();
 
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
-        let boxes = world_aabbs(&self.shapes, &instances);
-        if self.feeds_on_device() && self.step_on_device(&instances, &boxes, start, &mut stats)? {
-            self.totals.frames += 1;
-            self.last = stats;
-            self.data.frame = self.frame;
-            self.data.instances = instances;
-            self.data.boxes = boxes;
-            return Ok(&self.last);
+        if self.feeds_on_device() {
+            // The boxes stay on the device when the bodies do (picking computes them from the instances).
+            let feed = match self.ensure_gpu_bodies(&instances, dt, &mut stats)? {
+                Some(dt) => Feed::GpuBodies { dt },
+                None => Feed::Host(world_aabbs(&self.shapes, &instances)),
+            };
+            if self.step_on_device(&instances, &feed, start, &mut stats)? {
+                self.totals.frames += 1;
+                self.last = stats;
+                self.data.frame = self.frame;
+                self.data.instances = instances;
+                self.data.boxes = match feed {
+                    Feed::Host(boxes) => boxes,
+                    Feed::GpuBodies { .. } => Vec::new(),
+                };
+                return Ok(&self.last);
+            }
         }
+        // The CPU scene answers this frame: the GPU's bodies are stale from now on.
+        self.gpu_bodies = None;
+        let boxes = world_aabbs(&self.shapes, &instances);
         let (pairs, traffic) = self.broad.pairs(&boxes)?;
         let pairs = Arc::new(pairs);
         stats.broad_phase_ms = ms(start);
@@ -402,11 +424,15 @@ impl Simulation {
     fn step_on_device(
         &mut self,
         instances: &Arc<Vec<Instance>>,
-        boxes: &[Aabb],
+        feed: &Feed,
         start: Instant,
         stats: &mut FrameStats,
     ) -> Result<bool> {
-        let Some((status, mut traffic)) = self.broad.run_on_device(boxes)? else {
+        let run = match feed {
+            Feed::Host(boxes) => self.broad.run_on_device(boxes)?,
+            Feed::GpuBodies { dt } => self.run_broad_on_gpu_bodies(*dt)?,
+        };
+        let Some((status, mut traffic)) = run else {
             return Ok(false);
         };
         let count = status.stored as usize;
@@ -429,9 +455,11 @@ impl Simulation {
         stats.submissions += traffic.submissions;
         stats.gpu_blocking_waits += traffic.blocking_waits;
         stats.candidate_pairs = count;
-        self.gpu
-            .set_instances(instances)
-            .context("uploading the bodies' poses to the GPU")?;
+        if let Feed::Host(_) = feed {
+            self.gpu
+                .set_instances(instances)
+                .context("uploading the bodies' poses to the GPU")?;
+        }
         let pair_buffer = self
             .broad
             .device_pairs()
@@ -488,7 +516,7 @@ impl Simulation {
             let job = CheckJob {
                 frame: self.frame,
                 shapes: Arc::clone(&self.shapes),
-                instances: Arc::clone(instances),
+                instances: self.instances_for_check(instances, &pairs, stats)?,
                 pairs: Arc::new(pairs),
             };
             self.check(&job, &gpu, stats)?;
@@ -767,6 +795,14 @@ impl Simulation {
             }
         }
     }
+}
+
+/// Where a frame fed on the device takes its boxes and poses from.
+enum Feed {
+    /// The host's, sent up this frame.
+    Host(Vec<Aabb>),
+    /// The GPU's bodies, moved there by `dt` seconds ([`gpu_scene`]).
+    GpuBodies { dt: f32 },
 }
 
 /// How far one frame advances the scene: `Some(dt)` runs the broad and narrow phases (`Some(0.0)` when the

@@ -31,6 +31,8 @@ struct BusLog {
     bytes_up: Sum,
     bytes_down: Sum,
     bytes_down_max: u64,
+    bytes_up_first: Option<u64>,
+    bytes_up_max_after_first: u64,
     submissions: Sum,
     blocking_waits: Sum,
     broad_on_gpu_frames: u64,
@@ -42,6 +44,11 @@ impl BusLog {
         self.bytes_up.add(Some(stats.bytes_up as f64));
         self.bytes_down.add(Some(stats.bytes_down as f64));
         self.bytes_down_max = self.bytes_down_max.max(stats.bytes_down);
+        if self.bytes_up_first.is_none() {
+            self.bytes_up_first = Some(stats.bytes_up);
+        } else {
+            self.bytes_up_max_after_first = self.bytes_up_max_after_first.max(stats.bytes_up);
+        }
         self.submissions.add(Some(f64::from(stats.submissions)));
         self.blocking_waits
             .add(Some(f64::from(stats.gpu_blocking_waits)));
@@ -54,6 +61,8 @@ impl BusLog {
             bytes_up_mean: self.bytes_up.mean().unwrap_or(0.0),
             bytes_down_mean: self.bytes_down.mean().unwrap_or(0.0),
             bytes_down_max: self.bytes_down_max,
+            bytes_up_first: self.bytes_up_first.unwrap_or(0),
+            bytes_up_max_after_first: self.bytes_up_max_after_first,
             submissions_mean: self.submissions.mean().unwrap_or(0.0),
             blocking_waits_mean: self.blocking_waits.mean().unwrap_or(0.0),
             broad_phase_on_gpu_frames: self.broad_on_gpu_frames,
@@ -71,6 +80,11 @@ pub struct BusPerFrame {
     pub bytes_down_mean: f64,
     /// The most bytes read back in one frame.
     pub bytes_down_max: u64,
+    /// Bytes the first frame wrote, which uploads the scene (hulls, and poses or the GPU's bodies).
+    pub bytes_up_first: u64,
+    /// The most bytes written in one frame after the first: with the scene on the GPU, the same at any body
+    /// count.
+    pub bytes_up_max_after_first: u64,
     pub submissions_mean: f64,
     pub blocking_waits_mean: f64,
     /// Frames whose candidate pairs the GPU found (`--broad-phase gpu`), of `frames`.

@@ -6,7 +6,7 @@ use super::assets::{AssetSet, PLAYER_SHAPES};
 use super::camera::Camera;
 use super::controls::{next_body_count, Action, Controls};
 use super::debug_view::DebugView;
-use super::draw_list::body_instances;
+use super::draw_list::{body_instances, state_colour};
 use super::fps::FpsMeter;
 use super::hud::picked::{self, PickedView, Snapshot};
 use super::hud::rows::row_texts;
@@ -15,7 +15,8 @@ use super::inspector::panel::{self as inspector_panel, Placement};
 use super::inspector::view::InspectorView;
 use super::plane::PlaneMode;
 use super::render::{
-    msaa_samples, read_rgba, save_png, Blitter, FrameTarget, SceneFrame, SceneRenderer,
+    msaa_samples, read_rgba, save_png, Blitter, DeviceBodies, FrameTarget, SceneFrame,
+    SceneRenderer,
 };
 use super::setup::{check_frame_size, demo_simulation, scene_camera, summary_context, FRAMES_DT};
 use super::sim::{frame_step, NarrowMode, Simulation};
@@ -635,10 +636,21 @@ impl Running {
         let device = &self.gpu.device;
         let queue = &self.gpu.queue;
         let aspect = self.aspect();
+        // The GPU's bodies draw themselves when the frame ran on them; else the CPU scene's go up.
+        let free = state_colour(BodyState::Free);
+        let on_device = match &self.plane {
+            Some(_) => None,
+            None => self
+                .sim
+                .device_body_instances(encoder, free, self.mesh_count),
+        };
         let (instances, highlights, overlays, bounds) = match &self.plane {
             Some(plane) => (Vec::new(), Vec::new(), plane.overlays(), 0.0),
             None => (
-                body_instances(&self.sim.scene, &self.sim.states, self.mesh_count),
+                match on_device {
+                    Some(_) => Vec::new(),
+                    None => body_instances(&self.sim.scene, &self.sim.states, self.mesh_count),
+                },
                 self.debug.highlights(&self.sim, self.mesh_count),
                 self.debug.overlay_batch(&self.sim),
                 self.sim.scene.half_extent,
@@ -659,6 +671,12 @@ impl Running {
                 bounds_half_extent: bounds,
                 overlays: &overlays,
                 marks: self.sim.marks_buffer().filter(|_| self.plane.is_none()),
+                device_bodies: on_device
+                    .as_ref()
+                    .map(|(instances, per_mesh)| DeviceBodies {
+                        instances,
+                        per_mesh,
+                    }),
             },
         );
         let inspector = match &self.plane {

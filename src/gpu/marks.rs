@@ -17,7 +17,7 @@ pub struct BodyMarks {
     bind_group: wgpu::BindGroup,
     marks: wgpu::Buffer,
     slot_of_body: Vec<u32>,
-    /// The words a batch starts from, in draw order (kept to avoid a new `Vec` each frame).
+    /// Scratch for the words [`BodyMarks::write`] sends up, in draw order (kept to avoid a new `Vec` each frame).
     start: Vec<u32>,
 }
 
@@ -99,16 +99,30 @@ impl BodyMarks {
     }
 
     /// Sets the words a batch starts from: [`MARK_DISPUTED`] for `disputed` bodies, none for the others.
-    /// Bodies out of range are ignored (a check of an earlier frame with more bodies).
-    pub fn reset(&mut self, disputed: &[u32]) {
-        self.start.fill(0);
+    /// Bodies out of range are ignored (a check of an earlier frame with more bodies). The words are cleared on
+    /// the device, in a submission of their own, and only the disputed ones go up (4 bytes each, written
+    /// before the next submission): nothing that grows with the body count crosses the bus. Returns the bytes
+    /// sent up.
+    pub fn reset(&mut self, disputed: &[u32]) -> u64 {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("body marks cleared"),
+            });
+        encoder.clear_buffer(&self.marks, 0, None);
+        self.queue.submit([encoder.finish()]);
+        let mut bytes = 0;
         for &body in disputed {
             if let Some(&slot) = self.slot_of_body.get(body as usize) {
-                self.start[slot as usize] = MARK_DISPUTED;
+                self.queue.write_buffer(
+                    &self.marks,
+                    u64::from(slot) * 4,
+                    bytemuck::bytes_of(&MARK_DISPUTED),
+                );
+                bytes += 4;
             }
         }
-        self.queue
-            .write_buffer(&self.marks, 0, bytemuck::cast_slice(&self.start));
+        bytes
     }
 
     /// Overwrites every word with `marks[body]` (marks made on the CPU, for instance when the CPU is the narrow

@@ -31,6 +31,7 @@ pub mod runner;
 pub mod sat;
 mod scene;
 pub mod shader;
+pub mod stress_motion;
 pub mod work;
 mod workgroup;
 

@@ -360,7 +360,7 @@ impl NarrowPhase {
                 marks.bodies()
             )));
         }
-        marks.reset(disputed);
+        self.scene.pending.bytes += marks.reset(disputed);
         let marked = self.scene.in_one_window();
         self.gjk.mark = marked.then(|| marks.pass());
         Ok(marked)
@@ -399,6 +399,13 @@ impl NarrowPhase {
             self.gjk.read_back = true;
         }
         Ok((timings?, true))
+    }
+
+    /// The instance records (32 bytes each: position, hull index, rotation) as the batches read them, while
+    /// the whole scene is on the GPU: a pass that moves the bodies on the device writes their poses there
+    /// after one [`NarrowPhase::set_instances`] has set the hulls.
+    pub fn resident_instance_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.scene.resident_instances()
     }
 
     /// Whether a scene of `instances` instances, with the hulls uploaded now, is indexed directly by its batches

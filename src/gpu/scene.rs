@@ -245,6 +245,12 @@ impl Scene {
         Ok(())
     }
 
+    /// The instance buffer, while every instance is on the GPU in it (a pass that moves the bodies on the
+    /// device writes their poses there).
+    pub(super) fn resident_instances(&self) -> Option<&wgpu::Buffer> {
+        self.resident().then_some(&self.instance_buffer)
+    }
+
     pub(super) fn instance_count(&self) -> usize {
         self.instances.len()
     }

@@ -169,15 +169,20 @@ impl GpuMesh {
         }
     }
 
-    /// One instanced draw of the triangles with the mesh pipeline already set.
-    pub fn draw_triangles(&self, pass: &mut wgpu::RenderPass<'_>) {
-        if self.triangle_indices == 0 || self.instances.count() == 0 {
+    /// One instanced draw of the triangles for `count` instances of `instances`, with the mesh pipeline set.
+    pub fn draw_triangles_of(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        instances: wgpu::BufferSlice<'_>,
+        count: u32,
+    ) {
+        if self.triangle_indices == 0 || count == 0 {
             return;
         }
         pass.set_vertex_buffer(0, self.vertices.slice(..));
-        pass.set_vertex_buffer(1, self.instances.slice());
+        pass.set_vertex_buffer(1, instances);
         pass.set_index_buffer(self.triangles.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..self.triangle_indices, 0, 0..self.instances.count());
+        pass.draw_indexed(0..self.triangle_indices, 0, 0..count);
     }
 
     /// One instanced draw of the first `vertices` edge vertices for `instances`, with an edge pipeline set.
@@ -187,11 +192,22 @@ impl GpuMesh {
         vertices: u32,
         instances: &InstanceBuffer,
     ) {
-        if vertices == 0 || instances.count() == 0 {
+        self.draw_edges_of(pass, vertices, instances.slice(), instances.count());
+    }
+
+    /// [`GpuMesh::draw_edges`] for `count` instances of `instances`.
+    pub fn draw_edges_of(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        vertices: u32,
+        instances: wgpu::BufferSlice<'_>,
+        count: u32,
+    ) {
+        if vertices == 0 || count == 0 {
             return;
         }
         pass.set_vertex_buffer(0, self.edges.slice(..));
-        pass.set_vertex_buffer(1, instances.slice());
-        pass.draw(0..vertices, 0..instances.count());
+        pass.set_vertex_buffer(1, instances);
+        pass.draw(0..vertices, 0..count);
     }
 }

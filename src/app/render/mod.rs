@@ -23,7 +23,7 @@ pub use mesh::{load_render_mesh, MeshData};
 pub use overlay::{OverlayBatch, OverlayPrim, OverlayRenderer, OverlayView};
 #[cfg(test)]
 pub use scene_pass::BACKGROUND;
-pub use scene_pass::{SceneFrame, SceneRenderer};
+pub use scene_pass::{DeviceBodies, SceneFrame, SceneRenderer};
 pub use screenshot::{read_rgba, save_png};
 pub use target::{msaa_samples, FrameTarget, TARGET_FORMAT};
 

@@ -40,7 +40,20 @@ pub struct SceneFrame<'a> {
     /// The bodies' mark words in draw order (the lists of `bodies` one after the other), which colour them:
     /// the narrow phase's [`BodyMarks`](crate::gpu::BodyMarks) buffer. `None`: each instance's own colour.
     pub marks: Option<&'a wgpu::Buffer>,
+    /// Bodies whose instances the GPU wrote (the scene on the GPU): drawn from there, and `bodies` ignored.
+    pub device_bodies: Option<DeviceBodies<'a>>,
 }
+
+/// Body instances already on the device, in draw order: mesh 0's bodies, then mesh 1's, ...
+#[derive(Clone, Copy)]
+pub struct DeviceBodies<'a> {
+    /// [`BodyInstance`] records, one after the other.
+    pub instances: &'a wgpu::Buffer,
+    /// `per_mesh[i]`: how many of them mesh `i` draws.
+    pub per_mesh: &'a [u32],
+}
+
+const BODY_INSTANCE_BYTES: u64 = std::mem::size_of::<BodyInstance>() as u64;
 
 /// Draws bodies as instances of uploaded meshes (one draw call per mesh and pass kind), then the overlays.
 pub struct SceneRenderer {
@@ -52,8 +65,10 @@ pub struct SceneRenderer {
     overlay: OverlayRenderer,
     /// [`MARK_UNSET`] words, bound when a frame has no marks.
     unmarked: wgpu::Buffer,
-    /// Where each mesh's bodies start in the mark words, this frame.
+    /// Where each mesh's bodies start in the mark words (and in a frame's device instances), this frame.
     first_mark: Vec<u64>,
+    /// How many bodies each mesh draws, this frame.
+    drawn: Vec<u32>,
 }
 
 impl SceneRenderer {
@@ -88,6 +103,7 @@ impl SceneRenderer {
             bind_group,
             unmarked: unmarked_words(device, 0),
             first_mark: Vec::new(),
+            drawn: Vec::new(),
         }
     }
 
@@ -109,7 +125,11 @@ impl SceneRenderer {
         };
         queue.write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&uniforms));
         for (i, mesh) in self.meshes.iter_mut().enumerate() {
-            mesh.instances.write(device, queue, list(frame.bodies, i));
+            let bodies = match frame.device_bodies {
+                Some(_) => &[],
+                None => list(frame.bodies, i),
+            };
+            mesh.instances.write(device, queue, bodies);
             mesh.highlights
                 .write(device, queue, list(frame.highlights, i));
         }
@@ -121,10 +141,16 @@ impl SceneRenderer {
         };
         self.bounds.instances.write(device, queue, bounds);
         self.first_mark.clear();
+        self.drawn.clear();
         let mut total = 0u64;
         for i in 0..self.meshes.len() {
+            let count = match frame.device_bodies {
+                Some(d) => d.per_mesh.get(i).copied().unwrap_or(0),
+                None => list(frame.bodies, i).len() as u32,
+            };
             self.first_mark.push(total);
-            total += list(frame.bodies, i).len() as u64;
+            self.drawn.push(count);
+            total += u64::from(count);
         }
         if frame.marks.is_none() && self.unmarked.size() < total * 4 {
             self.unmarked = unmarked_words(device, total);
@@ -166,16 +192,39 @@ impl SceneRenderer {
         });
         pass.set_bind_group(0, &self.bind_group, &[]);
         let marks = frame.marks.unwrap_or(&self.unmarked);
+        // Each mesh's bodies: its own uploaded instances, or its range of the device's.
+        let bodies: Vec<(wgpu::BufferSlice, u32)> = self
+            .meshes
+            .iter()
+            .zip(self.first_mark.iter().zip(&self.drawn))
+            .map(|(mesh, (&first, &count))| match frame.device_bodies {
+                Some(d) => {
+                    let start = first * BODY_INSTANCE_BYTES;
+                    let end = (first + u64::from(count)) * BODY_INSTANCE_BYTES;
+                    let count = if end <= d.instances.size() { count } else { 0 };
+                    (
+                        d.instances
+                            .slice(start..end.min(d.instances.size()).max(start)),
+                        count,
+                    )
+                }
+                None => (mesh.instances.slice(), mesh.instances.count()),
+            })
+            .collect();
         pass.set_pipeline(&self.pipelines.mesh);
-        for (mesh, &first) in self.meshes.iter().zip(&self.first_mark) {
-            if bind_marks(&mut pass, marks, first, mesh) {
-                mesh.draw_triangles(&mut pass);
+        for ((mesh, &first), &(slice, count)) in
+            self.meshes.iter().zip(&self.first_mark).zip(&bodies)
+        {
+            if bind_marks(&mut pass, marks, first, count) {
+                mesh.draw_triangles_of(&mut pass, slice, count);
             }
         }
         pass.set_pipeline(&self.pipelines.outline);
-        for (mesh, &first) in self.meshes.iter().zip(&self.first_mark) {
-            if bind_marks(&mut pass, marks, first, mesh) {
-                mesh.draw_edges(&mut pass, mesh.crease_vertices, &mesh.instances);
+        for ((mesh, &first), &(slice, count)) in
+            self.meshes.iter().zip(&self.first_mark).zip(&bodies)
+        {
+            if bind_marks(&mut pass, marks, first, count) {
+                mesh.draw_edges_of(&mut pass, mesh.crease_vertices, slice, count);
             }
         }
         pass.set_pipeline(&self.pipelines.bounds);
@@ -184,9 +233,11 @@ impl SceneRenderer {
         // Blended edges last, over everything opaque.
         if frame.wireframe {
             pass.set_pipeline(&self.pipelines.wire);
-            for (mesh, &first) in self.meshes.iter().zip(&self.first_mark) {
-                if bind_marks(&mut pass, marks, first, mesh) {
-                    mesh.draw_edges(&mut pass, mesh.edge_vertices, &mesh.instances);
+            for ((mesh, &first), &(slice, count)) in
+                self.meshes.iter().zip(&self.first_mark).zip(&bodies)
+            {
+                if bind_marks(&mut pass, marks, first, count) {
+                    mesh.draw_edges_of(&mut pass, mesh.edge_vertices, slice, count);
                 }
             }
         }
@@ -207,15 +258,15 @@ fn list(lists: &[Vec<BodyInstance>], i: usize) -> &[BodyInstance] {
     lists.get(i).map(Vec::as_slice).unwrap_or_default()
 }
 
-/// Binds `mesh`'s mark words (from word `first` of `marks`) as vertex buffer 2; false when the mesh has no
-/// bodies this frame or `marks` is too short for them (nothing to draw from it).
+/// Binds the mark words of a mesh's `count` bodies (from word `first` of `marks`) as vertex buffer 2; false
+/// when the mesh has no bodies this frame or `marks` is too short for them (nothing to draw from it).
 fn bind_marks(
     pass: &mut wgpu::RenderPass<'_>,
     marks: &wgpu::Buffer,
     first: u64,
-    mesh: &GpuMesh,
+    count: u32,
 ) -> bool {
-    let count = u64::from(mesh.instances.count());
+    let count = u64::from(count);
     let (start, end) = (first * 4, (first + count) * 4);
     if count == 0 || end > marks.size() {
         return false;

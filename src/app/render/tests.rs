@@ -85,6 +85,7 @@ fn a_red_cube_renders_red_on_the_background() {
             bounds_half_extent: 1.2,
             overlays: &OverlayBatch::default(),
             marks: None,
+            device_bodies: None,
         },
     );
     queue.submit([encoder.finish()]);

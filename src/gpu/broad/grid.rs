@@ -37,6 +37,8 @@ pub struct GridFit {
 pub enum GridError {
     #[error("box {index} has a coordinate that is not finite")]
     NotFinite { index: usize },
+    #[error("the bounds given for the boxes are not finite")]
+    BoundsNotFinite,
     #[error("the boxes span {span}, too far for float32 cell coordinates")]
     TooWide { span: String },
 }
@@ -60,6 +62,15 @@ impl GridFit {
         if boxes.is_empty() {
             lo = [0.0; 3];
             hi = [0.0; 3];
+        }
+        Self::for_bounds(lo, hi, widest)
+    }
+
+    /// The grid for boxes within `lo..hi` none wider than `widest` on any axis (known without the boxes, for
+    /// boxes that never leave the device).
+    pub fn for_bounds(lo: [f32; 3], hi: [f32; 3], widest: f64) -> Result<Self, GridError> {
+        if !(lo.iter().chain(&hi).all(|v| v.is_finite()) && widest.is_finite()) {
+            return Err(GridError::BoundsNotFinite);
         }
         let span = (0..3)
             .map(|k| f64::from(hi[k]) - f64::from(lo[k]))
@@ -266,5 +277,26 @@ mod tests {
             GridFit::fit(&boxes),
             Err(GridError::TooWide { .. })
         ));
+    }
+
+    #[test]
+    fn a_grid_for_bounds_is_the_grid_of_boxes_filling_them() {
+        let boxes = [
+            boxed(Vec3::new(-4.0, -1.0, 0.0), Vec3::ONE),
+            boxed(Vec3::new(2.0, 3.0, 5.0), Vec3::splat(2.0)),
+        ];
+        let fit = GridFit::fit(&boxes).unwrap();
+        // The boxes span -5..4, -2..5, -1..7; the widest is 4 wide.
+        let lo = [-5.0, -2.0, -1.0];
+        let hi = [4.0, 5.0, 7.0];
+        assert_eq!(GridFit::for_bounds(lo, hi, 4.0), Ok(fit));
+        assert_eq!(
+            GridFit::for_bounds([f32::NAN, 0.0, 0.0], hi, 4.0),
+            Err(GridError::BoundsNotFinite)
+        );
+        assert_eq!(
+            GridFit::for_bounds(lo, hi, f64::INFINITY),
+            Err(GridError::BoundsNotFinite)
+        );
     }
 }

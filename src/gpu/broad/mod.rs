@@ -167,6 +167,15 @@ impl GpuBroadPhase {
         }
     }
 
+    /// The device the broad phase runs on.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
     /// The pair capacity the next frame runs with.
     pub fn pair_capacity(&self) -> u32 {
         self.pair_capacity
@@ -288,16 +297,6 @@ impl GpuBroadPhase {
         }
         self.ensure_buffers(boxes.len());
         let b = self.buffers.as_ref().expect("just made");
-        let params = BroadParams {
-            origin: fit.origin,
-            inverse_cell: fit.inverse_cell,
-            box_count: boxes.len() as u32,
-            table_mask: b.table - 1,
-            pair_capacity: b.pair_capacity,
-            _pad: 0,
-        };
-        self.queue
-            .write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         self.staged.clear();
         self.staged.extend(
             boxes
@@ -308,9 +307,51 @@ impl GpuBroadPhase {
             self.queue
                 .write_buffer(&b.boxes, 0, bytemuck::cast_slice(&self.staged));
         }
+        self.record(&fit, boxes.len(), encoder);
+        Ok(())
+    }
+
+    /// Records the passes over `count` boxes that never leave the device: `write_boxes` records, into the
+    /// encoder, what writes them into the box buffer it is given (box `i`'s minimum at `vec4` `2i`, maximum at
+    /// `2i + 1`), and `fit` is a grid that holds every one of them. Bytes uploaded: the 32 of parameters.
+    pub fn encode_device_boxes(
+        &mut self,
+        fit: &GridFit,
+        count: usize,
+        encoder: &mut wgpu::CommandEncoder,
+        write_boxes: impl FnOnce(&wgpu::Buffer, &mut wgpu::CommandEncoder),
+    ) -> Result<(), GpuError> {
+        let max_dispatch = u64::from(self.device.limits().max_compute_workgroups_per_dimension);
+        if count as u64 > max_dispatch * u64::from(WORKGROUP_SIZE) {
+            return Err(GpuError::BadIndex(format!(
+                "broad phase: {count} boxes exceed one dispatch ({max_dispatch} workgroups of \
+                 {WORKGROUP_SIZE})"
+            )));
+        }
+        self.ensure_buffers(count);
+        let b = self.buffers.as_ref().expect("just made");
+        write_boxes(&b.boxes, encoder);
+        self.record(fit, count, encoder);
+        Ok(())
+    }
+
+    /// Writes the parameters and records the passes over the `count` boxes in the box buffer, with the copy of
+    /// the pair count into its readback buffer.
+    fn record(&self, fit: &GridFit, count: usize, encoder: &mut wgpu::CommandEncoder) {
+        let b = self.buffers.as_ref().expect("made by the caller");
+        let params = BroadParams {
+            origin: fit.origin,
+            inverse_cell: fit.inverse_cell,
+            box_count: count as u32,
+            table_mask: b.table - 1,
+            pair_capacity: b.pair_capacity,
+            _pad: 0,
+        };
+        self.queue
+            .write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         encoder.clear_buffer(&b.counts, 0, None);
         encoder.clear_buffer(&b.pair_count, 0, None);
-        let per_box = workgroups(boxes.len() as u32);
+        let per_box = workgroups(count as u32);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("broad phase"),
@@ -333,7 +374,6 @@ impl GpuBroadPhase {
             pass.dispatch_workgroups(1, 1, 1);
         }
         encoder.copy_buffer_to_buffer(&b.pair_count, 0, &b.count_readback, 0, 16);
-        Ok(())
     }
 
     /// Reads the pair count of the submitted frame (16 bytes, one blocking wait), counts an overflow and grows

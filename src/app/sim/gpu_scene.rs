@@ -1,0 +1,135 @@
+//! The scene on the GPU for frames fed on the device ([`Simulation::feeds_on_device`]): the bodies are uploaded
+//! once from the CPU scene ([`GpuBodies`]) and a compute pass advances them each frame by the CPU scene's rule,
+//! writing the broad phase's boxes and the narrow phase's poses on the device. What goes up per frame is the
+//! passes' parameters (and the player's shape, 60 bytes, which the host moves), whatever the body count.
+//!
+//! The CPU scene keeps stepping on the host by the same rule: it is the reference, what the window draws and
+//! what picking and the inspector read, and it takes over whenever a frame is not fed on the device (the
+//! response, every answer wanted, `--broad-phase cpu`); the GPU bodies are then dropped, and uploaded again from
+//! the CPU scene when frames go back to the device. The sampled check reads the poses of its pairs' bodies back
+//! from the GPU (32 bytes each), so it checks the answers on the poses the GPU answered.
+
+use super::{draw_slots, BroadTraffic, FrameStats, Simulation};
+use crate::gpu::broad::BroadPhaseStatus;
+use crate::gpu::stress_motion::{GpuBodies, POSE_BYTES};
+use crate::instance::Instance;
+use anyhow::{Context, Result};
+use std::sync::Arc;
+
+impl Simulation {
+    /// Makes sure the bodies are on the GPU for a frame fed on the device: uploaded from the CPU scene when they
+    /// are not (the first such frame, after the shapes or the body count changed, after frames on the host).
+    /// The step the GPU's bodies still have to take this frame: `dt`, or 0 when they were just uploaded from
+    /// the CPU scene, which has taken it. `None` when the GPU cannot hold them this way (the frame then sends
+    /// its boxes and poses up).
+    pub(super) fn ensure_gpu_bodies(
+        &mut self,
+        instances: &[Instance],
+        dt: f32,
+        stats: &mut FrameStats,
+    ) -> Result<Option<f32>> {
+        if !self.gpu_scene {
+            return Ok(None);
+        }
+        if self
+            .gpu_bodies
+            .as_ref()
+            .is_some_and(|b| b.count() == self.scene.bodies.len())
+        {
+            return Ok(Some(dt));
+        }
+        self.gpu_bodies = None;
+        let Some((device, queue)) = self.broad.device_queue() else {
+            return Ok(None);
+        };
+        let slots = draw_slots(&self.scene.templates);
+        let Ok(bodies) = GpuBodies::new(device, queue, &self.scene, &slots) else {
+            return Ok(None);
+        };
+        // The instance records' hull words, once; the pass then writes only their poses.
+        self.gpu
+            .set_instances(instances)
+            .context("uploading the bodies' instances to the GPU")?;
+        if self.gpu.resident_instance_buffer().is_none() {
+            return Ok(None);
+        }
+        stats.bytes_up += bodies.upload_bytes();
+        self.gpu_bodies = Some(bodies);
+        Ok(Some(0.0))
+    }
+
+    /// The frame's motion pass and broad phase on the GPU's bodies, moved by `dt` seconds; the player's shape,
+    /// which the host moves, is sent up first. `None` when the bodies are not on the GPU.
+    pub(super) fn run_broad_on_gpu_bodies(
+        &mut self,
+        dt: f32,
+    ) -> Result<Option<(BroadPhaseStatus, BroadTraffic)>> {
+        let (Some(bodies), Some(instances)) = (
+            self.gpu_bodies.as_ref(),
+            self.gpu.resident_instance_buffer(),
+        ) else {
+            return Ok(None);
+        };
+        let mut player_bytes = 0;
+        if self.scene.has_player() {
+            player_bytes = bodies
+                .write_body(&self.scene, 0)
+                .context("sending the player's shape up")?;
+        }
+        let instances = instances.clone();
+        let run = self.broad.run_on_device_boxes(
+            &bodies.grid_fit(),
+            bodies.count(),
+            |first, boxes, e| bodies.encode(if first { dt } else { 0.0 }, &instances, boxes, e),
+        )?;
+        Ok(run.map(|(status, mut traffic)| {
+            traffic.bytes_up += player_bytes;
+            (status, traffic)
+        }))
+    }
+
+    /// When the latest frame ran on the GPU's bodies: records the pass that writes their renderer instances
+    /// into `encoder` (nothing per body goes up) and returns those instances with how many bodies each of
+    /// `mesh_count` meshes draws (the draw order of [`draw_slots`]). `None` while the CPU scene is drawn.
+    pub fn device_body_instances(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        colour: [f32; 4],
+        mesh_count: usize,
+    ) -> Option<(&wgpu::Buffer, Vec<u32>)> {
+        let bodies = self.gpu_bodies.as_ref()?;
+        let mut per_mesh = vec![0u32; mesh_count];
+        for &template in &self.scene.templates {
+            // A body of a mesh the renderer does not have: draw from the host instead.
+            *per_mesh.get_mut(template)? += 1;
+        }
+        bodies.encode_render_instances(colour, encoder);
+        Some((bodies.render_instances(), per_mesh))
+    }
+
+    /// The frame's instances for the check of `pairs`: the CPU scene's, with the poses of the pairs' bodies as
+    /// the GPU holds them ([`POSE_BYTES`] read back per body of each pair, in one wait). Unchanged when the
+    /// bodies are not on the GPU or no pair is sampled.
+    pub(super) fn instances_for_check(
+        &self,
+        instances: &Arc<Vec<Instance>>,
+        pairs: &[[u32; 2]],
+        stats: &mut FrameStats,
+    ) -> Result<Arc<Vec<Instance>>> {
+        let Some(bodies) = self.gpu_bodies.as_ref().filter(|_| !pairs.is_empty()) else {
+            return Ok(Arc::clone(instances));
+        };
+        let wanted: Vec<u32> = pairs.iter().flatten().copied().collect();
+        let poses = bodies
+            .read_poses(&wanted)
+            .context("reading the sampled bodies' poses back")?;
+        stats.bytes_down += POSE_BYTES * wanted.len() as u64;
+        stats.submissions += 1;
+        stats.gpu_blocking_waits += 1;
+        let mut patched = instances.as_ref().clone();
+        for (&body, pose) in wanted.iter().zip(poses) {
+            patched[body as usize].pose = pose;
+        }
+        Ok(Arc::new(patched))
+    }
+}
