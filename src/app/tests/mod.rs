@@ -2,6 +2,7 @@
 //! rather than under tests/.
 
 mod broad;
+mod device_feed;
 mod inspector;
 mod marks;
 mod sim;
