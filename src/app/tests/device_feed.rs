@@ -52,9 +52,15 @@ fn bodies_beyond_one_binding_of_their_own_hulls_leave_their_pairs_on_the_device(
             let stats = sim.step(1.0 / 60.0).unwrap().clone();
             assert!(stats.marked_on_gpu && stats.checked, "{stats:?}");
             assert!(stats.candidate_pairs > bodies, "{stats:?}");
-            // Only the sample's pairs came back to the host.
-            assert_eq!(sim.data.pairs.len(), 64, "{bodies} bodies: {stats:?}");
-            per_frame.push(stats.bytes_down);
+            // Only the sample's pairs came back to the host, and any pair the GPU listed as a failure (64 bytes
+            // each).
+            let listed = stats.gpu_failures;
+            let checked = sim.data.pairs.len();
+            assert!(
+                (64..=64 + listed).contains(&checked),
+                "{bodies} bodies: {stats:?}"
+            );
+            per_frame.push(stats.bytes_down - 64 * listed as u64);
         }
         assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
         assert!(sim.check_description().contains("stay on the GPU"));
@@ -62,4 +68,58 @@ fn bodies_beyond_one_binding_of_their_own_hulls_leave_their_pairs_on_the_device(
     // The first frame of each scene may read its count twice (the pair buffer grows): compare the second ones.
     assert_eq!(per_frame[1], per_frame[3], "{per_frame:?}");
     assert!(per_frame.iter().all(|&b| b <= 1 << 20), "{per_frame:?}");
+}
+
+/// Every pair the GPU answers with a failure status is listed on the device, read back with the sample and
+/// checked, whether sampled or not; failures beyond the list's capacity are counted. One GJK iteration a pair
+/// forces failures (`max_iterations`) by the thousand.
+#[test]
+fn every_failure_the_gpu_names_is_listed_checked_or_counted() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    // The reference: the same frame read back whole, every GPU answer on the host.
+    let mut whole = simulation(ctx, 3_000);
+    whole.answers_wanted = true;
+    whole.check_pairs = CheckPairs::All;
+    whole.config.max_iterations = 1;
+    whole.step(1.0 / 60.0).unwrap();
+    let answers = whole.data.gpu_answers.clone().expect("the GPU answered");
+    let mut failing: Vec<[u32; 2]> = whole
+        .data
+        .pairs
+        .iter()
+        .zip(&answers)
+        .filter(|(_, a)| a.status.is_failure())
+        .map(|(&p, _)| p)
+        .collect();
+    failing.sort_unstable();
+    assert!(failing.len() > 300, "{} failures", failing.len());
+    let all = failing.len();
+    for (capacity, listed) in [(2 * all as u32, all), (300, 300)] {
+        let mut sim = simulation(ctx, 3_000);
+        sim.config.max_iterations = 1;
+        sim.gpu_mut().set_failure_capacity(capacity);
+        let stats = sim.step(1.0 / 60.0).unwrap().clone();
+        assert!(stats.marked_on_gpu && stats.checked, "{stats:?}");
+        assert_eq!(stats.gpu_failures, failing.len(), "{stats:?}");
+        let totals = &sim.totals;
+        assert_eq!(totals.gpu_failures, failing.len() as u64);
+        assert_eq!(totals.gpu_failures_listed, listed as u64, "{totals:?}");
+        assert_eq!(
+            totals.gpu_failure_list_overflow,
+            (failing.len() - listed) as u64
+        );
+        // The check answered the sample and every listed failure (the sample holds some of them already).
+        let checked = &sim.data.pairs;
+        assert_eq!(totals.pairs_checked, checked.len() as u64);
+        assert!(checked.len() >= listed.max(64) && checked.len() <= 64 + listed);
+        let failing_checked = checked
+            .iter()
+            .filter(|p| failing.binary_search(p).is_ok())
+            .count();
+        assert!(failing_checked >= listed, "{failing_checked} of {listed}");
+        assert!(sim
+            .check_description()
+            .contains(&format!("up to {capacity} a frame")));
+    }
 }
