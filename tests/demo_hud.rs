@@ -167,6 +167,11 @@ fn the_cpu_narrow_phase_shows_no_gpu_row() {
     }
     assert_eq!(value(&rows, "Narrow phase"), Some("CPU"));
     assert!(value(&rows, "CPU narrow ms").is_some());
+    // The bus section's rows: the CPU grid and the CPU narrow phase move nothing.
+    assert_eq!(value(&rows, "Bytes up"), Some("0 B"));
+    assert_eq!(value(&rows, "Bytes down"), Some("0 B"));
+    assert_eq!(value(&rows, "Submissions"), Some("0"));
+    assert_eq!(value(&rows, "Blocking waits"), Some("0"));
 }
 
 /// The window's default mode (the check sampled when idle, nothing shown that needs the answers) does not

@@ -82,6 +82,25 @@ pub fn restrict(
     )
 }
 
+/// Adds to a device-fed frame's sample (`pairs`, `gpu`) the pairs the GPU listed as failures (`failed_pairs`,
+/// `failed`) that the sample does not hold already (a failure can be sampled too). Returns how many it added.
+pub fn add_listed_failures(
+    pairs: &mut Vec<[u32; 2]>,
+    gpu: &mut Vec<GjkResult<f32>>,
+    failed_pairs: &[[u32; 2]],
+    failed: &[GjkResult<f32>],
+) -> usize {
+    let sampled: std::collections::HashSet<[u32; 2]> = pairs.iter().copied().collect();
+    let before = pairs.len();
+    for (&pair, &answer) in failed_pairs.iter().zip(failed) {
+        if !sampled.contains(&pair) {
+            pairs.push(pair);
+            gpu.push(answer);
+        }
+    }
+    pairs.len() - before
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +153,22 @@ mod tests {
         // Fewer pairs than the sample, or all pairs: everything is checked.
         assert_eq!(sample.pick(3, &answers(100)), None);
         assert_eq!(CheckPairs::All.pick(3, &gpu), None);
+    }
+
+    #[test]
+    fn listed_failures_join_the_sample_once() {
+        let mut pairs = vec![[0, 1], [2, 3]];
+        let mut gpu = answers(2);
+        let mut failed = answers(2);
+        for answer in &mut failed {
+            answer.status = GjkStatus::GpuLoopLimit;
+        }
+        // [2, 3] was sampled already: only [4, 5] joins, with its own answer.
+        let added = add_listed_failures(&mut pairs, &mut gpu, &[[2, 3], [4, 5]], &failed);
+        assert_eq!(added, 1);
+        assert_eq!(pairs, vec![[0, 1], [2, 3], [4, 5]]);
+        assert_eq!(gpu[1].status, GjkStatus::Separated);
+        assert_eq!(gpu[2].status, GjkStatus::GpuLoopLimit);
+        assert_eq!(add_listed_failures(&mut pairs, &mut gpu, &[], &[]), 0);
     }
 }

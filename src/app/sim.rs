@@ -4,7 +4,7 @@
 
 use super::broad::{BroadTraffic, FrameBroadPhase};
 use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
-use super::check_sample::{restrict, CheckPairs};
+use super::check_sample::{add_listed_failures, restrict, CheckPairs};
 use super::draw_list::{draw_slots, mark_of_state};
 use crate::batch::WarmCache;
 use crate::broad_phase::{world_aabbs, Aabb};
@@ -104,6 +104,10 @@ pub struct CheckTotals {
     /// Pairs the GPU answered with a failure status (for instance a loop cut short by a software adapter on
     /// a big hull), answered again on the CPU for the colours.
     pub gpu_failures: u64,
+    /// Of those, in frames whose pairs stayed on the device: the pairs the GPU's failure list named, every one
+    /// checked on the CPU, and the failures counted beyond the list's capacity (not listed, so not checked).
+    pub gpu_failures_listed: u64,
+    pub gpu_failure_list_overflow: u64,
     /// GJK iterations of the CPU check over the checked frames, warm-started from the previous checked frame.
     pub cpu_iterations_warm: u64,
     /// GJK iterations of the GPU on the same pairs, which starts every pair cold (the twin of the CPU's GJK).
@@ -418,8 +422,9 @@ impl Simulation {
     /// their records (48 bytes each) and hands them to the check. What crosses the bus does not grow with the
     /// scene. The sample is drawn from the pair count this frame read, over the pair buffer's slots (the
     /// kernel's order, which its atomic counter makes run-dependent). A frame the worker cannot take (checked
-    /// when idle) samples nothing. Pairs the GPU could not answer are counted and checked when sampled; the
-    /// others keep their unanswered mark. `false` when the GPU cannot answer this frame this way (boxes only the
+    /// when idle) samples nothing. A checked frame also reads back the GPU's failure list (16 bytes, and 64 a
+    /// listed pair): every pair the GPU answered with a failure status joins the check, and failures beyond the
+    /// list's capacity are counted; the bodies of such pairs keep their unanswered mark. `false` when the GPU cannot answer this frame this way (boxes only the
     /// CPU grid holds, or a scene the GPU cannot index directly): the frame then runs with its pairs read back.
     fn step_on_device(
         &mut self,
@@ -511,15 +516,29 @@ impl Simulation {
                 flip_answers(&mut gpu, self.flip_gpu_answers);
                 gpu
             };
-            stats.gpu_failures = gpu.iter().filter(|r| r.status.is_failure()).count();
-            self.totals.gpu_failures += stats.gpu_failures as u64;
+            // Every pair the GPU named a failure, sampled or not, is checked: the failure list says which.
+            let failed = self
+                .gpu
+                .read_failures()
+                .context("reading the GPU's failure list back")?;
+            stats.bytes_down += failed.bytes_down;
+            stats.submissions += failed.reads;
+            stats.gpu_blocking_waits += failed.reads;
+            let (mut pairs, mut gpu) = (pairs, gpu);
+            let failed_answers: Vec<GjkResult<f32>> =
+                failed.records.iter().map(GpuResult::to_result).collect();
+            add_listed_failures(&mut pairs, &mut gpu, &failed.pairs, &failed_answers);
+            stats.gpu_failures = failed.count as usize;
+            self.totals.gpu_failures += u64::from(failed.count);
+            self.totals.gpu_failures_listed += failed.pairs.len() as u64;
+            self.totals.gpu_failure_list_overflow += u64::from(failed.overflow());
             let job = CheckJob {
                 frame: self.frame,
                 shapes: Arc::clone(&self.shapes),
                 instances: self.instances_for_check(instances, &pairs, stats)?,
                 pairs: Arc::new(pairs),
             };
-            self.check(&job, &gpu, stats)?;
+            self.check_these(&job, &gpu, stats)?;
             self.data.pairs = job.pairs;
         } else {
             self.data.pairs = Arc::new(Vec::new());
@@ -631,6 +650,12 @@ impl Simulation {
     }
 
     #[cfg(test)]
+    /// The narrow phase, for tests that change its settings.
+    pub fn gpu_mut(&mut self) -> &mut NarrowPhase {
+        &mut self.gpu
+    }
+
+    #[cfg(test)]
     /// The bodies' mark words read back from the GPU in body order (waits for the device: tests only).
     pub fn read_marks(&self) -> Result<Option<Vec<u32>>> {
         self.gpu
@@ -681,6 +706,16 @@ impl Simulation {
             Some((job, gpu)) => (job, gpu.as_slice()),
             None => (job, gpu),
         };
+        self.check_these(job, gpu, stats)
+    }
+
+    /// Runs or schedules the CPU check of exactly these pairs' GPU answers and folds in any check that finished.
+    fn check_these(
+        &mut self,
+        job: &CheckJob,
+        gpu: &[GjkResult<f32>],
+        stats: &mut FrameStats,
+    ) -> Result<()> {
         match self.policy {
             CheckPolicy::EveryFrame => {
                 let cpu = answer_on_cpu(job, self.kind, &self.config, &mut self.warm)?;
@@ -768,8 +803,10 @@ impl Simulation {
             (NarrowMode::Gpu, CheckPairs::Sample { size, seed }) if self.feeds_on_device() => {
                 format!(
                     "{when}; a sample of {size} slots of the GPU's pair buffer per checked frame (PCG64 \
-                     seeded with {seed} and the frame number); the pairs stay on the GPU, so a pair the GPU \
-                     could not answer is checked (and counted) only when sampled"
+                     seeded with {seed} and the frame number); the pairs stay on the GPU, and every pair the \
+                     GPU answered with a named failure is listed there and checked (up to {} a frame; \
+                     failures beyond that are counted)",
+                    self.gpu.failure_capacity()
                 )
             }
             (NarrowMode::Gpu, CheckPairs::Sample { .. }) => {

@@ -173,6 +173,8 @@ impl FrameLog {
             near_contact_differences: checked.then_some(totals.near_contact_differences),
             max_distance_error: checked.then_some(totals.max_distance_error),
             gpu_failures_answered_on_cpu: totals.gpu_failures,
+            gpu_failures_listed: totals.gpu_failures_listed,
+            gpu_failure_list_overflow: totals.gpu_failure_list_overflow,
             gjk_iterations_cpu_warm: checked.then_some(totals.cpu_iterations_warm),
             gjk_iterations_gpu_cold: checked.then_some(totals.gpu_iterations_cold),
             warm_start_iterations_saved: (checked && totals.gpu_iterations_cold > 0).then(|| {
@@ -260,6 +262,10 @@ pub struct DemoSummary {
     pub max_distance_error: Option<f64>,
     /// Pairs the GPU answered with a named failure status, answered again on the CPU.
     pub gpu_failures_answered_on_cpu: u64,
+    /// Of those, in frames whose pairs stayed on the device: the pairs the GPU's failure list named (each checked
+    /// on the CPU), and the failures counted beyond the list's capacity, which were not listed or checked.
+    pub gpu_failures_listed: u64,
+    pub gpu_failure_list_overflow: u64,
     /// GJK iterations of the CPU check over the checked frames, each pair warm-started from the previous
     /// checked frame; `null` when no frame was checked.
     pub gjk_iterations_cpu_warm: Option<u64>,

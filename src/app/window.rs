@@ -10,7 +10,7 @@ use super::draw_list::{body_instances, state_colour};
 use super::fps::FpsMeter;
 use super::hud::picked::{self, PickedView, Snapshot};
 use super::hud::rows::row_texts;
-use super::hud::{stats_window, Hud, HudControls, HudStats};
+use super::hud::{stats_window, FrameTraffic, Hud, HudControls, HudStats};
 use super::inspector::panel::{self as inspector_panel, Placement};
 use super::inspector::view::InspectorView;
 use super::plane::PlaneMode;
@@ -722,6 +722,14 @@ impl Running {
             candidate_pairs: stats.candidate_pairs,
             colliding_pairs: stats.colliding_pairs,
             broad_phase_ms: stats.broad_phase_ms,
+            traffic: FrameTraffic {
+                bytes_up: stats.bytes_up,
+                bytes_down: stats.bytes_down,
+                submissions: stats.submissions,
+                blocking_waits: stats.gpu_blocking_waits,
+                broad_on_gpu: stats.broad.on_gpu,
+                broad_overflows: stats.broad.overflows,
+            },
             gpu_narrow_phase,
             gpu_narrow_ms: stats.gpu_narrow_ms,
             gpu_kernel_ms: stats.gpu_kernel_ms,

@@ -8,7 +8,8 @@
 //! goes up in parts; [`runner`] streams any kernel's batch through the ring of `ring`; `narrow_phase` and
 //! `penetration` are the GJK and GJK + EPA jobs ([`work`]: the counting GJK kernel's per-pair work and its SIMT
 //! proxies); [`marks`] marks each body from its pairs' answers on the
-//! GPU, for a renderer to colour from; [`sat`] runs the separating axis test beside GJK.
+//! GPU, for a renderer to colour from, and [`failure_list`] lists the pairs it could not answer; [`sat`] runs
+//! the separating axis test beside GJK.
 
 mod binning;
 pub mod broad;
@@ -16,6 +17,8 @@ pub mod chunks;
 mod contacts;
 mod context;
 mod error;
+mod failure_entry;
+pub mod failure_list;
 mod groups;
 pub mod hulls;
 pub mod layout;
@@ -42,6 +45,7 @@ pub use context::{
     GpuContext,
 };
 pub use error::GpuError;
+pub use failure_list::{FailedPairs, DEFAULT_FAILURE_CAPACITY};
 pub use hulls::RawSets;
 pub use limits::{BufferLimits, GpuLimits};
 pub use marks::BodyMarks;

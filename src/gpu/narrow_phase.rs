@@ -5,6 +5,7 @@
 
 use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
+use super::failure_list::{FailedPairs, FailureList, DEFAULT_FAILURE_CAPACITY};
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
 use super::marks::BodyMarks;
@@ -66,6 +67,10 @@ pub struct NarrowPhase {
     /// The records of a device-fed batch's sample, and how many it holds.
     sample: Option<wgpu::Buffer>,
     sampled: usize,
+    /// The pairs a device-fed batch answered with a failure status, listed on the device (built by the first
+    /// such batch), and the capacity it is built with.
+    failures: Option<FailureList>,
+    failure_capacity: u32,
 }
 
 impl NarrowPhase {
@@ -99,6 +104,26 @@ impl NarrowPhase {
             bins: WorkBins::default(),
             sample: None,
             sampled: 0,
+            failures: None,
+            failure_capacity: DEFAULT_FAILURE_CAPACITY,
+        }
+    }
+
+    /// Entries of the failure list of device-fed batches ([`NarrowPhase::set_failure_capacity`]).
+    pub fn failure_capacity(&self) -> u32 {
+        self.failure_capacity
+    }
+
+    /// Entries of the failure list device-fed batches fill ([`NarrowPhase::read_failures`]): failures beyond
+    /// it are counted, not listed. Takes effect from the next such batch.
+    pub fn set_failure_capacity(&mut self, entries: u32) {
+        self.failure_capacity = entries.max(1);
+        if self
+            .failures
+            .as_ref()
+            .is_some_and(|f| f.capacity() != self.failure_capacity)
+        {
+            self.failures = None;
         }
     }
 
@@ -451,6 +476,13 @@ impl NarrowPhase {
             }));
         }
         self.sampled = sample.len();
+        let (device, queue, layout) = (&self.scene.device, &self.scene.queue, &self.gjk.layout);
+        let capacity = self.failure_capacity;
+        let failures = self
+            .failures
+            .get_or_insert_with(|| FailureList::new(device, queue, layout, capacity));
+        failures.reset();
+        self.gjk.list_failures = Some(failures.pass());
         let into = self.sample.as_ref().expect("made above");
         let timings = run_batch_from_device(
             &mut self.scene,
@@ -465,6 +497,7 @@ impl NarrowPhase {
             }),
         );
         self.gjk.mark = None;
+        self.gjk.list_failures = None;
         if timings.is_ok() {
             self.deferred = Some((count, false));
         } else {
@@ -497,6 +530,16 @@ impl NarrowPhase {
         super::read_buffer(&self.scene.device, &readback, bytes, |b| {
             bytemuck::pod_collect_to_vec(b)
         })
+    }
+
+    /// The pairs the latest device-fed batch answered with a failure status, listed on the device: every one
+    /// up to the list's capacity ([`NarrowPhase::set_failure_capacity`]) with its record, and the count of all
+    /// of them. Waits for the batch. Empty before any device-fed batch.
+    pub fn read_failures(&self) -> Result<FailedPairs, GpuError> {
+        match &self.failures {
+            Some(list) => list.read(),
+            None => Ok(FailedPairs::default()),
+        }
     }
 
     /// Finishes the batch [`NarrowPhase::submit_marked`] started, waiting only if a chunk is still running:
@@ -613,6 +656,8 @@ struct GjkJob {
     words: Vec<u32>,
     /// The body-marking pass each chunk runs after GJK in a marked batch: pipeline and its group 1.
     mark: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
+    /// The failure-listing pass each chunk of a device-fed batch runs last: pipeline and its group 1.
+    list_failures: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
     /// Whether the batch's records come back (false: a deferred batch whose frame is not checked).
     read_back: bool,
 }
@@ -665,6 +710,7 @@ impl GjkJob {
             }],
             words: Vec::new(),
             mark: None,
+            list_failures: None,
             read_back: true,
         }
     }
@@ -717,7 +763,8 @@ impl KernelJob for GjkJob {
             timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
                 query_set,
                 beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: self.mark.is_none().then_some(1),
+                end_of_pass_write_index: (self.mark.is_none() && self.list_failures.is_none())
+                    .then_some(1),
             }),
         });
         let pipeline = match (self.mode, &self.counting, &self.null) {
@@ -732,6 +779,23 @@ impl KernelJob for GjkJob {
         if let Some((pipeline, marks)) = &self.mark {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("mark bodies"),
+                // The last pass writes the end timestamp (a pass may not name neither index).
+                timestamp_writes: timestamps.filter(|_| self.list_failures.is_none()).map(
+                    |query_set| wgpu::ComputePassTimestampWrites {
+                        query_set,
+                        beginning_of_pass_write_index: None,
+                        end_of_pass_write_index: Some(1),
+                    },
+                ),
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.set_bind_group(1, marks, &[]);
+            pass.dispatch_workgroups(workgroups(count), 1, 1);
+        }
+        if let Some((pipeline, list)) = &self.list_failures {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("list failures"),
                 timestamp_writes: timestamps.map(|query_set| wgpu::ComputePassTimestampWrites {
                     query_set,
                     beginning_of_pass_write_index: None,
@@ -740,7 +804,7 @@ impl KernelJob for GjkJob {
             });
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind_group, &[]);
-            pass.set_bind_group(1, marks, &[]);
+            pass.set_bind_group(1, list, &[]);
             pass.dispatch_workgroups(workgroups(count), 1, 1);
         }
     }

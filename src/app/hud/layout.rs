@@ -3,7 +3,7 @@
 
 use super::help;
 use super::painter::ui_scale;
-use super::rows::{rows, Tone};
+use super::rows::{rows, traffic_rows, HudRow, Tone};
 use super::{HudControls, HudStats};
 use crate::app::controls::Action;
 use crate::app::draw_list::{
@@ -70,6 +70,10 @@ pub(crate) fn show(ctx: &egui::Context, stats: &HudStats, controls: &mut HudCont
             ui.add(egui::Label::new(RichText::new(stats.check_mode).weak()).truncate())
                 .on_hover_text(stats.check_mode);
             overlay_section(ui, stats, controls);
+            // Folded with the chart where the panel has no room for it.
+            egui::CollapsingHeader::new("Bus, this frame")
+                .default_open(chart_open)
+                .show(ui, |ui| rows_grid(ui, "hud_traffic", &traffic_rows(stats)));
             egui::CollapsingHeader::new("Timings")
                 .default_open(chart_open)
                 .show(ui, |ui| timing_chart(ui, stats, CONTENT_WIDTH));
@@ -164,14 +168,19 @@ fn overlay_section(ui: &mut egui::Ui, stats: &HudStats, controls: &mut HudContro
 }
 
 fn stats_grid(ui: &mut egui::Ui, stats: &HudStats) {
+    rows_grid(ui, "hud_stats", &rows(stats));
+}
+
+/// Rows as a grid of labels and values, the label's hover explaining the row.
+fn rows_grid(ui: &mut egui::Ui, id: &str, rows: &[HudRow]) {
     let text = ui.visuals().text_color();
-    egui::Grid::new("hud_stats")
+    egui::Grid::new(id)
         .num_columns(2)
         .spacing([12.0, 1.0])
         .min_col_width(LABEL_WIDTH)
         .striped(true)
         .show(ui, |ui| {
-            for row in rows(stats) {
+            for row in rows {
                 let label = ui
                     .allocate_ui_with_layout(
                         egui::vec2(LABEL_WIDTH, 16.0),

@@ -4,7 +4,10 @@
 use super::help::HELP_WINDOW;
 use super::layout::{PAUSED_BANNER, STATS_WINDOW};
 use super::painter::ui_scale;
-use super::rows::{self, fps_text, rows, HudRow, GPU_ONLY};
+use super::rows::{
+    self, fps_text, row_texts, rows, traffic_rows, HudRow, BLOCKING_WAITS, BROAD_OVERFLOWS,
+    BYTES_DOWN, BYTES_UP, GPU_ONLY, SUBMISSIONS,
+};
 use super::tests::stats;
 use super::{HudControls, HudStats};
 use crate::app::overlays::{Overlay, OverlayToggles};
@@ -92,7 +95,11 @@ fn the_cpu_narrow_phase_shows_no_gpu_row() {
 #[test]
 fn every_number_has_a_label_of_its_own() {
     let history = history();
-    let shown = rows(&stats(&history));
+    let stats = stats(&history);
+    let shown: Vec<HudRow> = rows(&stats)
+        .into_iter()
+        .chain(traffic_rows(&stats))
+        .collect();
     assert_eq!(row(&shown, rows::DISAGREEMENTS_LAST).unwrap().value, "1");
     assert_eq!(row(&shown, rows::DISAGREEMENTS_TOTAL).unwrap().value, "3");
     for r in &shown {
@@ -296,4 +303,40 @@ fn the_keys_overlay_fits_every_window_it_opens_in() {
         );
     }
     assert!(place(1280, 720, &stats, false).help.is_none());
+}
+
+/// The frame's bus traffic, submissions and waits show in every mode, in their own section, exact counts on
+/// hover; the pair buffer's overflows only while the GPU runs the broad phase. The summary's rows hold them after
+/// the main grid's.
+#[test]
+fn the_frames_traffic_rows_show_its_bytes_submissions_waits_and_overflows() {
+    let history = history();
+    let mut stats = stats(&history);
+    let shown = traffic_rows(&stats);
+    let value = |label| row(&shown, label).map(|r| r.value.as_str());
+    assert_eq!(value(BYTES_UP), Some("6.81 MB"));
+    assert_eq!(value(BYTES_DOWN), Some("57.4 KB"));
+    assert_eq!(value(SUBMISSIONS), Some("7"));
+    assert_eq!(value(BLOCKING_WAITS), Some("5"));
+    assert_eq!(value(BROAD_OVERFLOWS), Some("1"));
+    let hover = &row(&shown, BYTES_DOWN).unwrap().hover;
+    assert!(hover.starts_with("57,392 bytes"), "{hover}");
+    assert!(row(&rows(&stats), "Broad phase ms")
+        .unwrap()
+        .hover
+        .contains("on the GPU"));
+    let texts = row_texts(&stats);
+    let main = rows(&stats).len();
+    assert_eq!(texts.len(), main + shown.len());
+    assert_eq!(texts[main], [BYTES_UP.to_owned(), "6.81 MB".to_owned()]);
+    // The CPU grid: no pair buffer to overflow; the CPU narrow phase: the traffic rows still show.
+    stats.traffic.broad_on_gpu = false;
+    stats.gpu_narrow_phase = false;
+    let shown = traffic_rows(&stats);
+    assert!(row(&shown, BROAD_OVERFLOWS).is_none());
+    assert_eq!(shown.len(), 4);
+    assert!(row(&rows(&stats), "Broad phase ms")
+        .unwrap()
+        .hover
+        .contains("on the CPU"));
 }

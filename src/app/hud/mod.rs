@@ -16,7 +16,7 @@ mod stats;
 mod tests;
 
 pub(crate) use painter::HudPainter;
-pub use stats::{format_count, speedup, HudControls, HudStats};
+pub use stats::{format_bytes, format_count, speedup, FrameTraffic, HudControls, HudStats};
 
 /// The main HUD window (with the paused banner and the keys overlay), for [`Hud::draw`].
 pub fn stats_window(ctx: &egui::Context, stats: &HudStats, controls: &mut HudControls) {

@@ -3,7 +3,7 @@
 //! comes from timestamp queries, host time is called host time and says what it covered, and the rows about
 //! the GPU (and the GPU-vs-CPU check) are left out while the CPU is the narrow phase.
 
-use super::{format_count, speedup, HudStats};
+use super::{format_bytes, format_count, speedup, HudStats};
 
 /// How a row's value is coloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,11 @@ pub const GPU_FAILURES: &str = "GPU failed, CPU redid";
 pub const WARM_START: &str = "CPU warm start";
 pub const CPU_NARROW: &str = "CPU narrow ms";
 pub const FPS: &str = "FPS";
+pub const BYTES_UP: &str = "Bytes up";
+pub const BYTES_DOWN: &str = "Bytes down";
+pub const SUBMISSIONS: &str = "Submissions";
+pub const BLOCKING_WAITS: &str = "Blocking waits";
+pub const BROAD_OVERFLOWS: &str = "Pair buffer overflows";
 
 /// Every label that names the GPU's work or the check against it: none may show in the CPU mode.
 #[cfg(test)]
@@ -122,8 +127,13 @@ pub fn rows(stats: &HudStats) -> Vec<HudRow> {
         HudRow::new("Candidate pairs", count(stats.candidate_pairs)),
         HudRow::new("Colliding pairs", count(stats.colliding_pairs)),
         HudRow::new("Query", stats.query_mode),
-        HudRow::new("Broad phase ms", format!("{:.2}", stats.broad_phase_ms))
-            .hover("the broad phase's uniform grid on the CPU"),
+        HudRow::new("Broad phase ms", format!("{:.2}", stats.broad_phase_ms)).hover(
+            if stats.traffic.broad_on_gpu {
+                "the broad phase's uniform grid on the GPU, host time (and reading its pair count back)"
+            } else {
+                "the broad phase's uniform grid on the CPU"
+            },
+        ),
     ];
     if stats.gpu_narrow_phase {
         gpu_rows(stats, &mut rows);
@@ -155,6 +165,36 @@ pub fn rows(stats: &HudStats) -> Vec<HudRow> {
         HudRow::new("Player, view", view).hover("1-4 the player's shape, V wireframes"),
         HudRow::new("Response", stats.response).hover("R switches the collision response"),
     ]);
+    rows
+}
+
+/// The frame's bus rows, in their own section of the panel: what the broad and narrow phases moved across the
+/// bus, how often the host went to the GPU, and (with the GPU broad phase) whether its pair buffer overflowed.
+/// The candidate pairs are the main grid's.
+pub fn traffic_rows(stats: &HudStats) -> Vec<HudRow> {
+    let t = &stats.traffic;
+    let bytes = |label, n: u64, what: &str| {
+        HudRow::new(label, format_bytes(n)).hover(format!(
+            "{} bytes the broad and narrow phases {what} this frame (not the renderer's)",
+            format_count(n)
+        ))
+    };
+    let mut rows = vec![
+        bytes(BYTES_UP, t.bytes_up, "wrote to the GPU"),
+        bytes(BYTES_DOWN, t.bytes_down, "read back from it"),
+        HudRow::new(SUBMISSIONS, format_count(u64::from(t.submissions)))
+            .hover("queue submissions of the broad and narrow phases this frame"),
+        HudRow::new(BLOCKING_WAITS, format_count(u64::from(t.blocking_waits)))
+            .hover("times this frame's host blocked waiting for the GPU's broad or narrow phase"),
+    ];
+    if t.broad_on_gpu {
+        rows.push(
+            HudRow::new(BROAD_OVERFLOWS, format_count(u64::from(t.broad_overflows))).hover(
+                "times this frame's candidate pairs outgrew the GPU broad phase's pair buffer: counted, the \
+                 buffer grown and the broad phase run again, so no pair was lost",
+            ),
+        );
+    }
     rows
 }
 
@@ -245,10 +285,11 @@ fn gpu_rows(stats: &HudStats, rows: &mut Vec<HudRow>) {
     );
 }
 
-/// The rows as `[label, value]` pairs, for the `--frames` summary.
+/// The rows as `[label, value]` pairs, the main grid's and then the bus section's, for the `--frames` summary.
 pub fn row_texts(stats: &HudStats) -> Vec<[String; 2]> {
     rows(stats)
         .into_iter()
+        .chain(traffic_rows(stats))
         .map(|row| [row.label.to_owned(), row.value])
         .collect()
 }

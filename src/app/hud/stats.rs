@@ -4,6 +4,21 @@
 use crate::app::controls::Action;
 use crate::app::overlays::OverlayToggles;
 
+/// What the frame's broad and narrow phases moved between host and GPU (not the renderer), and how often the
+/// host went to the GPU for them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameTraffic {
+    pub bytes_up: u64,
+    pub bytes_down: u64,
+    pub submissions: u32,
+    /// Times the host blocked on the GPU.
+    pub blocking_waits: u32,
+    /// Whether the GPU found the frame's candidate pairs (else the CPU grid did).
+    pub broad_on_gpu: bool,
+    /// Times the GPU broad phase's pair buffer overflowed this frame (grown and run again: no pair lost).
+    pub broad_overflows: u32,
+}
+
 /// Everything the HUD shows for one frame.
 #[derive(Clone)]
 pub struct HudStats<'a> {
@@ -11,6 +26,7 @@ pub struct HudStats<'a> {
     pub candidate_pairs: usize,
     pub colliding_pairs: usize,
     pub broad_phase_ms: f64,
+    pub traffic: FrameTraffic,
     /// Whether the GPU is the narrow phase (else the CPU is, and no GPU or check row is shown).
     pub gpu_narrow_phase: bool,
     /// Host time of the GPU narrow phase: the round trip, or only submitting and collecting when the frame
@@ -74,6 +90,26 @@ pub struct HudControls<'a> {
     pub actions: &'a mut Vec<Action>,
 }
 
+/// Bytes with a unit for the HUD: "512 B", "57.4 KB", "6.81 MB", "1.20 GB" (decimal units, three figures).
+pub fn format_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    let (value, unit) = match bytes {
+        0..1_000 => return format!("{bytes} B"),
+        // Where three figures would round up to 1000, the next unit.
+        1_000..999_500 => (b / 1e3, "KB"),
+        999_500..999_500_000 => (b / 1e6, "MB"),
+        _ => (b / 1e9, "GB"),
+    };
+    let decimals = if value < 10.0 {
+        2
+    } else if value < 100.0 {
+        1
+    } else {
+        0
+    };
+    format!("{value:.decimals$} {unit}")
+}
+
 /// `n` with a comma every three digits: 12345 -> "12,345".
 pub fn format_count(n: u64) -> String {
     let digits = n.to_string();
@@ -110,6 +146,20 @@ mod format_tests {
         assert_eq!(format_count(123_456), "123,456");
         assert_eq!(format_count(1_234_567), "1,234,567");
         assert_eq!(format_count(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    #[test]
+    fn bytes_get_a_unit_and_three_figures() {
+        assert_eq!(format_bytes(0), "0 B");
+        assert_eq!(format_bytes(999), "999 B");
+        assert_eq!(format_bytes(1_000), "1.00 KB");
+        assert_eq!(format_bytes(57_392), "57.4 KB");
+        assert_eq!(format_bytes(999_499), "999 KB");
+        assert_eq!(format_bytes(999_999), "1.00 MB");
+        assert_eq!(format_bytes(6_814_512), "6.81 MB");
+        assert_eq!(format_bytes(374_000_000), "374 MB");
+        assert_eq!(format_bytes(1_200_000_000), "1.20 GB");
+        assert_eq!(format_bytes(u64::MAX), "18446744074 GB");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! rather than under tests/.
 
 mod broad;
+mod device_feed;
 mod gpu_scene;
 mod inspector;
 mod marks;

@@ -13,6 +13,7 @@ use crate::gjk::{
     DIRECTION_ROUNDING_CAP, DIRECTION_ROUNDING_ULPS, INTERSECTION_CERTIFICATE_ULPS,
     LOWER_BOUND_NOISE_FACTOR, MAX_STALLS, NOISE_ULPS, PLANE_SLACK_CAP, WEIGHT_SLACK_ULPS,
 };
+use crate::gpu::failure_entry::FAILURE_ENTRY_WORDS;
 use crate::gpu::hulls::{END_OF_NEIGHBOURS, START_CELLS};
 use crate::gpu::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
@@ -117,6 +118,7 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         u32_constant("MARK_COLLIDING", MARK_COLLIDING),
         u32_constant("MARK_UNANSWERED", MARK_UNANSWERED),
         u32_constant("MARK_DISPUTED", MARK_DISPUTED),
+        u32_constant("FAILURE_ENTRY_WORDS", FAILURE_ENTRY_WORDS),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());

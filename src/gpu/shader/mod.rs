@@ -113,15 +113,24 @@ pub(crate) const MARK_BODIES: Kernel = Kernel {
     counting: false,
 };
 
+/// Lists the pairs a chunk's GJK pass answered with a failure status, after it (`shaders/list_failures.wgsl`).
+pub(crate) const LIST_FAILURES: Kernel = Kernel {
+    name: "list_failures",
+    file: shared!("list_failures.wgsl"),
+    needs: Needs::Scene,
+    counting: false,
+};
+
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 6] = [
+pub(crate) const KERNELS: [&Kernel; 7] = [
     &GJK,
     &GJK_COUNTING,
     &GJK_NULL,
     &PENETRATION_GJK,
     &PENETRATION_EPA,
     &MARK_BODIES,
+    &LIST_FAILURES,
 ];
 
 impl Kernel {
