@@ -105,6 +105,10 @@ pub struct Record {
     /// GPU rows: how evenly the GJK kernel's lanes work, from an untimed run of the counting kernel over the
     /// same pairs (penetration groups: GJK's distance pass).
     pub gpu_work: Option<GpuWork>,
+    /// GPU penetration rows: where the EPA pass kept its polytope (`private` or `scratch`, `--epa-kernel`), and
+    /// the private memory one invocation of that EPA kernel needs, in bytes (from naga's IR).
+    pub epa_kernel: Option<&'static str>,
+    pub epa_private_bytes: Option<u64>,
 }
 
 /// The SIMT proxies of a GPU row ([`crate::gpu::WorkSummary`]): for each 32 consecutive pairs in dispatch order,
@@ -128,7 +132,10 @@ impl Record {
             ("cpu_all", Some(n)) if n > 1 => format!("CPU {n} threads"),
             ("cpu_all", Some(n)) => format!("CPU all threads ({n})"),
             ("cpu_all", None) => "CPU all threads".into(),
-            _ => "GPU".into(),
+            _ => match self.epa_kernel {
+                Some(kernel) => format!("GPU, EPA {kernel}"),
+                None => "GPU".into(),
+            },
         }
     }
 }

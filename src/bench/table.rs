@@ -145,6 +145,14 @@ pub fn render_group(group: &Group, wide: bool) -> String {
         out.push_str(&warning);
         out.push('\n');
     }
+    for gpu in group.records.iter().filter(|r| r.backend == "gpu") {
+        if let (Some(kernel), Some(bytes)) = (gpu.epa_kernel, gpu.epa_private_bytes) {
+            let _ = writeln!(
+                out,
+                "GPU, EPA {kernel}: {bytes} private bytes per invocation of the EPA kernel (naga)"
+            );
+        }
+    }
     if let Some(gpu) = group.records.iter().find(|r| r.backend == "gpu") {
         if gpu.kernel_s.is_none() {
             out.push_str("kernel time: timestamp queries not supported by this adapter\n");

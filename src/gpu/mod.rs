@@ -15,6 +15,7 @@ pub mod broad;
 pub mod chunks;
 mod contacts;
 mod context;
+mod epa_kernel;
 mod error;
 mod groups;
 pub mod hulls;
@@ -39,6 +40,7 @@ pub use context::{
     check_backend_env, computing_adapter, list_adapters, log_instance_creation, BackendChoice,
     GpuContext,
 };
+pub use epa_kernel::EpaKernel;
 pub use error::GpuError;
 pub use limits::{BufferLimits, GpuLimits};
 pub use marks::BodyMarks;

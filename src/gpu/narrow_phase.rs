@@ -5,6 +5,7 @@
 
 use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
+use super::epa_kernel::EpaKernel;
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
 use super::marks::BodyMarks;
@@ -52,8 +53,10 @@ pub struct NarrowPhase {
     pub(super) scene: Scene,
     gjk: GjkJob,
     gjk_ring: Ring,
-    /// The penetration (EPA) job, built by the first penetration batch.
+    /// The penetration (EPA) job, built by the first penetration batch, and where its EPA pass keeps the
+    /// polytope ([`NarrowPhase::set_epa_kernel`]).
     epa: Option<PenetrationJob>,
+    epa_kernel: EpaKernel,
     epa_ring: Ring,
     /// Per-body marks written with each marked batch ([`NarrowPhase::set_body_slots`]).
     marks: Option<BodyMarks>,
@@ -91,6 +94,7 @@ impl NarrowPhase {
             gjk: GjkJob::new(device, Climbing::Left),
             gjk_ring: Ring::default(),
             epa: None,
+            epa_kernel: EpaKernel::default(),
             epa_ring: Ring::default(),
             marks: None,
             deferred: None,
@@ -108,6 +112,21 @@ impl NarrowPhase {
     /// Marked batches always run in the order given.
     pub fn set_binning(&mut self, on: bool) {
         self.binning = on;
+    }
+
+    /// Where the penetration query's EPA pass keeps each pair's polytope: in a global scratch buffer (the
+    /// default) or in private memory ([`EpaKernel`]). Same answers, bit for bit; `bench --epa-kernel` compares
+    /// their speed. Takes effect from the next batch (the first use of a kernel compiles it).
+    pub fn set_epa_kernel(&mut self, kernel: EpaKernel) {
+        self.epa_kernel = kernel;
+        if let Some(job) = &mut self.epa {
+            job.set_epa_kernel(&self.scene.device, kernel);
+        }
+    }
+
+    /// The EPA kernel in use ([`NarrowPhase::set_epa_kernel`]).
+    pub fn epa_kernel(&self) -> EpaKernel {
+        self.epa_kernel
     }
 
     /// Whether batches are binned by work ([`NarrowPhase::set_binning`]).
@@ -203,11 +222,12 @@ impl NarrowPhase {
         );
         let device = self.scene.device.clone();
         let climbing = self.scene.climbing();
+        let epa_kernel = self.epa_kernel;
         reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
         if penetration {
             let job = self
                 .epa
-                .get_or_insert_with(|| PenetrationJob::new(&device, climbing));
+                .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel));
             reserve(&self.scene, &mut self.epa_ring, job, pairs);
             job.reserve(pairs);
         }
@@ -556,9 +576,10 @@ impl NarrowPhase {
     pub(super) fn penetration_parts(&mut self) -> (&mut Scene, &mut Ring, &mut PenetrationJob) {
         let device = self.scene.device.clone();
         let climbing = self.scene.climbing();
+        let epa_kernel = self.epa_kernel;
         let job = self
             .epa
-            .get_or_insert_with(|| PenetrationJob::new(&device, climbing));
+            .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel));
         (&mut self.scene, &mut self.epa_ring, job)
     }
 }
