@@ -236,6 +236,26 @@ mod tests {
     }
 
     #[test]
+    fn epa_kernels_parse_in_order_and_bad_lists_are_named() {
+        assert_eq!(
+            parse_epa_kernels("private, scratch").unwrap().0,
+            vec![EpaKernel::Private, EpaKernel::Scratch]
+        );
+        assert_eq!(
+            parse_epa_kernels("scratch").unwrap().0,
+            vec![EpaKernel::Scratch]
+        );
+        let err = parse_epa_kernels("private,shared").unwrap_err();
+        assert!(
+            err.contains("`shared`") && err.contains("private,scratch"),
+            "{err}"
+        );
+        let err = parse_epa_kernels("scratch,scratch").unwrap_err();
+        assert!(err.contains("twice"), "{err}");
+        assert!(parse_epa_kernels("").is_err());
+    }
+
+    #[test]
     fn counts_and_sweeps() {
         assert_eq!(parse_pairs("1_000"), Ok(1000));
         assert!(parse_pairs("0").unwrap_err().contains("at least 1"));
