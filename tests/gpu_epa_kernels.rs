@@ -66,7 +66,13 @@ fn the_private_and_scratch_kernels_give_the_same_answers() {
     let _turn = exclusive();
     for (name, ctx) in backend_contexts() {
         let mut np = NarrowPhase::new(&ctx.device, &ctx.queue);
-        assert_eq!(np.epa_kernel(), EpaKernel::Scratch, "the default");
+        let software = ctx.summary.is_software();
+        let default = if software {
+            EpaKernel::Private
+        } else {
+            EpaKernel::Scratch
+        };
+        assert_eq!(np.epa_kernel(), default, "{name}: the default");
         for (scene_name, scene) in scenes() {
             np.upload_hulls(&scene.shapes).unwrap();
             let (private, _) = answers(&mut np, &scene, EpaKernel::Private);
@@ -92,8 +98,9 @@ fn the_private_and_scratch_kernels_give_the_same_answers() {
     }
 }
 
-/// A scratch buffer a few lanes wide (the chunk's outputs capped at 128 pairs' worth of scratch) splits the batch
-/// into chunks of 128 pairs, and each chunk's EPA finds its lanes in it: the answers are those of one wide buffer.
+/// A scratch buffer a few lanes wide (the chunk's outputs capped at 40 pairs' worth of scratch: less than one
+/// workgroup's tile) splits the batch into chunks of 40 pairs, and each chunk's EPA finds its lanes in it: the
+/// answers are those of one wide buffer (whose last tile, 1,000 pairs being no multiple of 64, is partial too).
 #[test]
 fn a_narrow_scratch_buffer_splits_the_batch_without_changing_an_answer() {
     let _turn = exclusive();
@@ -106,14 +113,14 @@ fn a_narrow_scratch_buffer_splits_the_batch_without_changing_an_answer() {
         };
         let narrow = {
             let mut limits = GpuLimits::from_device(&ctx.device.limits());
-            limits.buffers.results = 128 * EpaKernel::Scratch.scratch_bytes_per_pair();
+            limits.buffers.results = 40 * EpaKernel::Scratch.scratch_bytes_per_pair();
             let mut np = NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits);
             np.upload_hulls(&scene.shapes).unwrap();
             answers(&mut np, &scene, EpaKernel::Scratch)
         };
         assert_eq!(
             narrow.1.chunks as usize,
-            scene.pairs.len().div_ceil(128),
+            scene.pairs.len().div_ceil(40),
             "{name}"
         );
         assert_eq!(differing(&wide.0, &narrow.0), 0, "{name}: narrow scratch");

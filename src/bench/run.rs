@@ -257,6 +257,9 @@ pub fn run_bench(
             if let Some(gpu) = gpu.as_deref_mut() {
                 // Penetration: one row per EPA kernel, their timed batches alternating.
                 let kernels = match kind {
+                    BenchKind::Penetration if spec.epa_kernels.is_empty() => {
+                        vec![gpu.narrow.epa_kernel()]
+                    }
                     BenchKind::Penetration => spec.epa_kernels.clone(),
                     BenchKind::Query(_) => Vec::new(),
                 };

@@ -198,7 +198,8 @@ pub struct BenchSpec {
     pub raw_scan: bool,
     /// Dispatch the GPU's pairs binned by work (`NarrowPhase::set_binning`); `--no-binning` turns it off.
     pub binning: bool,
-    /// The EPA kernels of the GPU's penetration rows, one row each in this order (`--epa-kernel`).
+    /// The EPA kernels of the GPU's penetration rows, one row each in this order (`--epa-kernel`); empty for
+    /// the narrow phase's own choice ([`EpaKernel::for_device`]).
     pub epa_kernels: Vec<EpaKernel>,
     pub repeat: usize,
     pub kinds: Vec<BenchKind>,

@@ -41,11 +41,11 @@ pub struct BenchArgs {
     /// the old order, to compare against.
     #[arg(long, conflicts_with = "io")]
     pub no_binning: bool,
-    /// Where the GPU's EPA pass keeps each pair's polytope: `scratch` (a global scratch buffer, the default),
-    /// `private` (private memory per invocation, the old kernel), or `private,scratch`: one GPU penetration
-    /// row each, alternating on the same scene.
-    #[arg(long, value_name = "LIST", default_value = "scratch", value_parser = parse_epa_kernels, conflicts_with = "io")]
-    pub epa_kernel: EpaKernels,
+    /// Where the GPU's EPA pass keeps each pair's polytope: `scratch` (a global scratch buffer), `private`
+    /// (private memory per invocation), or `private,scratch`: one GPU penetration row each, alternating on the
+    /// same scene. By default the adapter's own choice (private on a software adapter, scratch elsewhere).
+    #[arg(long, value_name = "LIST", value_parser = parse_epa_kernels, conflicts_with = "io")]
+    pub epa_kernel: Option<EpaKernels>,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -116,7 +116,7 @@ impl BenchArgs {
             max_hull_points: self.max_hull_points,
             raw_scan: self.raw_scan,
             binning: !self.no_binning,
-            epa_kernels: self.epa_kernel.0.clone(),
+            epa_kernels: self.epa_kernel.clone().map(|k| k.0).unwrap_or_default(),
             repeat: self.repeat,
             kinds: self.kind.kinds(),
         })

@@ -18,18 +18,28 @@ pub(crate) const EPA_SCRATCH_HORIZON: u32 = EPA_SCRATCH_CORNERS + EPA_MAX_FACES 
 pub(crate) const EPA_SCRATCH_WORDS: u32 = EPA_SCRATCH_HORIZON + EPA_MAX_HORIZON as u32;
 
 /// Where the EPA pass keeps its polytope ([`super::NarrowPhase::set_epa_kernel`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EpaKernel {
     /// Fixed arrays in private memory: on a GPU, local memory with one address per lane.
     Private,
-    /// A global scratch buffer sized per chunk, one lane per invocation, structure of arrays, lane-major
-    /// (element `word * lanes + lane`), so a SIMD vector's accesses to one word are neighbours.
-    #[default]
+    /// A global scratch buffer sized per chunk, one lane per invocation, structure of arrays, lane-major within
+    /// tiles of a workgroup's lanes, so a SIMD vector's accesses to one word are neighbours.
     Scratch,
 }
 
 impl EpaKernel {
     pub const ALL: [EpaKernel; 2] = [EpaKernel::Private, EpaKernel::Scratch];
+
+    /// The kernel a narrow phase starts with: [`EpaKernel::Private`] on a software adapter (llvmpipe, lavapipe),
+    /// where private arrays are ordinary memory of the CPU thread running a SIMD vector and measured faster
+    /// (docs/benchmarks.md), [`EpaKernel::Scratch`] on every other adapter.
+    pub fn for_device(device: &wgpu::Device) -> Self {
+        if device.adapter_info().device_type == wgpu::DeviceType::Cpu {
+            EpaKernel::Private
+        } else {
+            EpaKernel::Scratch
+        }
+    }
 
     /// The name on the command line and in reports: `private` or `scratch`.
     pub fn name(self) -> &'static str {

@@ -94,7 +94,7 @@ impl NarrowPhase {
             gjk: GjkJob::new(device, Climbing::Left),
             gjk_ring: Ring::default(),
             epa: None,
-            epa_kernel: EpaKernel::default(),
+            epa_kernel: EpaKernel::for_device(device),
             epa_ring: Ring::default(),
             marks: None,
             deferred: None,
@@ -114,9 +114,10 @@ impl NarrowPhase {
         self.binning = on;
     }
 
-    /// Where the penetration query's EPA pass keeps each pair's polytope: in a global scratch buffer (the
-    /// default) or in private memory ([`EpaKernel`]). Same answers, bit for bit; `bench --epa-kernel` compares
-    /// their speed. Takes effect from the next batch (the first use of a kernel compiles it).
+    /// Where the penetration query's EPA pass keeps each pair's polytope: in a global scratch buffer or in private
+    /// memory ([`EpaKernel`]; the default is [`EpaKernel::for_device`]). The same answers (docs/gpu.md); `bench
+    /// --epa-kernel` compares their speed. Takes effect from the next batch (the first use of a kernel compiles
+    /// it).
     pub fn set_epa_kernel(&mut self, kernel: EpaKernel) {
         self.epa_kernel = kernel;
         if let Some(job) = &mut self.epa {

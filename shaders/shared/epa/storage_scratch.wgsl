@@ -1,6 +1,7 @@
 // Where EPA's polytope lives, second kernel: a global scratch buffer, one lane per invocation of the pass
 // (`EpaKernel::Scratch` in src/gpu/epa_kernel.rs). The twin of shared/epa/storage_private.wgsl, same functions.
-// Structure of arrays, lane-major: word `w` of lane `lane` is at `w * lanes + lane`, so the lanes of a SIMD
+// Structure of arrays, lane-major in tiles of a workgroup's lanes: word `w` of lane `lane` of tile `t` is at
+// `t * WORKGROUP_SIZE * EPA_SCRATCH_WORDS + w * width + lane` (`width` the tile's lanes), so the lanes of a SIMD
 // vector that touch the same word touch neighbouring addresses (one coalesced access instead of one per lane).
 // Floats are stored as their bits, so every value comes back exactly as written.
 // The buffer holds `arrayLength / EPA_SCRATCH_WORDS` lanes: the host sizes it per chunk (src/gpu/penetration.rs).
@@ -11,19 +12,30 @@
 // B's, per face the plane's four words, then the packed corners, then the horizon's edges (offsets from Rust,
 // src/gpu/epa_kernel.rs).
 
+// Where the invocation's tile starts, its lane in the tile, and the tile's width.
+var<private> scratch_tile_base: u32;
 var<private> scratch_lane: u32;
-var<private> scratch_lanes: u32;
+var<private> scratch_width: u32;
 
 // Claims lane `invocation` of the scratch buffer; false when the buffer has no such lane (the caller answers
-// with a failure status, for the CPU to redo, never from storage it does not own).
+// with a failure status, for the CPU to redo, never from storage it does not own). The lanes go in tiles of a
+// workgroup's width, the last one narrower when the buffer's lanes are not a multiple of it: lane-major within a
+// tile, so a warp's accesses to one word are still neighbours, while one lane's words stay a tile's width apart
+// rather than the whole buffer's.
 fn polytope_storage_claim(invocation: u32) -> bool {
-    scratch_lanes = arrayLength(&epa_scratch) / EPA_SCRATCH_WORDS;
-    scratch_lane = invocation;
-    return invocation < scratch_lanes;
+    let lanes = arrayLength(&epa_scratch) / EPA_SCRATCH_WORDS;
+    if (invocation >= lanes) {
+        return false;
+    }
+    let tile = invocation / WORKGROUP_SIZE;
+    scratch_width = min(WORKGROUP_SIZE, lanes - tile * WORKGROUP_SIZE);
+    scratch_lane = invocation % WORKGROUP_SIZE;
+    scratch_tile_base = tile * WORKGROUP_SIZE * EPA_SCRATCH_WORDS;
+    return true;
 }
 
 fn scratch_at(word: u32) -> u32 {
-    return word * scratch_lanes + scratch_lane;
+    return scratch_tile_base + word * scratch_width + scratch_lane;
 }
 
 fn scratch_vec3(word: u32) -> vec3<f32> {
