@@ -128,6 +128,32 @@ fn a_narrow_scratch_buffer_splits_the_batch_without_changing_an_answer() {
     }
 }
 
+/// A batch larger than a scratch chunk (30,784 pairs under a 128 MiB binding) first through the private kernel,
+/// whose chunks the scratch buffer does not cap, then through the scratch kernel: the ring is remade for the
+/// smaller chunks, so no binding exceeds the device's limit (wgpu would refuse the bind group).
+#[test]
+fn switching_to_scratch_after_a_large_private_batch_stays_within_the_binding_limit() {
+    let _turn = exclusive();
+    for (name, ctx) in backend_contexts() {
+        let limits = GpuLimits::from_device(&ctx.device.limits());
+        let per_chunk = limits.buffers.results / EpaKernel::Scratch.scratch_bytes_per_pair();
+        let scene = random_scene(3, per_chunk as usize + 1000, &MixSpec::default());
+        let mut np = NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits);
+        np.upload_hulls(&scene.shapes).unwrap();
+        let (private, _) = answers(&mut np, &scene, EpaKernel::Private);
+        let (scratch, timings) = answers(&mut np, &scene, EpaKernel::Scratch);
+        assert!(timings.chunks >= 2, "{name}: {} chunks", timings.chunks);
+        if *name == "gl" {
+            assert_eq!(differing(&private, &scratch), 0, "{name}");
+        }
+        eprintln!(
+            "{name}: {} pairs in {} chunks",
+            scene.pairs.len(),
+            timings.chunks
+        );
+    }
+}
+
 #[test]
 fn the_kernels_are_named_on_the_command_line() {
     for kernel in EpaKernel::ALL {

@@ -195,6 +195,11 @@ impl Ring {
         if made_for != self.made_for || capacity > self.capacity {
             debug_assert!(self.slots.iter().all(|s| s.in_flight.is_none()));
             self.slots.clear();
+            // Other outputs may allow fewer pairs a chunk (a larger stride under the same binding limit): the
+            // capacity grows only while the outputs stay the same.
+            if made_for != self.made_for {
+                self.capacity = 0;
+            }
             self.capacity = capacity.max(self.capacity);
             self.layout = SlotLayout::new(outputs, self.capacity);
             self.made_for = made_for;
