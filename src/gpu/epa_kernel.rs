@@ -1,21 +1,11 @@
 //! Which EPA kernel the penetration query's second pass runs: the polytope in private memory per invocation, or
 //! in a global scratch buffer, lane-major (shaders/shared/epa/storage_private.wgsl and storage_scratch.wgsl).
-//! Both answer every pair with the same bits; they differ in where the polytope's 4.3 to 4.9 KB per pair live.
+//! Both give the same answers (bit for bit on OpenGL, to rounding on Vulkan: docs/gpu.md); they differ in where
+//! the polytope's 4.3 to 4.9 KB per pair live.
 
+use super::epa_scratch::EPA_SCRATCH_WORDS;
 use super::shader::private_memory::private_bytes;
 use super::shader::{PENETRATION_EPA, PENETRATION_EPA_SCRATCH};
-use crate::epa::{EPA_MAX_FACES, EPA_MAX_HORIZON, EPA_MAX_VERTICES};
-
-/// Where each array starts among a lane's words of the scratch buffer (emitted into storage_scratch.wgsl): per
-/// vertex A's support point (3 words), then B's, per face the plane (4 words), then the packed corners (1 word per
-/// face), then the horizon's edges (1 each).
-pub(crate) const EPA_SCRATCH_VERTEX_A: u32 = 0;
-pub(crate) const EPA_SCRATCH_VERTEX_B: u32 = EPA_SCRATCH_VERTEX_A + 3 * EPA_MAX_VERTICES as u32;
-pub(crate) const EPA_SCRATCH_PLANES: u32 = EPA_SCRATCH_VERTEX_B + 3 * EPA_MAX_VERTICES as u32;
-pub(crate) const EPA_SCRATCH_CORNERS: u32 = EPA_SCRATCH_PLANES + 4 * EPA_MAX_FACES as u32;
-pub(crate) const EPA_SCRATCH_HORIZON: u32 = EPA_SCRATCH_CORNERS + EPA_MAX_FACES as u32;
-/// Words of the scratch buffer per lane.
-pub(crate) const EPA_SCRATCH_WORDS: u32 = EPA_SCRATCH_HORIZON + EPA_MAX_HORIZON as u32;
 
 /// Where the EPA pass keeps its polytope ([`super::NarrowPhase::set_epa_kernel`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -16,6 +16,7 @@ pub mod chunks;
 mod contacts;
 mod context;
 mod epa_kernel;
+mod epa_scratch;
 mod error;
 mod groups;
 pub mod hulls;

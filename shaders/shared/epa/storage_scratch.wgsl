@@ -10,7 +10,7 @@
 
 // A lane's EPA_SCRATCH_WORDS words: per vertex x, y, z of A's support point (from EPA_SCRATCH_VERTEX_A), then of
 // B's, per face the plane's four words, then the packed corners, then the horizon's edges (offsets from Rust,
-// src/gpu/epa_kernel.rs).
+// src/gpu/epa_scratch.rs).
 
 // Where the invocation's tile starts, its lane in the tile, and the tile's width.
 var<private> scratch_tile_base: u32;
