@@ -133,7 +133,7 @@ impl Record {
             ("cpu_all", Some(n)) => format!("CPU all threads ({n})"),
             ("cpu_all", None) => "CPU all threads".into(),
             _ => match self.epa_kernel {
-                Some(kernel) => format!("GPU, EPA {kernel}"),
+                Some(kernel) => format!("GPU (EPA {kernel})"),
                 None => "GPU".into(),
             },
         }

@@ -149,7 +149,7 @@ pub fn render_group(group: &Group, wide: bool) -> String {
         if let (Some(kernel), Some(bytes)) = (gpu.epa_kernel, gpu.epa_private_bytes) {
             let _ = writeln!(
                 out,
-                "GPU, EPA {kernel}: {bytes} private bytes per invocation of the EPA kernel (naga)"
+                "GPU (EPA {kernel}): {bytes} private bytes per invocation of the EPA kernel (naga)"
             );
         }
     }
