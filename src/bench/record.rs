@@ -122,6 +122,11 @@ pub struct GpuWork {
     /// Pairs per second of the same batch through a kernel that does no work (best of the group's runs): what
     /// the host, the transfers and a dispatch allow. Distance and intersection groups only.
     pub host_ceiling_pairs_per_s: Option<f64>,
+    /// Penetration groups: EPA's expansions over each 32 consecutive pairs through the EPA pass in dispatch
+    /// order, as `simt_gjk_steps`, and the expansions a pair through it makes on average
+    /// (`NarrowPhase::count_epa_steps`, an untimed batch).
+    pub simt_epa_steps: Option<f64>,
+    pub epa_steps_per_pair: Option<f64>,
 }
 
 impl Record {

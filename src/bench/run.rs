@@ -80,6 +80,14 @@ impl<'a> GpuBench<'a> {
         let order = self.narrow.dispatch_order(&scene.pairs);
         let dispatched: Vec<_> = order.iter().map(|&k| work[k as usize]).collect();
         let summary = WorkSummary::of(&dispatched);
+        let epa = match kind {
+            BenchKind::Penetration => Some(
+                self.narrow
+                    .count_epa_steps(&scene.instances, &scene.pairs, config)
+                    .context("counting the EPA pass's expansions on the GPU")?,
+            ),
+            BenchKind::Query(_) => None,
+        };
         let host_ceiling_pairs_per_s = match kind {
             BenchKind::Query(_) => {
                 self.narrow.set_null_kernel(true);
@@ -104,6 +112,8 @@ impl<'a> GpuBench<'a> {
             simt_support_reads: summary.simt_support_reads,
             vertex_reads_per_support: summary.vertex_reads_per_support,
             host_ceiling_pairs_per_s,
+            simt_epa_steps: epa.as_ref().map(|e| e.simt_efficiency()),
+            epa_steps_per_pair: epa.as_ref().map(|e| e.mean()),
         })
     }
 }

@@ -17,6 +17,7 @@ mod contacts;
 mod context;
 mod epa_kernel;
 mod epa_scratch;
+mod epa_work;
 mod error;
 mod groups;
 pub mod hulls;
@@ -42,6 +43,7 @@ pub use context::{
     GpuContext,
 };
 pub use epa_kernel::EpaKernel;
+pub use epa_work::EpaSteps;
 pub use error::GpuError;
 pub use limits::{BufferLimits, GpuLimits};
 pub use marks::BodyMarks;

@@ -95,6 +95,11 @@ pub(super) struct PenetrationJob {
     format: PenetrationFormat,
     outputs: [OutputSpec; 4],
     epa_order: EpaOrder,
+    /// The adapter's own order, which `epa_order` returns to after a batch that reads the queue back.
+    device_order: EpaOrder,
+    /// With the queue read back ([`PenetrationJob::read_queue`]): whether each dispatched pair went through the
+    /// EPA pass, in dispatch order.
+    pub(super) queued: Option<Vec<bool>>,
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
@@ -140,6 +145,26 @@ impl PenetrationJob {
         self.outputs[3].max_stride = self.outputs[3].max_stride.max(bytes);
     }
 
+    /// While `on`, batches keep the EPA queue in pair order (as on software adapters) and read its tasks back, so
+    /// `queued` says which dispatched pairs went through the EPA pass; off, the adapter's own order and only the
+    /// queue's count come back. Between batches only.
+    pub(super) fn read_queue(&mut self, on: bool) {
+        self.epa_order = if on {
+            EpaOrder::ByPair
+        } else {
+            self.device_order
+        };
+        self.outputs[2].read = if on {
+            Read::PerPair
+        } else {
+            Read::Header {
+                offset: QUEUE_COUNT_OFFSET,
+                len: 4,
+            }
+        };
+        self.queued = on.then(Vec::new);
+    }
+
     fn active_epa_pass(&self) -> &KernelPipelines {
         match (self.epa_kernel, &self.epa_scratch_pass) {
             (EpaKernel::Scratch, Some(pass)) => pass,
@@ -168,6 +193,8 @@ impl PenetrationJob {
             layout,
             format: PenetrationFormat::Full,
             epa_order: EpaOrder::for_device(device),
+            device_order: EpaOrder::for_device(device),
+            queued: None,
             outputs: [
                 per_pair("results", RESULT_STRIDE),
                 per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
@@ -229,6 +256,14 @@ impl PenetrationJob {
         };
         grow(&mut self.result_words, self.outputs[0].stride);
         grow(&mut self.penetration_words, self.outputs[1].stride);
+    }
+
+    /// The EPA expansions of each of the batch's first `pairs` penetration records (full format).
+    pub(super) fn penetration_iterations(&self, pairs: usize) -> Vec<u32> {
+        let words = (PENETRATION_STRIDE / 4) as usize;
+        let records: &[GpuPenetration] =
+            bytemuck::cast_slice(&self.penetration_words[..pairs * words]);
+        records.iter().map(|p| p.iterations).collect()
     }
 
     /// Moves the batch's records from dispatch order to pair order after a binned batch.
@@ -321,6 +356,18 @@ impl KernelJob for PenetrationJob {
             self.outputs[1].stride,
             outputs[1],
         );
-        self.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize;
+        match &mut self.queued {
+            // Each task's third word is its `queued` flag (`EpaTask` in shaders/shared/types.wgsl).
+            Some(queued) => {
+                let before = queued.len();
+                queued.extend(
+                    outputs[2]
+                        .chunks(TASK_STRIDE as usize)
+                        .map(|task| bytemuck::pod_read_unaligned::<u32>(&task[8..12]) != 0),
+                );
+                self.epa_pairs += queued[before..].iter().filter(|&&q| q).count();
+            }
+            None => self.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize,
+        }
     }
 }
