@@ -1,6 +1,7 @@
 //! The two EPA kernels (`EpaKernel::Private`: the polytope in private memory; `EpaKernel::Scratch`: in a global
-//! scratch buffer sized per chunk) answer every pair with the same bits, on OpenGL and Vulkan (llvmpipe and
-//! lavapipe without a GPU), one narrow phase alternating between them, and whatever the scratch buffer's width.
+//! scratch buffer sized per chunk) give the same answers (bit for bit on OpenGL), on OpenGL and Vulkan (llvmpipe
+//! and lavapipe without a GPU), one narrow phase alternating between them, and whatever the scratch buffer's
+//! width.
 
 mod common;
 
