@@ -1,5 +1,6 @@
 // Kernel `penetration_epa`, pass 2 of 2 of the penetration query: EPA, one invocation per queued pair, in
-// fixed-size private arrays with the CPU's first-try bounds, tests and named statuses, then the certificate.
+// fixed-size arrays with the CPU's first-try bounds, tests and named statuses, then the certificate. The arrays
+// are private or in a global scratch buffer, as the kernel is assembled (src/gpu/epa_kernel.rs).
 // Dispatched indirectly from the EPA queue's header over the appended queue, or, with the queue in pair order
 // (`params.epa_by_pair`, software adapters), over every pair, each group taking its own pairs' tasks.
 
@@ -54,6 +55,12 @@ fn penetration_epa(
     }
     loop_cut = false;
     let task = queue.tasks[slot];
+    // Each invocation its own polytope storage (a lane of the scratch buffer, in that kernel); a pair without
+    // one goes back to the CPU, like a pair that outgrows the bounds.
+    if (!polytope_storage_claim(gid.x)) {
+        store_epa_answer(task.pair, penetration_none(PEN_EPA_OVERFLOW));
+        return;
+    }
     let pair = prepared_new(pairs[task.pair]);
     var answer = penetration_certified(pair.query, expand(pair.query, task));
     if (loops_were_cut()) {

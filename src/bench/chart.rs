@@ -142,6 +142,8 @@ pub(crate) mod tests {
             gpu_failures: None,
             clean: None,
             gpu_work: None,
+            epa_kernel: None,
+            epa_private_bytes: None,
         }
     }
 

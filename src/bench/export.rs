@@ -14,6 +14,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
         "max_hull_points": spec.max_hull_points,
         "raw_scan": spec.raw_scan,
         "binning": spec.binning,
+        "epa_kernels": spec.epa_kernels.iter().map(|k| k.name()).collect::<Vec<_>>(),
         "repeat": spec.repeat,
         "statistic": "best",
         "clean": outcome.is_clean(),

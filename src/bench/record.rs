@@ -105,6 +105,10 @@ pub struct Record {
     /// GPU rows: how evenly the GJK kernel's lanes work, from an untimed run of the counting kernel over the
     /// same pairs (penetration groups: GJK's distance pass).
     pub gpu_work: Option<GpuWork>,
+    /// GPU penetration rows: where the EPA pass kept its polytope (`private` or `scratch`, `--epa-kernel`), and
+    /// the private memory one invocation of that EPA kernel needs, in bytes (from naga's IR).
+    pub epa_kernel: Option<&'static str>,
+    pub epa_private_bytes: Option<u64>,
 }
 
 /// The SIMT proxies of a GPU row ([`crate::gpu::WorkSummary`]): for each 32 consecutive pairs in dispatch order,
@@ -118,6 +122,11 @@ pub struct GpuWork {
     /// Pairs per second of the same batch through a kernel that does no work (best of the group's runs): what
     /// the host, the transfers and a dispatch allow. Distance and intersection groups only.
     pub host_ceiling_pairs_per_s: Option<f64>,
+    /// Penetration groups: EPA's expansions over each 32 consecutive pairs through the EPA pass in dispatch
+    /// order, as `simt_gjk_steps`, and the expansions a pair through it makes on average
+    /// (`NarrowPhase::count_epa_steps`, an untimed batch).
+    pub simt_epa_steps: Option<f64>,
+    pub epa_steps_per_pair: Option<f64>,
 }
 
 impl Record {
@@ -128,7 +137,10 @@ impl Record {
             ("cpu_all", Some(n)) if n > 1 => format!("CPU {n} threads"),
             ("cpu_all", Some(n)) => format!("CPU all threads ({n})"),
             ("cpu_all", None) => "CPU all threads".into(),
-            _ => "GPU".into(),
+            _ => match self.epa_kernel {
+                Some(kernel) => format!("GPU (EPA {kernel})"),
+                None => "GPU".into(),
+            },
         }
     }
 }

@@ -8,7 +8,8 @@ use crate::batch::{penetration_batch, query_batch, Threads};
 use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{
-    GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, RawSets, WorkSummary,
+    EpaKernel, GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, RawSets,
+    WorkSummary,
 };
 use crate::scenario::{random_scene, Scene};
 use crate::shape::ConvexShape;
@@ -79,6 +80,14 @@ impl<'a> GpuBench<'a> {
         let order = self.narrow.dispatch_order(&scene.pairs);
         let dispatched: Vec<_> = order.iter().map(|&k| work[k as usize]).collect();
         let summary = WorkSummary::of(&dispatched);
+        let epa = match kind {
+            BenchKind::Penetration => Some(
+                self.narrow
+                    .count_epa_steps(&scene.instances, &scene.pairs, config)
+                    .context("counting the EPA pass's expansions on the GPU")?,
+            ),
+            BenchKind::Query(_) => None,
+        };
         let host_ceiling_pairs_per_s = match kind {
             BenchKind::Query(_) => {
                 self.narrow.set_null_kernel(true);
@@ -103,6 +112,8 @@ impl<'a> GpuBench<'a> {
             simt_support_reads: summary.simt_support_reads,
             vertex_reads_per_support: summary.vertex_reads_per_support,
             host_ceiling_pairs_per_s,
+            simt_epa_steps: epa.as_ref().map(|e| e.simt_efficiency()),
+            epa_steps_per_pair: epa.as_ref().map(|e| e.mean()),
         })
     }
 }
@@ -257,33 +268,61 @@ pub fn run_bench(
                     cpu_all_penetration.as_ref(),
                 ),
             ];
-            let mut gpu_report = None;
-            let mut gpu_penetration = None;
+            let mut gpu_report: Option<ValidationReport> = None;
+            let mut gpu_penetration: Option<PenetrationReport> = None;
             if let Some(gpu) = gpu.as_deref_mut() {
-                let (answers, timings) =
-                    time_gpu(gpu, &scene, kind, &config, spec.repeat, &mut |r| {
-                        progress.step(&at("GPU", r))
-                    })?;
-                let report = compare(
-                    &scene.shapes,
-                    &scene.instances,
-                    &scene.pairs,
-                    &answers.results,
-                    &cpu1.results,
-                    query,
-                );
-                let penetration = penetration_report(&scene, &answers, &cpu1);
-                let mut record = base.gpu(
-                    gpu.ctx,
-                    &timings,
-                    &report,
-                    penetration.as_ref(),
-                    answers.epa_pairs,
-                );
-                record.gpu_work = Some(gpu.work(&scene, kind, &config, spec.repeat)?);
-                records.push(record);
-                gpu_report = Some(report);
-                gpu_penetration = penetration;
+                // Penetration: one row per EPA kernel, their timed batches alternating.
+                let kernels = match kind {
+                    BenchKind::Penetration if spec.epa_kernels.is_empty() => {
+                        vec![gpu.narrow.epa_kernel()]
+                    }
+                    BenchKind::Penetration => spec.epa_kernels.clone(),
+                    BenchKind::Query(_) => Vec::new(),
+                };
+                let rows = time_gpu(
+                    gpu,
+                    &scene,
+                    kind,
+                    &config,
+                    spec.repeat,
+                    &kernels,
+                    &mut |r| progress.step(&at("GPU", r)),
+                )?;
+                let work = gpu.work(&scene, kind, &config, spec.repeat)?;
+                for (k, (answers, timings)) in rows.into_iter().enumerate() {
+                    let report = compare(
+                        &scene.shapes,
+                        &scene.instances,
+                        &scene.pairs,
+                        &answers.results,
+                        &cpu1.results,
+                        query,
+                    );
+                    let penetration = penetration_report(&scene, &answers, &cpu1);
+                    let mut record = base.gpu(
+                        gpu.ctx,
+                        &timings,
+                        &report,
+                        penetration.as_ref(),
+                        answers.epa_pairs,
+                    );
+                    record.gpu_work = Some(work);
+                    if let Some(&kernel) = kernels.get(k) {
+                        record.epa_kernel = Some(kernel.name());
+                        record.epa_private_bytes = Some(kernel.private_bytes_per_invocation());
+                    }
+                    records.push(record);
+                    // The group's GPU agreement: the first row that disagrees, else the last row's.
+                    if gpu_report.as_ref().is_none_or(ValidationReport::is_clean) {
+                        gpu_report = Some(report);
+                    }
+                    if gpu_penetration
+                        .as_ref()
+                        .is_none_or(PenetrationReport::is_clean)
+                    {
+                        gpu_penetration = penetration;
+                    }
+                }
             }
             let group = Group {
                 pairs: size,
@@ -419,43 +458,71 @@ fn gpu_batch(
 }
 
 /// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after the untimed warm-up
-/// (a small batch, then batches until the GPU's speed settles, [`GPU_WARMUP_BATCH_PAIRS`]).
+/// (a small batch, then batches until the GPU's speed settles, [`GPU_WARMUP_BATCH_PAIRS`]). With EPA
+/// `kernels` (penetration), one result per kernel: each warmed up, then run `r` of every kernel before run
+/// `r + 1` of any, so a machine whose speed drifts favours none. Without, one result with the kernel set.
 fn time_gpu(
     gpu: &mut GpuBench<'_>,
     scene: &Scene,
     kind: BenchKind,
     config: &GjkConfig,
     repeat: usize,
+    kernels: &[EpaKernel],
     step: &mut dyn FnMut(usize),
-) -> anyhow::Result<(Answers, GpuTimings)> {
+) -> anyhow::Result<Vec<(Answers, GpuTimings)>> {
+    let chosen: Vec<Option<EpaKernel>> = if kernels.is_empty() {
+        vec![None]
+    } else {
+        kernels.iter().copied().map(Some).collect()
+    };
     let warmup = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_PAIRS)];
-    gpu_batch(&mut gpu.narrow, warmup, kind, config, false)?;
     let clocks_up = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_BATCH_PAIRS)];
-    let started = Instant::now();
-    let mut settling = Settling::default();
-    loop {
-        let batch_started = Instant::now();
-        gpu_batch(&mut gpu.narrow, clocks_up, kind, config, false)?;
-        let batch_s = batch_started.elapsed().as_secs_f64();
-        if settling.after_batch(started.elapsed().as_secs_f64(), batch_s) {
-            break;
+    for kernel in chosen.iter().flatten() {
+        gpu.narrow.set_epa_kernel(*kernel);
+        gpu_batch(&mut gpu.narrow, warmup, kind, config, false)?;
+    }
+    for kernel in &chosen {
+        if let Some(kernel) = kernel {
+            gpu.narrow.set_epa_kernel(*kernel);
+        }
+        let started = Instant::now();
+        let mut settling = Settling::default();
+        loop {
+            let batch_started = Instant::now();
+            gpu_batch(&mut gpu.narrow, clocks_up, kind, config, false)?;
+            let batch_s = batch_started.elapsed().as_secs_f64();
+            if settling.after_batch(started.elapsed().as_secs_f64(), batch_s) {
+                break;
+            }
         }
     }
-    let mut best: Option<GpuTimings> = None;
-    let mut answers = Answers::default();
+    let mut best: Vec<Option<GpuTimings>> = vec![None; chosen.len()];
+    let mut answers: Vec<Answers> = chosen.iter().map(|_| Answers::default()).collect();
     let repeat = repeat.max(1);
     for r in 1..=repeat {
         step(r);
-        let (latest, timings) =
-            gpu_batch(&mut gpu.narrow, &scene.pairs, kind, config, r == repeat)?;
-        if best.is_none_or(|b| timings.total_s < b.total_s) {
-            best = Some(timings);
-        }
-        if let Some(latest) = latest {
-            answers = latest;
+        for (k, kernel) in chosen.iter().enumerate() {
+            if let Some(kernel) = kernel {
+                gpu.narrow.set_epa_kernel(*kernel);
+            }
+            let (latest, timings) =
+                gpu_batch(&mut gpu.narrow, &scene.pairs, kind, config, r == repeat)?;
+            if best[k].is_none_or(|b| timings.total_s < b.total_s) {
+                best[k] = Some(timings);
+            }
+            if let Some(latest) = latest {
+                answers[k] = latest;
+            }
         }
     }
-    Ok((answers, best.unwrap_or_default()))
+    if let Some(Some(first)) = chosen.first() {
+        gpu.narrow.set_epa_kernel(*first);
+    }
+    Ok(answers
+        .into_iter()
+        .zip(best)
+        .map(|(a, b)| (a, b.unwrap_or_default()))
+        .collect())
 }
 
 /// What every record of one group shares.
@@ -506,6 +573,8 @@ impl RecordBase {
             gpu_failures: None,
             clean: None,
             gpu_work: None,
+            epa_kernel: None,
+            epa_private_bytes: None,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::BenchKind;
 use crate::gjk::QueryKind;
+use crate::gpu::EpaKernel;
 use crate::scenario::{MixSpec, ShapeKind};
 
 /// `--kind`: one kind, or several one after the other on the same scene.
@@ -151,6 +152,26 @@ pub fn parse_hull_points(text: &str) -> Result<usize, String> {
     )
 }
 
+/// `--epa-kernel`: `private`, `scratch`, or both separated by a comma (one GPU penetration row each, in that
+/// order, on the same scene in one run).
+pub fn parse_epa_kernels(text: &str) -> Result<EpaKernels, String> {
+    let mut kernels = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        let kernel = EpaKernel::from_name(name).ok_or_else(|| {
+            format!("unknown EPA kernel `{name}`: expected private, scratch or private,scratch")
+        })?;
+        if kernels.contains(&kernel) {
+            return Err(format!("EPA kernel `{name}` named twice"));
+        }
+        kernels.push(kernel);
+    }
+    Ok(EpaKernels(kernels))
+}
+
+/// The EPA kernels of `--epa-kernel`, in order, none twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpaKernels(pub Vec<EpaKernel>);
+
 /// The sweep's pair counts: the decades 1e3 to 1e7 up to `max` (1e7 only when asked: the default is 1e6).
 pub fn sweep_sizes(max: usize) -> Result<Vec<usize>, String> {
     let sizes: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000, 10_000_000]
@@ -177,6 +198,9 @@ pub struct BenchSpec {
     pub raw_scan: bool,
     /// Dispatch the GPU's pairs binned by work (`NarrowPhase::set_binning`); `--no-binning` turns it off.
     pub binning: bool,
+    /// The EPA kernels of the GPU's penetration rows, one row each in this order (`--epa-kernel`); empty for
+    /// the narrow phase's own choice ([`EpaKernel::for_device`]).
+    pub epa_kernels: Vec<EpaKernel>,
     pub repeat: usize,
     pub kinds: Vec<BenchKind>,
 }
@@ -210,6 +234,26 @@ mod tests {
             "{err}"
         );
         assert!(parse_shapes(",").is_err());
+    }
+
+    #[test]
+    fn epa_kernels_parse_in_order_and_bad_lists_are_named() {
+        assert_eq!(
+            parse_epa_kernels("private, scratch").unwrap().0,
+            vec![EpaKernel::Private, EpaKernel::Scratch]
+        );
+        assert_eq!(
+            parse_epa_kernels("scratch").unwrap().0,
+            vec![EpaKernel::Scratch]
+        );
+        let err = parse_epa_kernels("private,shared").unwrap_err();
+        assert!(
+            err.contains("`shared`") && err.contains("private,scratch"),
+            "{err}"
+        );
+        let err = parse_epa_kernels("scratch,scratch").unwrap_err();
+        assert!(err.contains("twice"), "{err}");
+        assert!(parse_epa_kernels("").is_err());
     }
 
     #[test]

@@ -145,6 +145,14 @@ pub fn render_group(group: &Group, wide: bool) -> String {
         out.push_str(&warning);
         out.push('\n');
     }
+    for gpu in group.records.iter().filter(|r| r.backend == "gpu") {
+        if let (Some(kernel), Some(bytes)) = (gpu.epa_kernel, gpu.epa_private_bytes) {
+            let _ = writeln!(
+                out,
+                "GPU (EPA {kernel}): {bytes} private bytes per invocation of the EPA kernel (naga)"
+            );
+        }
+    }
     if let Some(gpu) = group.records.iter().find(|r| r.backend == "gpu") {
         if gpu.kernel_s.is_none() {
             out.push_str("kernel time: timestamp queries not supported by this adapter\n");
@@ -156,6 +164,13 @@ pub fn render_group(group: &Group, wide: bool) -> String {
                  reads; {:.1} hull points read a support call",
                 work.simt_gjk_steps, work.simt_support_reads, work.vertex_reads_per_support
             );
+            if let (Some(simt), Some(mean)) = (work.simt_epa_steps, work.epa_steps_per_pair) {
+                let _ = writeln!(
+                    out,
+                    "GPU EPA work per 32 pairs through EPA (counting run): SIMT efficiency {simt:.3} of \
+                     expansions; {mean:.2} expansions a pair"
+                );
+            }
             if let Some(ceiling) = work.host_ceiling_pairs_per_s {
                 let _ = writeln!(
                     out,

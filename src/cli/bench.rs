@@ -4,10 +4,10 @@
 use super::bench_io::{run_io_bench, IoBenchSpec};
 use super::choices::BackendArg;
 use crate::bench::{
-    self, kind_name, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, render_chart,
-    render_group, step_count, sweep_sizes, AlgorithmChoice, BenchSpec, FitWriter, GpuBench, Group,
-    KindChoice, Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
-    REPORT_COLUMNS,
+    self, kind_name, parse_epa_kernels, parse_hull_points, parse_pairs, parse_repeat, parse_shapes,
+    render_chart, render_group, step_count, sweep_sizes, AlgorithmChoice, BenchSpec, EpaKernels,
+    FitWriter, GpuBench, Group, KindChoice, Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS,
+    GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS, REPORT_COLUMNS,
 };
 use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
 use crate::io::same_file::refuse_same_file;
@@ -41,6 +41,11 @@ pub struct BenchArgs {
     /// the old order, to compare against.
     #[arg(long, conflicts_with = "io")]
     pub no_binning: bool,
+    /// Where the GPU's EPA pass keeps each pair's polytope: `scratch` (a global scratch buffer), `private`
+    /// (private memory per invocation), or `private,scratch`: one GPU penetration row each, alternating on the
+    /// same scene. By default the adapter's own choice (private on a software adapter, scratch elsewhere).
+    #[arg(long, value_name = "LIST", value_parser = parse_epa_kernels, conflicts_with = "io")]
+    pub epa_kernel: Option<EpaKernels>,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -112,6 +117,7 @@ impl BenchArgs {
             max_hull_points: self.max_hull_points,
             raw_scan: self.raw_scan,
             binning: !self.no_binning,
+            epa_kernels: self.epa_kernel.clone().map(|k| k.0).unwrap_or_default(),
             repeat: self.repeat,
             kinds: self.kind.kinds(),
         })

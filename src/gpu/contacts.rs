@@ -14,7 +14,7 @@ use std::time::Instant;
 const CONTACT_STRIDE: u64 = std::mem::size_of::<PackedContact>() as u64;
 
 impl NarrowPhase {
-    fn run_penetration_job(
+    pub(super) fn run_penetration_job(
         &mut self,
         pairs: &[Pair],
         format: PenetrationFormat,

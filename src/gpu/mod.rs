@@ -16,6 +16,9 @@ pub mod broad;
 pub mod chunks;
 mod contacts;
 mod context;
+mod epa_kernel;
+mod epa_scratch;
+mod epa_work;
 mod error;
 mod failure_entry;
 pub mod failure_list;
@@ -44,6 +47,8 @@ pub use context::{
     check_backend_env, computing_adapter, list_adapters, log_instance_creation, BackendChoice,
     GpuContext,
 };
+pub use epa_kernel::EpaKernel;
+pub use epa_work::EpaSteps;
 pub use error::GpuError;
 pub use failure_list::{FailedPairs, DEFAULT_FAILURE_CAPACITY};
 pub use hulls::RawSets;

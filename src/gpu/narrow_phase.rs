@@ -5,6 +5,7 @@
 
 use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
+use super::epa_kernel::EpaKernel;
 use super::failure_list::{FailedPairs, FailureList, DEFAULT_FAILURE_CAPACITY};
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
@@ -54,8 +55,10 @@ pub struct NarrowPhase {
     pub(super) scene: Scene,
     gjk: GjkJob,
     gjk_ring: Ring,
-    /// The penetration (EPA) job, built by the first penetration batch.
+    /// The penetration (EPA) job, built by the first penetration batch, and where its EPA pass keeps the
+    /// polytope ([`NarrowPhase::set_epa_kernel`]).
     epa: Option<PenetrationJob>,
+    epa_kernel: EpaKernel,
     epa_ring: Ring,
     /// Per-body marks written with each marked batch ([`NarrowPhase::set_body_slots`]).
     marks: Option<BodyMarks>,
@@ -97,6 +100,7 @@ impl NarrowPhase {
             gjk: GjkJob::new(device, Climbing::Left),
             gjk_ring: Ring::default(),
             epa: None,
+            epa_kernel: EpaKernel::for_device(device),
             epa_ring: Ring::default(),
             marks: None,
             deferred: None,
@@ -147,6 +151,22 @@ impl NarrowPhase {
     /// How big raw point sets are uploaded ([`NarrowPhase::set_raw_sets`]).
     pub fn raw_sets(&self) -> RawSets {
         self.scene.raw_sets
+    }
+
+    /// Where the penetration query's EPA pass keeps each pair's polytope: in a global scratch buffer or in private
+    /// memory ([`EpaKernel`]; the default is [`EpaKernel::for_device`]). The same answers (docs/gpu.md); `bench
+    /// --epa-kernel` compares their speed. Takes effect from the next batch (the first use of a kernel compiles
+    /// it).
+    pub fn set_epa_kernel(&mut self, kernel: EpaKernel) {
+        self.epa_kernel = kernel;
+        if let Some(job) = &mut self.epa {
+            job.set_epa_kernel(&self.scene.device, kernel);
+        }
+    }
+
+    /// The EPA kernel in use ([`NarrowPhase::set_epa_kernel`]).
+    pub fn epa_kernel(&self) -> EpaKernel {
+        self.epa_kernel
     }
 
     /// Whether batches are binned by work ([`NarrowPhase::set_binning`]).
@@ -244,11 +264,12 @@ impl NarrowPhase {
         );
         let device = self.scene.device.clone();
         let climbing = self.scene.climbing();
+        let epa_kernel = self.epa_kernel;
         reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
         if penetration {
             let job = self
                 .epa
-                .get_or_insert_with(|| PenetrationJob::new(&device, climbing));
+                .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel));
             reserve(&self.scene, &mut self.epa_ring, job, pairs);
             job.reserve(pairs);
         }
@@ -622,9 +643,10 @@ impl NarrowPhase {
     pub(super) fn penetration_parts(&mut self) -> (&mut Scene, &mut Ring, &mut PenetrationJob) {
         let device = self.scene.device.clone();
         let climbing = self.scene.climbing();
+        let epa_kernel = self.epa_kernel;
         let job = self
             .epa
-            .get_or_insert_with(|| PenetrationJob::new(&device, climbing));
+            .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel));
         (&mut self.scene, &mut self.epa_ring, job)
     }
 }

@@ -8,12 +8,13 @@
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::binning::WorkBins;
+use super::epa_kernel::EpaKernel;
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
 use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
 use super::runner::{GpuTimings, KernelJob, OutputSpec, Read};
 use super::shader::constants::Climbing;
-use super::shader::{PENETRATION_EPA, PENETRATION_GJK};
+use super::shader::{PENETRATION_EPA, PENETRATION_EPA_SCRATCH, PENETRATION_GJK};
 use crate::epa::Penetration;
 use crate::gjk::GjkResult;
 
@@ -81,14 +82,24 @@ impl EpaOrder {
     }
 }
 
-/// The penetration kernels' job: two passes and three outputs (GJK results, penetrations, the EPA queue).
+/// The penetration kernels' job: two passes and four outputs (GJK results, penetrations, the EPA queue, the EPA
+/// scratch buffer).
 pub(super) struct PenetrationJob {
     layout: wgpu::BindGroupLayout,
     gjk_pass: KernelPipelines,
+    /// The EPA pass with the polytope in private memory, and with it in the scratch buffer (built when first
+    /// chosen); `epa_kernel` says which one runs.
     epa_pass: KernelPipelines,
+    epa_scratch_pass: Option<KernelPipelines>,
+    epa_kernel: EpaKernel,
     format: PenetrationFormat,
-    outputs: [OutputSpec; 3],
+    outputs: [OutputSpec; 4],
     epa_order: EpaOrder,
+    /// The adapter's own order, which `epa_order` returns to after a batch that reads the queue back.
+    device_order: EpaOrder,
+    /// With the queue read back ([`PenetrationJob::read_queue`]): whether each dispatched pair went through the
+    /// EPA pass, in dispatch order.
+    pub(super) queued: Option<Vec<bool>>,
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
@@ -103,17 +114,67 @@ impl PenetrationJob {
     pub(super) fn select(&mut self, device: &wgpu::Device, climbing: Climbing) {
         self.gjk_pass.select(device, climbing);
         self.epa_pass.select(device, climbing);
+        if let Some(pass) = &mut self.epa_scratch_pass {
+            pass.select(device, climbing);
+        }
     }
 
     /// Whether the two passes carry the hull climb, when they agree.
     pub(super) fn climbing(&self) -> Option<Climbing> {
         let gjk = self.gjk_pass.active_climbing();
-        (gjk == self.epa_pass.active_climbing()).then_some(gjk)
+        (gjk == self.active_epa_pass().active_climbing()).then_some(gjk)
     }
 
-    pub(super) fn new(device: &wgpu::Device, climbing: Climbing) -> Self {
+    /// Runs EPA with the polytope where `kernel` keeps it, building that kernel if needed (a shader compile) and
+    /// sizing the scratch output for it. Between batches only.
+    pub(super) fn set_epa_kernel(&mut self, device: &wgpu::Device, kernel: EpaKernel) {
+        if kernel == EpaKernel::Scratch && self.epa_scratch_pass.is_none() {
+            let climbing = self.gjk_pass.active_climbing();
+            self.epa_scratch_pass = Some(KernelPipelines::new(
+                device,
+                &PENETRATION_EPA_SCRATCH,
+                &self.layout,
+                climbing,
+            ));
+        }
+        self.epa_kernel = kernel;
+        // Once made for the scratch kernel the buffers stay that size, like the other outputs' largest stride,
+        // so the kernels can alternate without remaking the ring (and run the same chunks).
+        let bytes = kernel.scratch_bytes_per_pair();
+        self.outputs[3].stride = bytes;
+        self.outputs[3].max_stride = self.outputs[3].max_stride.max(bytes);
+    }
+
+    /// While `on`, batches keep the EPA queue in pair order (as on software adapters) and read its tasks back, so
+    /// `queued` says which dispatched pairs went through the EPA pass; off, the adapter's own order and only the
+    /// queue's count come back. Between batches only.
+    pub(super) fn read_queue(&mut self, on: bool) {
+        self.epa_order = if on {
+            EpaOrder::ByPair
+        } else {
+            self.device_order
+        };
+        self.outputs[2].read = if on {
+            Read::PerPair
+        } else {
+            Read::Header {
+                offset: QUEUE_COUNT_OFFSET,
+                len: 4,
+            }
+        };
+        self.queued = on.then(Vec::new);
+    }
+
+    fn active_epa_pass(&self) -> &KernelPipelines {
+        match (self.epa_kernel, &self.epa_scratch_pass) {
+            (EpaKernel::Scratch, Some(pass)) => pass,
+            _ => &self.epa_pass,
+        }
+    }
+
+    pub(super) fn new(device: &wgpu::Device, climbing: Climbing, kernel: EpaKernel) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
-        bindings.extend([Access::ReadWrite; 3]);
+        bindings.extend([Access::ReadWrite; 4]);
         let layout = bind_group_layout(device, "penetration bindings", &bindings);
         let per_pair = |label, stride| OutputSpec {
             label,
@@ -124,12 +185,16 @@ impl PenetrationJob {
             read: Read::PerPair,
             shared: false,
         };
-        Self {
+        let mut job = Self {
             gjk_pass: KernelPipelines::new(device, &PENETRATION_GJK, &layout, climbing),
             epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing),
+            epa_scratch_pass: None,
+            epa_kernel: EpaKernel::Private,
             layout,
             format: PenetrationFormat::Full,
             epa_order: EpaOrder::for_device(device),
+            device_order: EpaOrder::for_device(device),
+            queued: None,
             outputs: [
                 per_pair("results", RESULT_STRIDE),
                 per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
@@ -145,6 +210,18 @@ impl PenetrationJob {
                     },
                     shared: true,
                 },
+                // EPA's polytopes with `EpaKernel::Scratch`, one lane per pair of the chunk: the stride counts in
+                // the chunk's capacity (each binding within the device's limit) and the kernel finds its lanes
+                // from the binding's length. Only the device touches it, one chunk after the other.
+                OutputSpec {
+                    label: "epa scratch",
+                    stride: 0,
+                    max_stride: 0,
+                    header: 0,
+                    init: &[],
+                    read: Read::Nothing,
+                    shared: true,
+                },
             ],
             indirect: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("epa indirect"),
@@ -155,7 +232,9 @@ impl PenetrationJob {
             result_words: Vec::new(),
             penetration_words: Vec::new(),
             epa_pairs: 0,
-        }
+        };
+        job.set_epa_kernel(device, kernel);
+        job
     }
 
     pub(super) fn begin(&mut self, format: PenetrationFormat, pairs: usize) {
@@ -177,6 +256,14 @@ impl PenetrationJob {
         };
         grow(&mut self.result_words, self.outputs[0].stride);
         grow(&mut self.penetration_words, self.outputs[1].stride);
+    }
+
+    /// The EPA expansions of each of the batch's first `pairs` penetration records (full format).
+    pub(super) fn penetration_iterations(&self, pairs: usize) -> Vec<u32> {
+        let words = (PENETRATION_STRIDE / 4) as usize;
+        let records: &[GpuPenetration] =
+            bytemuck::cast_slice(&self.penetration_words[..pairs * words]);
+        records.iter().map(|p| p.iterations).collect()
     }
 
     /// Moves the batch's records from dispatch order to pair order after a binned batch.
@@ -249,7 +336,7 @@ impl KernelJob for PenetrationJob {
                 end_of_pass_write_index: Some(1),
             }),
         });
-        pass.set_pipeline(self.epa_pass.active());
+        pass.set_pipeline(self.active_epa_pass().active());
         pass.set_bind_group(0, bind_group, &[]);
         match self.epa_order {
             EpaOrder::Appended => pass.dispatch_workgroups_indirect(&self.indirect, 0),
@@ -269,6 +356,18 @@ impl KernelJob for PenetrationJob {
             self.outputs[1].stride,
             outputs[1],
         );
-        self.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize;
+        match &mut self.queued {
+            // Each task's third word is its `queued` flag (`EpaTask` in shaders/shared/types.wgsl).
+            Some(queued) => {
+                let before = queued.len();
+                queued.extend(
+                    outputs[2]
+                        .chunks(TASK_STRIDE as usize)
+                        .map(|task| bytemuck::pod_read_unaligned::<u32>(&task[8..12]) != 0),
+                );
+                self.epa_pairs += queued[before..].iter().filter(|&&q| q).count();
+            }
+            None => self.epa_pairs += bytemuck::pod_read_unaligned::<u32>(outputs[2]) as usize,
+        }
     }
 }

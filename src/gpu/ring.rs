@@ -159,8 +159,8 @@ pub struct Ring {
     /// Pairs per slot.
     pub capacity: u64,
     pub layout: SlotLayout,
-    /// Outputs the slots were made for, as (largest stride, header, shared).
-    made_for: Vec<(u64, u64, bool)>,
+    /// Outputs the slots were made for, as (largest stride, header, shared, what is read back).
+    made_for: Vec<(u64, u64, bool, Read)>,
 }
 
 fn buffer(
@@ -188,13 +188,18 @@ impl Ring {
         capacity: u64,
         count: usize,
     ) {
-        let made_for: Vec<(u64, u64, bool)> = outputs
+        let made_for: Vec<(u64, u64, bool, Read)> = outputs
             .iter()
-            .map(|o| (o.max_stride, o.header, o.shared))
+            .map(|o| (o.max_stride, o.header, o.shared, o.read))
             .collect();
         if made_for != self.made_for || capacity > self.capacity {
             debug_assert!(self.slots.iter().all(|s| s.in_flight.is_none()));
             self.slots.clear();
+            // Other outputs may allow fewer pairs a chunk (a larger stride under the same binding limit): the
+            // capacity grows only while the outputs stay the same.
+            if made_for != self.made_for {
+                self.capacity = 0;
+            }
             self.capacity = capacity.max(self.capacity);
             self.layout = SlotLayout::new(outputs, self.capacity);
             self.made_for = made_for;

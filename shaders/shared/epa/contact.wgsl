@@ -34,8 +34,8 @@ fn contact(q: PairQuery, found: Face, found_status: u32, iterations: u32) -> Gpu
             status = PEN_EPA_DEGENERATE;
         }
     }
-    let core_a = poly_a[i] * weights.x + poly_a[j] * weights.y + poly_a[k] * weights.z;
-    let core_b = poly_b[i] * weights.x + poly_b[j] * weights.y + poly_b[k] * weights.z;
+    let core_a = vertex_a(i) * weights.x + vertex_a(j) * weights.y + vertex_a(k) * weights.z;
+    let core_b = vertex_b(i) * weights.x + vertex_b(j) * weights.y + vertex_b(k) * weights.z;
     return finish(q, status, core_a, core_b, found.plane.xyz, found.plane.w + pair_query_margin(q), iterations);
 }
 
@@ -47,7 +47,7 @@ fn coplanar_neighbour(q: PairQuery, found: Face) -> Face {
     var best = found;
     var best_lambda = unclamped_barycentric(found);
     for (var f = 0u; f < face_slots; f = f + 1u) {
-        let other = Face(face_plane[f], face_corners[f]);
+        let other = Face(plane_of(f), corners_of(f));
         // Compared with the closest face, not the best so far, so a chain of neighbours cannot drift.
         if ((other.corners & FACE_ALIVE) != 0u
             && abs(other.plane.w - found.plane.w) <= eps

@@ -59,7 +59,7 @@ fn expansion_loop(q: PairQuery, eps: f32) -> Expansion {
     var iterations = 0u;
     // A copy, not a slot index: an expansion frees the closest face's slot and may reuse it.
     let first_best = polytope_closest_face();
-    var face = Face(face_plane[first_best], face_corners[first_best]);
+    var face = Face(plane_of(first_best), corners_of(first_best));
     while (iterations < EPA_MAX_ITERATIONS) {
         let best = polytope_closest_face();
         // A new point that saw every face leaves no faces: only rounding gets there.
@@ -67,7 +67,7 @@ fn expansion_loop(q: PairQuery, eps: f32) -> Expansion {
             status = PEN_EPA_DEGENERATE;
             break;
         }
-        face = Face(face_plane[best], face_corners[best]);
+        face = Face(plane_of(best), corners_of(best));
         let s = support_pair(q, face.plane.xyz);
         let w = s.a - s.b;
         if (!(dot(w, face.plane.xyz) - face.plane.w > eps)) {
@@ -91,7 +91,7 @@ fn expansion_loop(q: PairQuery, eps: f32) -> Expansion {
         let k = polytope_push_vertex(s.a, s.b);
         var failed = PUSH_OK;
         for (var h = 0u; h < horizon_edges && failed == PUSH_OK; h = h + 1u) {
-            failed = polytope_push_face(horizon[h] & 0xffu, horizon[h] >> 8u, k);
+            failed = polytope_push_face(horizon_edge(h) & 0xffu, horizon_edge(h) >> 8u, k);
         }
         if (failed != PUSH_OK) {
             // The polytope is open now: answer from the best closed one.

@@ -1,20 +1,16 @@
-// EPA's polytope in fixed private arrays of the first try's bounds: the twin of src/epa/polytope.rs
-// (`Polytope::push_face` is `polytope_push_face` here, and so on). Support points of A and B per vertex
-// (w = a - b is formed on use, the same float32 subtraction as the CPU's push_vertex); per face the plane (unit
-// normal, distance) and its corners packed as i | j << 8 | k << 16 | alive << 24; horizon edges packed as
-// tail | head << 8.
+// EPA's polytope within the first try's bounds: the twin of src/epa/polytope.rs (`Polytope::push_face` is
+// `polytope_push_face` here, and so on). Its arrays are reached through the functions of one of the storage files,
+// shared/epa/storage_private.wgsl or shared/epa/storage_scratch.wgsl (`vertex_a`, `set_plane`, ...). Support
+// points of A and B per vertex (w = a - b is formed on use, the same float32 subtraction as the CPU's
+// push_vertex); per face the plane (unit normal, distance) and its corners packed as
+// i | j << 8 | k << 16 | alive << 24; horizon edges packed as tail | head << 8.
 
 // WGSL-only encodings, never read by Rust: `polytope_push_face` succeeded, and the live bit of a face.
 const PUSH_OK: u32 = 0xffffffffu;
 const FACE_ALIVE: u32 = 0x1000000u;
 
-var<private> poly_a: array<vec3<f32>, EPA_MAX_VERTICES>;
-var<private> poly_b: array<vec3<f32>, EPA_MAX_VERTICES>;
 var<private> poly_vertices: u32;
-var<private> face_plane: array<vec4<f32>, EPA_MAX_FACES>;
-var<private> face_corners: array<u32, EPA_MAX_FACES>;
 var<private> face_slots: u32;
-var<private> horizon: array<u32, EPA_MAX_HORIZON>;
 var<private> horizon_edges: u32;
 
 struct Face {
@@ -27,7 +23,7 @@ fn corner(corners: u32, e: u32) -> u32 {
 }
 
 fn poly_w(i: u32) -> vec3<f32> {
-    return poly_a[i] - poly_b[i];
+    return vertex_a(i) - vertex_b(i);
 }
 
 fn polytope_new() {
@@ -38,30 +34,26 @@ fn polytope_new() {
 
 fn polytope_push_vertex(a: vec3<f32>, b: vec3<f32>) -> u32 {
     let i = poly_vertices;
-    poly_a[i] = a;
-    poly_b[i] = b;
+    set_vertex(i, a, b);
     poly_vertices = i + 1u;
     return i;
 }
 
 // Keeps only vertices `keep` (in that order): a flat start tetrahedron reduced to its largest triangle.
 fn polytope_keep_vertices(keep: vec3<u32>) {
-    let a = array<vec3<f32>, 3>(poly_a[keep.x], poly_a[keep.y], poly_a[keep.z]);
-    let b = array<vec3<f32>, 3>(poly_b[keep.x], poly_b[keep.y], poly_b[keep.z]);
+    let a = array<vec3<f32>, 3>(vertex_a(keep.x), vertex_a(keep.y), vertex_a(keep.z));
+    let b = array<vec3<f32>, 3>(vertex_b(keep.x), vertex_b(keep.y), vertex_b(keep.z));
     for (var slot = 0u; slot < 3u; slot = slot + 1u) {
-        poly_a[slot] = a[slot];
-        poly_b[slot] = b[slot];
+        set_vertex(slot, a[slot], b[slot]);
     }
     poly_vertices = 3u;
 }
 
 fn polytope_swap_vertices(i: u32, j: u32) {
-    let a = poly_a[i];
-    let b = poly_b[i];
-    poly_a[i] = poly_a[j];
-    poly_b[i] = poly_b[j];
-    poly_a[j] = a;
-    poly_b[j] = b;
+    let a = vertex_a(i);
+    let b = vertex_b(i);
+    set_vertex(i, vertex_a(j), vertex_b(j));
+    set_vertex(j, a, b);
 }
 
 // True when `w` is already a vertex.
@@ -88,7 +80,7 @@ fn polytope_push_face(i: u32, j: u32, k: u32) -> u32 {
     // Reuse a dead slot before growing.
     var slot = face_slots;
     for (var s = 0u; s < face_slots; s = s + 1u) {
-        if ((face_corners[s] & FACE_ALIVE) == 0u) {
+        if ((corners_of(s) & FACE_ALIVE) == 0u) {
             slot = s;
             break;
         }
@@ -100,8 +92,8 @@ fn polytope_push_face(i: u32, j: u32, k: u32) -> u32 {
             return PEN_EPA_OVERFLOW;
         }
     }
-    face_plane[slot] = vec4<f32>(normal, dot(normal, wi));
-    face_corners[slot] = i | (j << 8u) | (k << 16u) | FACE_ALIVE;
+    set_plane(slot, vec4<f32>(normal, dot(normal, wi)));
+    set_corners(slot, i | (j << 8u) | (k << 16u) | FACE_ALIVE);
     return PUSH_OK;
 }
 
@@ -110,7 +102,7 @@ fn polytope_closest_face() -> u32 {
     var best = face_slots;
     var found = false;
     for (var s = 0u; s < face_slots; s = s + 1u) {
-        if ((face_corners[s] & FACE_ALIVE) != 0u && (!found || face_plane[s].w < face_plane[best].w)) {
+        if ((corners_of(s) & FACE_ALIVE) != 0u && (!found || plane_of(s).w < plane_of(best).w)) {
             best = s;
             found = true;
         }
@@ -122,7 +114,7 @@ fn polytope_closest_face() -> u32 {
 fn polytope_horizon_has(edge: u32) -> u32 {
     var at = horizon_edges;
     for (var h = 0u; h < horizon_edges; h = h + 1u) {
-        if (at == horizon_edges && horizon[h] == edge) {
+        if (at == horizon_edges && horizon_edge(h) == edge) {
             at = h;
         }
     }
@@ -134,10 +126,10 @@ fn polytope_horizon_has(edge: u32) -> u32 {
 fn polytope_toggle_horizon_edge(tail: u32, head: u32) -> u32 {
     let shared_at = polytope_horizon_has(head | (tail << 8u));
     if (shared_at < horizon_edges) {
-        horizon[shared_at] = horizon[horizon_edges - 1u];
+        set_horizon_edge(shared_at, horizon_edge(horizon_edges - 1u));
         horizon_edges = horizon_edges - 1u;
     } else if (horizon_edges < EPA_MAX_HORIZON) {
-        horizon[horizon_edges] = tail | (head << 8u);
+        set_horizon_edge(horizon_edges, tail | (head << 8u));
         horizon_edges = horizon_edges + 1u;
     } else {
         return PEN_EPA_OVERFLOW;
@@ -162,11 +154,11 @@ fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
     while (grew) {
         grew = false;
         for (var f = 0u; f < face_slots; f = f + 1u) {
-            let corners = face_corners[f];
+            let corners = corners_of(f);
             if ((corners & FACE_ALIVE) == 0u) {
                 continue;
             }
-            if (!sees(face_plane[f].xyz, w - poly_w(corner(corners, 0u)))) {
+            if (!sees(plane_of(f).xyz, w - poly_w(corner(corners, 0u)))) {
                 continue;
             }
             var touches = false;
@@ -181,7 +173,7 @@ fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
             if (!touches) {
                 continue;
             }
-            face_corners[f] = corners & ~FACE_ALIVE;
+            set_corners(f, corners & ~FACE_ALIVE);
             grew = true;
             for (var e = 0u; e < 3u; e = e + 1u) {
                 let pushed = polytope_toggle_horizon_edge(corner(corners, e), corner(corners, (e + 1u) % 3u));
@@ -200,7 +192,7 @@ fn polytope_carve_horizon(best: u32, w: vec3<f32>) -> u32 {
 fn polytope_face_across(tail: u32, head: u32) -> u32 {
     var across = face_slots;
     for (var f = 0u; f < face_slots && across == face_slots; f = f + 1u) {
-        let corners = face_corners[f];
+        let corners = corners_of(f);
         if ((corners & FACE_ALIVE) == 0u) {
             continue;
         }
@@ -218,8 +210,8 @@ fn polytope_face_across(tail: u32, head: u32) -> u32 {
 fn polytope_absorb_flat_neighbours(w: vec3<f32>) -> u32 {
     var e = 0u;
     while (e < horizon_edges) {
-        let tail = horizon[e] & 0xffu;
-        let head = horizon[e] >> 8u;
+        let tail = horizon_edge(e) & 0xffu;
+        let head = horizon_edge(e) >> 8u;
         let n = balanced(cross(poly_w(head) - poly_w(tail), w - poly_w(tail)));
         var across = face_slots;
         if (dot(n, n) == 0.0) {
@@ -229,8 +221,8 @@ fn polytope_absorb_flat_neighbours(w: vec3<f32>) -> u32 {
             e = e + 1u;
             continue;
         }
-        let corners = face_corners[across];
-        face_corners[across] = corners & ~FACE_ALIVE;
+        let corners = corners_of(across);
+        set_corners(across, corners & ~FACE_ALIVE);
         for (var k = 0u; k < 3u; k = k + 1u) {
             let pushed = polytope_toggle_horizon_edge(corner(corners, k), corner(corners, (k + 1u) % 3u));
             if (pushed != PUSH_OK) {

@@ -5,6 +5,7 @@
 pub mod constants;
 #[cfg(test)]
 mod layout_tests;
+pub mod private_memory;
 
 /// A shared WGSL file, by path (for messages) and text.
 pub(crate) struct SharedFile {
@@ -37,7 +38,8 @@ static GJK_FILES: [SharedFile; 9] = [
     shared!("shared/output.wgsl"),
 ];
 
-/// What the penetration kernels add: the EPA twin, their outputs and the certificate.
+/// What the penetration kernels add: the EPA twin (after the polytope's storage, one of the two below), their
+/// outputs and the certificate.
 static EPA_FILES: [SharedFile; 6] = [
     shared!("shared/epa/answer.wgsl"),
     shared!("shared/epa/polytope.wgsl"),
@@ -47,12 +49,17 @@ static EPA_FILES: [SharedFile; 6] = [
     shared!("shared/penetration.wgsl"),
 ];
 
-/// The shared files a kernel is assembled from, each set including the ones before it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where EPA's polytope lives (`crate::gpu::EpaKernel`): private arrays, or a global scratch buffer.
+static PRIVATE_POLYTOPE: SharedFile = shared!("shared/epa/storage_private.wgsl");
+static SCRATCH_POLYTOPE: SharedFile = shared!("shared/epa/storage_scratch.wgsl");
+
+/// The shared files a kernel is assembled from, each set including the ones before it; the EPA set with the
+/// polytope's storage file.
+#[derive(Clone, Copy)]
 enum Needs {
     Scene,
     Gjk,
-    Epa,
+    Epa(&'static SharedFile),
 }
 
 /// One compute kernel: an entry point in its own file.
@@ -93,7 +100,7 @@ pub(crate) const GJK_COUNTING: Kernel = Kernel {
 pub(crate) const PENETRATION_GJK: Kernel = Kernel {
     name: "penetration_gjk",
     file: shared!("penetration_gjk.wgsl"),
-    needs: Needs::Epa,
+    needs: Needs::Epa(&PRIVATE_POLYTOPE),
     counting: false,
 };
 
@@ -101,7 +108,16 @@ pub(crate) const PENETRATION_GJK: Kernel = Kernel {
 pub(crate) const PENETRATION_EPA: Kernel = Kernel {
     name: "penetration_epa",
     file: shared!("penetration_epa.wgsl"),
-    needs: Needs::Epa,
+    needs: Needs::Epa(&PRIVATE_POLYTOPE),
+    counting: false,
+};
+
+/// Pass 2 of the penetration query with EPA's polytope in a global scratch buffer
+/// (`shaders/penetration_epa.wgsl` over `shaders/shared/epa/storage_scratch.wgsl`).
+pub(crate) const PENETRATION_EPA_SCRATCH: Kernel = Kernel {
+    name: "penetration_epa",
+    file: shared!("penetration_epa.wgsl"),
+    needs: Needs::Epa(&SCRATCH_POLYTOPE),
     counting: false,
 };
 
@@ -123,12 +139,13 @@ pub(crate) const LIST_FAILURES: Kernel = Kernel {
 
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 7] = [
+pub(crate) const KERNELS: [&Kernel; 8] = [
     &GJK,
     &GJK_COUNTING,
     &GJK_NULL,
     &PENETRATION_GJK,
     &PENETRATION_EPA,
+    &PENETRATION_EPA_SCRATCH,
     &MARK_BODIES,
     &LIST_FAILURES,
 ];
@@ -136,17 +153,17 @@ pub(crate) const KERNELS: [&Kernel; 7] = [
 impl Kernel {
     /// The shared files this kernel is assembled from, in order.
     pub fn shared_files(&self) -> impl Iterator<Item = &'static SharedFile> {
-        let gjk: &'static [SharedFile] = if self.needs == Needs::Scene {
+        let gjk: &'static [SharedFile] = if matches!(self.needs, Needs::Scene) {
             &[]
         } else {
             &GJK_FILES
         };
-        let epa: &'static [SharedFile] = if self.needs == Needs::Epa {
-            &EPA_FILES
-        } else {
-            &[]
+        let (storage, epa): (Option<&'static SharedFile>, &'static [SharedFile]) = match self.needs
+        {
+            Needs::Epa(storage) => (Some(storage), &EPA_FILES),
+            _ => (None, &[]),
         };
-        SCENE_FILES.iter().chain(gjk).chain(epa)
+        SCENE_FILES.iter().chain(gjk).chain(storage).chain(epa)
     }
 
     /// The complete WGSL source.
