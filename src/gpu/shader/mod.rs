@@ -4,6 +4,8 @@
 
 pub mod constants;
 #[cfg(test)]
+mod indexing_tests;
+#[cfg(test)]
 mod layout_tests;
 
 /// A shared WGSL file, by path (for messages) and text.
