@@ -3,7 +3,7 @@
 
 // As words. FORMAT_FULL: GJK's GpuResult in `results` and the GpuPenetration in `penetrations`, 12 words each.
 // FORMAT_CONTACT: one PackedContact (src/gpu/packed.rs) per pair in `penetrations`, nothing in `results`.
-@group(0) @binding(5) var<storage, read_write> results: array<u32>;
+@group(0) @binding(5) var<storage, read_write> results: array<vec4<u32>>;
 @group(0) @binding(6) var<storage, read_write> penetrations: array<u32>;
 @group(0) @binding(7) var<storage, read_write> queue: EpaQueue;
 

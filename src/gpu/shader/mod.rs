@@ -7,6 +7,8 @@ pub mod constants;
 mod indexing_tests;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod record_tests;
 
 /// A shared WGSL file, by path (for messages) and text.
 pub(crate) struct SharedFile {
