@@ -177,6 +177,8 @@ pub struct BenchSpec {
     pub raw_scan: bool,
     /// Dispatch the GPU's pairs binned by work (`NarrowPhase::set_binning`); `--no-binning` turns it off.
     pub binning: bool,
+    /// wgpu's runtime checks in the GPU kernels (`--shader-checks`).
+    pub shader_checks: crate::gpu::ShaderChecks,
     pub repeat: usize,
     pub kinds: Vec<BenchKind>,
 }

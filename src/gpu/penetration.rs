@@ -8,6 +8,7 @@
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::binning::WorkBins;
+use super::copy_out::copy_out;
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
 use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
@@ -111,7 +112,7 @@ impl PenetrationJob {
         (gjk == self.epa_pass.active_climbing()).then_some(gjk)
     }
 
-    pub(super) fn new(device: &wgpu::Device, climbing: Climbing) -> Self {
+    pub(super) fn new(device: &wgpu::Device, climbing: Climbing, checked: bool) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.extend([Access::ReadWrite; 3]);
         let layout = bind_group_layout(device, "penetration bindings", &bindings);
@@ -125,8 +126,8 @@ impl PenetrationJob {
             shared: false,
         };
         Self {
-            gjk_pass: KernelPipelines::new(device, &PENETRATION_GJK, &layout, climbing),
-            epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing),
+            gjk_pass: KernelPipelines::new(device, &PENETRATION_GJK, &layout, climbing, checked),
+            epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing, checked),
             layout,
             format: PenetrationFormat::Full,
             epa_order: EpaOrder::for_device(device),
@@ -260,8 +261,10 @@ impl KernelJob for PenetrationJob {
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
         let copy = |words: &mut Vec<u32>, stride: u64, bytes: &[u8]| {
             let at = first * (stride / 4) as usize;
-            bytemuck::cast_slice_mut::<u32, u8>(&mut words[at..at + bytes.len() / 4])
-                .copy_from_slice(bytes);
+            copy_out(
+                bytemuck::cast_slice_mut::<u32, u8>(&mut words[at..at + bytes.len() / 4]),
+                bytes,
+            );
         };
         copy(&mut self.result_words, self.outputs[0].stride, outputs[0]);
         copy(
