@@ -1,5 +1,6 @@
 //! `--shader-checks on|off|auto` on `bench` and `demo`: the report and the JSON say which was asked and what the
-//! kernels carry, and a value other than the three is refused with its name. GPU runs are skipped without an
+//! kernels carry (and the JSON the rate of the readback copy), and a value other than the three is refused with
+//! its name. GPU runs are skipped without an
 //! adapter, except under `CI=true`.
 
 use std::process::{Command, Output};
@@ -63,5 +64,12 @@ fn bench_reports_the_checks_asked_for_and_in_force() {
         assert!(stderr.contains(&line), "{stderr}");
         let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
         assert_eq!(json["shader_checks"], asked, "{stdout}");
+        // The readback copy's rate comes with the GPU row.
+        let gpu = json["records"]
+            .as_array()
+            .and_then(|records| records.iter().find(|r| r["backend"] == "gpu"))
+            .unwrap_or_else(|| panic!("no GPU record: {stdout}"));
+        let rate = gpu["readback_gb_s"].as_f64();
+        assert!(rate.is_some_and(|r| r > 0.0), "{gpu}");
     }
 }

@@ -5,7 +5,7 @@
 
 use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
-use super::copy_out::copy_out;
+use super::copy_out::{copy_out, parallel_copy_on};
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
 use super::marks::BodyMarks;
@@ -613,6 +613,8 @@ struct GjkJob {
     read_back: bool,
     /// Whether the kernels carry wgpu's runtime checks ([`ShaderChecks`]).
     checked: bool,
+    /// Whether records are copied out on every thread ([`parallel_copy_on`]).
+    parallel_copy: bool,
 }
 
 /// Which kernel the GJK job's batches run.
@@ -667,6 +669,7 @@ impl GjkJob {
             mark: None,
             read_back: true,
             checked,
+            parallel_copy: parallel_copy_on(device),
         }
     }
 
@@ -760,6 +763,7 @@ impl KernelJob for GjkJob {
         copy_out(
             bytemuck::cast_slice_mut::<u32, u8>(&mut self.words[at..at + bytes.len() / 4]),
             bytes,
+            self.parallel_copy,
         );
     }
 }

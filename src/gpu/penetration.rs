@@ -8,7 +8,7 @@
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::binning::WorkBins;
-use super::copy_out::copy_out;
+use super::copy_out::{copy_out, parallel_copy_on};
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
 use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
@@ -90,6 +90,8 @@ pub(super) struct PenetrationJob {
     format: PenetrationFormat,
     outputs: [OutputSpec; 3],
     epa_order: EpaOrder,
+    /// Whether records are copied out on every thread ([`parallel_copy_on`]).
+    parallel_copy: bool,
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
@@ -131,6 +133,7 @@ impl PenetrationJob {
             layout,
             format: PenetrationFormat::Full,
             epa_order: EpaOrder::for_device(device),
+            parallel_copy: parallel_copy_on(device),
             outputs: [
                 per_pair("results", RESULT_STRIDE),
                 per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
@@ -259,11 +262,13 @@ impl KernelJob for PenetrationJob {
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
+        let parallel = self.parallel_copy;
         let copy = |words: &mut Vec<u32>, stride: u64, bytes: &[u8]| {
             let at = first * (stride / 4) as usize;
             copy_out(
                 bytemuck::cast_slice_mut::<u32, u8>(&mut words[at..at + bytes.len() / 4]),
                 bytes,
+                parallel,
             );
         };
         copy(&mut self.result_words, self.outputs[0].stride, outputs[0]);
