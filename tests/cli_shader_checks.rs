@@ -34,6 +34,22 @@ fn an_unknown_value_is_refused_by_name() {
     }
 }
 
+/// An invalid `GPU_GJK_SHADER_CHECKS` is an error naming the variable, not a quiet fall-back to the CPU.
+#[test]
+fn an_invalid_environment_value_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
+        .args(["bench", "--pairs", "100", "--repeat", "1"])
+        .env("GPU_GJK_SHADER_CHECKS", "bogus")
+        .output()
+        .expect("the binary runs");
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("GPU_GJK_SHADER_CHECKS=\"bogus\" is invalid"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn bench_reports_the_checks_asked_for_and_in_force() {
     for (asked, in_force) in [("off", "off, trusted modules"), ("on", "on")] {
