@@ -1,6 +1,6 @@
 //! Compact result records: what a batch reads back when the caller asks for less than the full answer. The
 //! kernels write them in the order of these structs (`shaders/shared/output.wgsl`, `shaders/shared/penetration.wgsl`):
-//! GJK records as whole vec4 stores, four words at a time, each word in the lane of its field here
+//! as whole vec4 stores, four words at a time, each word in the lane of its field here
 //! (`gpu::shader::record_tests`); conversion to the CPU types happens only when a caller asks for it.
 //!
 //! | format | bytes per pair | what it holds |
