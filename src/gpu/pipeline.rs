@@ -153,9 +153,11 @@ fn compute_pipeline_for(
     } else {
         // SAFETY: the narrow phase's kernels index only within what the host sized and checked: pair indices
         // below the chunk's pair count (the pairs and outputs are bound for it), instance and hull indices
-        // checked on upload (`Scene::set_instances`, `GpuError::BadIndex`), hull points within each hull's
-        // `offset + count` in the pool, private arrays by counts their own code bounds; every loop is bounded
-        // by a count (iterations, hull points, polytope slots); integer division is by constants.
+        // checked on upload (`Scene::set_instances`, `GpuError::BadIndex`) or, for pairs fed from the device,
+        // written by the GPU broad phase from its own body indices; draw slots checked by `BodyMarks::new`; hull
+        // points within each hull's `offset + count` in the pool, private arrays by counts their own code
+        // bounds; every loop is bounded by a count (iterations, hull points, polytope slots); integer division
+        // is by constants.
         unsafe {
             device.create_shader_module_trusted(descriptor, wgpu::ShaderRuntimeChecks::unchecked())
         }
