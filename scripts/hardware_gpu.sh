@@ -76,6 +76,11 @@ backend=vulkan
 say "backend: $backend"
 wanted bench_1m && step bench_1m 120 "$gjk" bench --pairs 1000000 --backend "$backend" --repeat 5 \
     --json "$out/bench_1m.json"
+# bench_1m runs the kernels as trusted modules (`--shader-checks auto` is off on hardware) and its JSON has the
+# readback copy's rate (`readback_gb_s`, 20 GB/s and more wanted); opt-in step `checks_on` (STEPS=checks_on) is
+# the same batch with wgpu's runtime checks, to compare.
+wanted checks_on && step checks_on 120 "$gjk" bench --pairs 1000000 --backend "$backend" --repeat 5 \
+    --shader-checks on --json "$out/bench_1m_checks_on.json"
 wanted penetration_1m && step penetration_1m 100 "$gjk" bench --pairs 1000000 --backend "$backend" \
     --kind penetration --repeat 3 --json "$out/bench_penetration.json"
 # The two EPA kernels (polytope in private memory, or in the global scratch buffer) alternating in one run.

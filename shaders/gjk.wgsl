@@ -4,7 +4,7 @@
 // repeat: a pair float32 cannot certify comes back STATUS_UNRESOLVED for the CPU to answer.
 
 // The answers, as words: one record per pair in the format of params.format (output.wgsl).
-@group(0) @binding(5) var<storage, read_write> results: array<u32>;
+@group(0) @binding(5) var<storage, read_write> results: array<vec4<u32>>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gjk_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {

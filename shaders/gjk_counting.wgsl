@@ -3,7 +3,7 @@
 // record's first four words (the rest zero). Dispatched like the GJK kernel, pairs in the same order, so the
 // host can measure how evenly the lanes of each group of 32 pairs work (src/gpu/work.rs).
 
-@group(0) @binding(5) var<storage, read_write> results: array<u32>;
+@group(0) @binding(5) var<storage, read_write> results: array<vec4<u32>>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gjk_counting(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -19,12 +19,8 @@ fn gjk_counting(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (loops_were_cut()) {
         result.status = STATUS_GPU_LOOP_LIMIT;
     }
-    let at = index * 12u;
-    results[at] = result.iterations;
-    results[at + 1u] = counted_support_calls;
-    results[at + 2u] = counted_vertex_reads;
-    results[at + 3u] = result.status;
-    for (var k = 4u; k < 12u; k = k + 1u) {
-        results[at + k] = 0u;
-    }
+    let at = index * 3u;
+    results[at] = vec4<u32>(result.iterations, counted_support_calls, counted_vertex_reads, result.status);
+    results[at + 1u] = vec4<u32>(0u);
+    results[at + 2u] = vec4<u32>(0u);
 }

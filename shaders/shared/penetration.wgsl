@@ -1,60 +1,54 @@
 // The penetration kernels' outputs and the certificate every penetrating answer must pass: the twin of
 // src/query/penetration.rs (`penetration_certified`).
 
-// As words. FORMAT_FULL: GJK's GpuResult in `results` and the GpuPenetration in `penetrations`, 12 words each.
-// FORMAT_CONTACT: one PackedContact (src/gpu/packed.rs) per pair in `penetrations`, nothing in `results`.
-@group(0) @binding(5) var<storage, read_write> results: array<u32>;
-@group(0) @binding(6) var<storage, read_write> penetrations: array<u32>;
+// FORMAT_FULL: GJK's GpuResult in `results` and the GpuPenetration in `penetrations`, 12 words each.
+// FORMAT_CONTACT: one PackedContact (src/gpu/packed.rs) per pair in `penetrations`, nothing in `results`. Both
+// are arrays of vec4<u32>: a record is three 16-byte stores (result_quad in output.wgsl), not 12 scalar ones.
+@group(0) @binding(5) var<storage, read_write> results: array<vec4<u32>>;
+@group(0) @binding(6) var<storage, read_write> penetrations: array<vec4<u32>>;
 @group(0) @binding(7) var<storage, read_write> queue: EpaQueue;
 
-fn store_penetration_vec3(at: u32, v: vec3<f32>) {
-    penetrations[at] = bitcast<u32>(v.x);
-    penetrations[at + 1u] = bitcast<u32>(v.y);
-    penetrations[at + 2u] = bitcast<u32>(v.z);
-}
-
-// Words 0 to 10 but 7 of a GpuPenetration and of a PackedContact: normal, depth, contact_a, contact_b.
-fn store_penetration_fields(at: u32, pen: GpuPenetration) {
-    store_penetration_vec3(at, pen.normal);
-    penetrations[at + 3u] = bitcast<u32>(pen.depth);
-    store_penetration_vec3(at + 4u, pen.contact_a);
-    store_penetration_vec3(at + 8u, pen.contact_b);
+// Pair `index`'s penetration record: normal and depth, contact A and word 7, contact B and word 11 (the
+// status and iterations of a GpuPenetration; a PackedContact's penetration and GJK status words).
+fn store_penetration_record(index: u32, pen: GpuPenetration, word7: u32, word11: u32) {
+    let at = index * 3u;
+    penetrations[at] = result_quad(pen.normal, bitcast<u32>(pen.depth));
+    penetrations[at + 1u] = result_quad(pen.contact_a, word7);
+    penetrations[at + 2u] = result_quad(pen.contact_b, word11);
 }
 
 // Pass 1's answers for pair `index`: GJK's, and the penetration answer that needs no polytope (or the
 // placeholder of a pair queued for EPA). In a PackedContact, a pair GJK found apart (or could not answer) has a
 // penetration answer without depth, normal or contacts, so those words keep GJK's distance answer instead.
 fn store_pass1_answers(index: u32, gjk: GpuResult, pen: GpuPenetration) {
-    let at = index * 12u;
     if (params.format != FORMAT_CONTACT) {
         store_gjk_result(index, gjk);
-        store_penetration_fields(at, pen);
-        penetrations[at + 7u] = pen.status;
-        penetrations[at + 11u] = pen.iterations;
+        store_penetration_record(index, pen, pen.status, pen.iterations);
         return;
     }
-    if (gjk.status == STATUS_INTERSECTING) {
-        store_penetration_fields(at, pen);
-    } else {
-        store_penetration_vec3(at, gjk.normal);
-        penetrations[at + 3u] = bitcast<u32>(gjk.distance);
-        store_penetration_vec3(at + 4u, gjk.witness_a);
-        store_penetration_vec3(at + 8u, gjk.witness_b);
+    var fields = pen;
+    if (gjk.status != STATUS_INTERSECTING) {
+        fields.normal = gjk.normal;
+        fields.depth = gjk.distance;
+        fields.contact_a = gjk.witness_a;
+        fields.contact_b = gjk.witness_b;
     }
-    penetrations[at + 7u] = status_word(pen.status, pen.iterations);
-    penetrations[at + 11u] = status_word(gjk.status, gjk.iterations);
+    store_penetration_record(
+        index,
+        fields,
+        status_word(pen.status, pen.iterations),
+        status_word(gjk.status, gjk.iterations),
+    );
 }
 
-// Pass 2's answer for a queued pair; a PackedContact keeps pass 1's GJK status word.
+// Pass 2's answer for a queued pair; a PackedContact keeps pass 1's GJK status word (word 11).
 fn store_epa_answer(index: u32, pen: GpuPenetration) {
-    let at = index * 12u;
-    store_penetration_fields(at, pen);
     if (params.format != FORMAT_CONTACT) {
-        penetrations[at + 7u] = pen.status;
-        penetrations[at + 11u] = pen.iterations;
+        store_penetration_record(index, pen, pen.status, pen.iterations);
         return;
     }
-    penetrations[at + 7u] = status_word(pen.status, pen.iterations);
+    let gjk_word = penetrations[index * 3u + 2u].w;
+    store_penetration_record(index, pen, status_word(pen.status, pen.iterations), gjk_word);
 }
 
 // A penetrating answer must be what it claims: a unit normal along which the support functions add up to the

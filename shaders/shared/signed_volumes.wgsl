@@ -1,6 +1,11 @@
 // The signed-volumes distance sub-algorithm (Montanari, Petrinic and Barbieri 2017): the point of a simplex of
 // 1 to 4 points closest to the origin, as barycentric weights over the smallest sub-simplex holding it. The
 // twin of src/gjk/signed_volumes.rs, function for function (s1d, s2d, s2d_plane, s3d).
+//
+// No array or vector here is indexed by a runtime value: a private array indexed that way goes to scratch
+// memory on most GPUs (naga's SPIR-V spills an indexed array value to a local variable), so a slot given by
+// index is picked by selects (`vertex_at`, `slot_is`) and the four slots stay in registers. Every weight and
+// point is the same arithmetic as with the index, bit for bit.
 
 struct Projection {
     lambda: vec4<f32>,
@@ -8,10 +13,19 @@ struct Projection {
     dist2: f32,
 }
 
+// Slot `i` of `s` (`s[i]`), by selects.
+fn vertex_at(s: array<vec3<f32>, 4>, i: u32) -> vec3<f32> {
+    return select(select(select(s[0], s[1], i == 1u), s[2], i == 2u), s[3], i == 3u);
+}
+
+// True in the lane of slot `i` only: `select(lambda, weight, slot_is(i))` is `lambda[i] = weight`.
+fn slot_is(i: u32) -> vec4<bool> {
+    return vec4<u32>(0u, 1u, 2u, 3u) == vec4<u32>(i);
+}
+
 fn projection_vertex(s: array<vec3<f32>, 4>, i: u32) -> Projection {
-    var lambda = vec4<f32>(0.0);
-    lambda[i] = 1.0;
-    let p = s[i];
+    let lambda = select(vec4<f32>(0.0), vec4<f32>(1.0), slot_is(i));
+    let p = vertex_at(s, i);
     return Projection(lambda, p, dot(p, p));
 }
 
@@ -66,8 +80,8 @@ fn same_sign(a: f32, b: f32) -> bool {
 }
 
 fn s1d(s: array<vec3<f32>, 4>, i: u32, j: u32) -> Projection {
-    let a = s[i];
-    let t = s[j] - a;
+    let a = vertex_at(s, i);
+    let t = vertex_at(s, j) - a;
     let tt = dot(t, t);
     if (!(tt > 0.0)) {
         return projection_vertex(s, i);
@@ -79,20 +93,27 @@ fn s1d(s: array<vec3<f32>, 4>, i: u32, j: u32) -> Projection {
     if (!(u < 1.0)) {
         return projection_vertex(s, j);
     }
-    var lambda = vec4<f32>(0.0);
-    lambda[i] = 1.0 - u;
-    lambda[j] = u;
+    var lambda = select(vec4<f32>(0.0), vec4<f32>(1.0 - u), slot_is(i));
+    lambda = select(lambda, vec4<f32>(u), slot_is(j));
     return projection_from_weights(s, lambda);
 }
 
-fn area2(p: vec3<f32>, q: vec3<f32>, r: vec3<f32>, x: u32, y: u32) -> f32 {
-    return (q[x] - p[x]) * (r[y] - p[y]) - (q[y] - p[y]) * (r[x] - p[x]);
+// The signed area of p q r (twice it) in the coordinate plane `plane_coords` projects to: with x, y the kept
+// components, (q[x] - p[x]) (r[y] - p[y]) - (q[y] - p[y]) (r[x] - p[x]).
+fn area2(p: vec2<f32>, q: vec2<f32>, r: vec2<f32>) -> f32 {
+    return (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+}
+
+// `v` in the coordinate plane that drops component `dropped`, its kept components in cyclic order (y z, z x or
+// x y), picked by selects.
+fn plane_coords(v: vec3<f32>, dropped: u32) -> vec2<f32> {
+    return select(select(v.xy, v.zx, dropped == 1u), v.yz, dropped == 0u);
 }
 
 fn s2d(s: array<vec3<f32>, 4>, i: u32, j: u32, k: u32, exhaustive: bool) -> Projection {
-    let a = s[i];
-    let b = s[j];
-    let c = s[k];
+    let a = vertex_at(s, i);
+    let b = vertex_at(s, j);
+    let c = vertex_at(s, k);
     // The normal's direction is all the projection needs (Real::squarable).
     let direction = squarable(cross(b - a, c - a));
     let n = direction.xyz;
@@ -101,26 +122,28 @@ fn s2d(s: array<vec3<f32>, 4>, i: u32, j: u32, k: u32, exhaustive: bool) -> Proj
     if (nn > 0.0) {
         p0 = n * (dot(a, n) / nn);
     }
+    // The largest component of the normal is dropped.
     let an = abs(n);
-    var x = 0u;
-    var y = 1u;
+    var dropped = 2u;
     if (an.x >= an.y && an.x >= an.z) {
-        x = 1u;
-        y = 2u;
+        dropped = 0u;
     } else if (an.y >= an.z) {
-        x = 2u;
-        y = 0u;
+        dropped = 1u;
     }
-    let mu = area2(a, b, c, x, y);
-    let c_i = area2(p0, b, c, x, y);
-    let c_j = area2(a, p0, c, x, y);
-    let c_k = area2(a, b, p0, x, y);
+    let a2 = plane_coords(a, dropped);
+    let b2 = plane_coords(b, dropped);
+    let c2 = plane_coords(c, dropped);
+    let p2 = plane_coords(p0, dropped);
+    let mu = area2(a2, b2, c2);
+    let c_i = area2(p2, b2, c2);
+    let c_j = area2(a2, p2, c2);
+    let c_k = area2(a2, b2, p2);
     let inside = same_sign(mu, c_i) && same_sign(mu, c_j) && same_sign(mu, c_k);
     var lambda = vec4<f32>(0.0);
     if (inside) {
-        lambda[i] = c_i / mu;
-        lambda[j] = c_j / mu;
-        lambda[k] = c_k / mu;
+        lambda = select(lambda, vec4<f32>(c_i / mu), slot_is(i));
+        lambda = select(lambda, vec4<f32>(c_j / mu), slot_is(j));
+        lambda = select(lambda, vec4<f32>(c_k / mu), slot_is(k));
     }
     let interior = Projection(lambda, p0, dot(p0, p0));
     if (inside && !exhaustive) {

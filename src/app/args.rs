@@ -114,6 +114,10 @@ pub struct DemoArgs {
     /// GPU on a hardware adapter, the CPU on a software one (llvmpipe, lavapipe).
     #[arg(long, value_enum)]
     pub broad_phase: Option<BroadPhaseChoice>,
+    /// wgpu's runtime checks in the narrow phase's kernels: `off` builds them as trusted modules without the
+    /// checks, `auto` does so on hardware adapters only (software ones keep them).
+    #[arg(long, value_name = "on|off|auto", default_value = "auto")]
+    pub shader_checks: crate::gpu::ShaderChecks,
     /// Which pairs of a checked frame the CPU check answers: `all`, or `sample` (a fixed-size seeded sample,
     /// `--check-sample-size`, plus every pair the GPU answered with a named failure). Default: all up to
     /// 10,000 bodies, a sample above.
@@ -227,6 +231,7 @@ impl DemoArgs {
             query: DemoQuery::Distance,
             check: None,
             broad_phase: None,
+            shader_checks: crate::gpu::ShaderChecks::Auto,
             check_pairs: None,
             check_sample_size: DEFAULT_SAMPLE_PAIRS,
             cpu_narrow_phase: false,

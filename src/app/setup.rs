@@ -12,7 +12,7 @@ use super::debug_view::DebugView;
 use super::sim::{NarrowMode, Simulation};
 use super::summary::SummaryContext;
 use crate::gjk::QueryKind;
-use crate::gpu::{GpuContext, NarrowPhase};
+use crate::gpu::{GpuContext, GpuLimits, NarrowPhase};
 use crate::stress::{StressScene, StressSpec};
 use anyhow::{anyhow, Context, Result};
 
@@ -48,7 +48,9 @@ pub fn demo_simulation(
         None if headless => CheckPolicy::EveryFrame,
         None => CheckPolicy::WhenIdle,
     };
-    let narrow = NarrowPhase::new(&gpu.device, &gpu.queue);
+    let limits = GpuLimits::from_device(&gpu.device.limits());
+    let narrow =
+        NarrowPhase::with_shader_checks(&gpu.device, &gpu.queue, limits, args.shader_checks);
     let mut sim = Simulation::new(scene, narrow, kind, policy);
     // A software adapter's timestamps do not time its work (see `Simulation::gpu_time_trusted`).
     sim.gpu_time_trusted = gpu

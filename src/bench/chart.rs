@@ -124,6 +124,7 @@ pub(crate) mod tests {
             compute_s: None,
             kernel_s: None,
             readback_s: None,
+            readback_gb_s: None,
             chunks: None,
             host_ns_per_pair: None,
             bytes_up_per_pair: None,

@@ -15,6 +15,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
         "raw_scan": spec.raw_scan,
         "binning": spec.binning,
         "epa_kernels": spec.epa_kernels.iter().map(|k| k.name()).collect::<Vec<_>>(),
+        "shader_checks": spec.shader_checks.name(),
         "repeat": spec.repeat,
         "statistic": "best",
         "clean": outcome.is_clean(),
@@ -26,7 +27,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
 }
 
 const CSV_HEADER: &str = "pairs,kind,backend,adapter,software_adapter,threads,runs,pairs_per_s,total_s,\
-speedup_vs_cpu1,upload_s,compute_s,kernel_s,readback_s,chunks,host_ns_per_pair,bytes_up_per_pair,\
+speedup_vs_cpu1,upload_s,compute_s,kernel_s,readback_s,readback_gb_s,chunks,host_ns_per_pair,bytes_up_per_pair,\
 bytes_down_per_pair,submissions,blocking_waits,chunks_in_flight,scene_groups,flag_disagreements,distance_disagreements,\
 max_distance_error,epa_pairs,max_depth_error,max_normal_angle,penetration_failures,gpu_failures,clean";
 
@@ -63,6 +64,7 @@ pub fn to_csv(outcome: &BenchOutcome) -> String {
             opt(r.compute_s),
             opt(r.kernel_s),
             opt(r.readback_s),
+            opt(r.readback_gb_s),
             opt(r.chunks),
             opt(r.host_ns_per_pair),
             opt(r.bytes_up_per_pair),
@@ -96,6 +98,6 @@ mod tests {
         assert_eq!(quote("cpu"), "cpu");
         assert_eq!(quote("llvmpipe (gl, Cpu)"), "\"llvmpipe (gl, Cpu)\"");
         assert_eq!(quote("a\"b"), "\"a\"\"b\"");
-        assert_eq!(CSV_HEADER.split(',').count(), 31);
+        assert_eq!(CSV_HEADER.split(',').count(), 32);
     }
 }

@@ -76,6 +76,8 @@ pub struct Record {
     pub compute_s: Option<f64>,
     pub kernel_s: Option<f64>,
     pub readback_s: Option<f64>,
+    /// GPU rows: the rate of the host's copy of the answers out of the mapped readback buffers, GB/s.
+    pub readback_gb_s: Option<f64>,
     pub chunks: Option<u32>,
     /// GPU rows: wall time minus kernel time, per pair, in nanoseconds (`None` without timestamp queries).
     pub host_ns_per_pair: Option<f64>,

@@ -9,7 +9,7 @@ use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{
     EpaKernel, GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, RawSets,
-    WorkSummary,
+    ShaderChecks, WorkSummary,
 };
 use crate::scenario::{random_scene, Scene};
 use crate::shape::ConvexShape;
@@ -32,16 +32,18 @@ pub struct GpuBench<'a> {
 }
 
 impl<'a> GpuBench<'a> {
-    pub fn new(ctx: &'a GpuContext) -> Self {
-        Self::with_limits(ctx, GpuLimits::from_device(&ctx.device.limits()))
-    }
-
-    /// A bench whose narrow phase splits by `limits` (capped by the device's).
-    pub fn with_limits(ctx: &'a GpuContext, limits: GpuLimits) -> Self {
+    /// A bench whose kernels carry wgpu's runtime checks or not ([`ShaderChecks`]).
+    pub fn with_shader_checks(ctx: &'a GpuContext, checks: ShaderChecks) -> Self {
+        let limits = GpuLimits::from_device(&ctx.device.limits());
         Self {
             ctx,
-            narrow: NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits),
+            narrow: NarrowPhase::with_shader_checks(&ctx.device, &ctx.queue, limits, checks),
         }
+    }
+
+    /// Whether the kernels carry wgpu's runtime checks.
+    pub fn shader_checks_on(&self) -> bool {
+        self.narrow.shader_checks_on()
     }
 
     pub fn has_timestamps(&self) -> bool {
@@ -555,6 +557,7 @@ impl RecordBase {
             compute_s: None,
             kernel_s: None,
             readback_s: None,
+            readback_gb_s: None,
             chunks: None,
             host_ns_per_pair: None,
             bytes_up_per_pair: None,
@@ -630,6 +633,7 @@ impl RecordBase {
         record.compute_s = Some(timings.compute_s);
         record.kernel_s = timings.kernel_s;
         record.readback_s = Some(timings.readback_s);
+        record.readback_gb_s = timings.readback_gb_s();
         record.chunks = Some(timings.chunks);
         let per_pair = |bytes: u64| bytes as f64 / self.pairs.max(1) as f64;
         record.host_ns_per_pair = timings.host_ns_per_pair(self.pairs);

@@ -201,6 +201,8 @@ pub struct BenchSpec {
     /// The EPA kernels of the GPU's penetration rows, one row each in this order (`--epa-kernel`); empty for
     /// the narrow phase's own choice ([`EpaKernel::for_device`]).
     pub epa_kernels: Vec<EpaKernel>,
+    /// wgpu's runtime checks in the GPU kernels (`--shader-checks`).
+    pub shader_checks: crate::gpu::ShaderChecks,
     pub repeat: usize,
     pub kinds: Vec<BenchKind>,
 }

@@ -5,7 +5,7 @@ use super::{kind_name, Record};
 use crate::text::count_len;
 use std::fmt::Write as _;
 
-const HEADERS: [&str; 12] = [
+const HEADERS: [&str; 13] = [
     "backend",
     "pairs/s",
     "speedup vs CPU 1 thread",
@@ -14,6 +14,7 @@ const HEADERS: [&str; 12] = [
     "wait (ms)",
     "kernel (ms)",
     "readback (ms)",
+    "readback GB/s",
     "chunks",
     "host ns/pair",
     "bytes/pair up/down",
@@ -96,6 +97,9 @@ fn row(record: &Record) -> Vec<String> {
             ms(record.kernel_s)
         },
         ms(record.readback_s),
+        record
+            .readback_gb_s
+            .map_or_else(|| "-".into(), |r| format!("{r:.2}")),
         record.chunks.map_or_else(|| "-".into(), |c| c.to_string()),
         match (gpu, record.host_ns_per_pair) {
             (false, _) => "-".into(),

@@ -9,6 +9,7 @@ use crate::bench::{
     FitWriter, GpuBench, Group, KindChoice, Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS,
     GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS, REPORT_COLUMNS,
 };
+use crate::gpu::ShaderChecks;
 use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
 use crate::io::same_file::refuse_same_file;
 use crate::io::sink::{require_stdout, Destination, Format};
@@ -46,6 +47,15 @@ pub struct BenchArgs {
     /// same scene. By default the adapter's own choice (private on a software adapter, scratch elsewhere).
     #[arg(long, value_name = "LIST", value_parser = parse_epa_kernels, conflicts_with = "io")]
     pub epa_kernel: Option<EpaKernels>,
+    /// wgpu's runtime checks in the GPU kernels (bounds checks, loop bounds): `off` builds them as trusted
+    /// modules without the checks, `auto` does so on hardware adapters only (software ones keep them).
+    #[arg(
+        long,
+        value_name = "on|off|auto",
+        default_value = "auto",
+        conflicts_with = "io"
+    )]
+    pub shader_checks: ShaderChecks,
     /// Where the GPU row runs. Unlike `query`, `auto` uses a software rasteriser too (as a correctness check);
     /// `cpu` measures the CPU rows only.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -118,6 +128,7 @@ impl BenchArgs {
             raw_scan: self.raw_scan,
             binning: !self.no_binning,
             epa_kernels: self.epa_kernel.clone().map(|k| k.0).unwrap_or_default(),
+            shader_checks: self.shader_checks,
             repeat: self.repeat,
             kinds: self.kind.kinds(),
         })
@@ -284,7 +295,9 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
         "CPU: 1 thread (the reference) and all threads = {} (rayon)",
         rayon::current_num_threads()
     )?;
-    let mut gpu = selected.gpu().map(GpuBench::new);
+    let mut gpu = selected
+        .gpu()
+        .map(|ctx| GpuBench::with_shader_checks(ctx, spec.shader_checks));
     match (&selected, &gpu) {
         (Selected::Gpu(ctx), Some(g)) => {
             let software = if ctx.summary.is_software() {
@@ -293,6 +306,12 @@ pub fn run_bench(args: &BenchArgs) -> anyhow::Result<bool> {
                 ""
             };
             writeln!(report, "GPU: {}{software}", ctx.summary)?;
+            writeln!(
+                report,
+                "GPU shader checks: {} (--shader-checks {})",
+                if g.shader_checks_on() { "on" } else { "off, trusted modules" },
+                spec.shader_checks
+            )?;
             writeln!(
                 report,
                 "GPU timing: hulls and instances uploaded once per scene, outside the timing; untimed warm-up: \

@@ -274,6 +274,10 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<Self, GpuError> {
         let summary = AdapterSummary::of(&adapter);
+        super::check_shader_checks_env().map_err(|reason| GpuError::Device {
+            adapter: summary.to_string(),
+            reason,
+        })?;
         if !summary.compute {
             return Err(GpuError::Device {
                 adapter: summary.to_string(),

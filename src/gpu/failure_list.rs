@@ -69,7 +69,10 @@ impl FailureList {
             mapped_at_creation: false,
         });
         let layout = bind_group_layout(device, "failure list", &[Access::ReadWrite]);
-        let pipeline = compute_pipeline_over(device, &LIST_FAILURES, &[scene_layout, &layout]);
+        // Always with wgpu's runtime checks: a pass over a chunk's records once a checked frame, too cheap for the
+        // trusted modules' gain to matter.
+        let pipeline =
+            compute_pipeline_over(device, &LIST_FAILURES, &[scene_layout, &layout], true);
         let bind_group = bind_group(device, "failure list", &layout, &[(&buffer, None)]);
         Self {
             device: device.clone(),

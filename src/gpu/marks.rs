@@ -29,6 +29,7 @@ impl BodyMarks {
         queue: &wgpu::Queue,
         scene_layout: &wgpu::BindGroupLayout,
         slot_of_body: &[u32],
+        checked: bool,
     ) -> Result<Self, GpuError> {
         let bodies = slot_of_body.len();
         let mut taken = vec![false; bodies];
@@ -65,7 +66,8 @@ impl BodyMarks {
         );
         queue.write_buffer(&slots, 0, bytemuck::cast_slice(slot_of_body));
         let layout = bind_group_layout(device, "body marks", &[Access::ReadWrite, Access::Read]);
-        let pipeline = compute_pipeline_over(device, &MARK_BODIES, &[scene_layout, &layout]);
+        let pipeline =
+            compute_pipeline_over(device, &MARK_BODIES, &[scene_layout, &layout], checked);
         let bind_group = bind_group(
             device,
             "body marks",

@@ -5,6 +5,7 @@
 
 use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
+use super::copy_out::{copy_out, parallel_copy_on};
 use super::epa_kernel::EpaKernel;
 use super::failure_list::{FailedPairs, FailureList, DEFAULT_FAILURE_CAPACITY};
 use super::layout::GpuResult;
@@ -22,8 +23,8 @@ use super::scene::Scene;
 use super::shader::constants::Climbing;
 use super::shader::{Kernel, GJK, GJK_COUNTING, GJK_NULL};
 use super::work::PairWork;
-use super::GpuError;
 use super::RawSets;
+use super::{GpuError, ShaderChecks};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
@@ -95,9 +96,21 @@ impl NarrowPhase {
     /// Like [`NarrowPhase::new`] with every limit explicit (each capped by the device's own): tests shrink them
     /// to exercise each split on small batches.
     pub fn with_gpu_limits(device: &wgpu::Device, queue: &wgpu::Queue, limits: GpuLimits) -> Self {
+        Self::with_shader_checks(device, queue, limits, ShaderChecks::Auto)
+    }
+
+    /// Like [`NarrowPhase::with_gpu_limits`], with the kernels built with wgpu's runtime checks or as trusted
+    /// modules without them ([`ShaderChecks`]; the other constructors take `Auto`: off on hardware adapters, on
+    /// for software ones).
+    pub fn with_shader_checks(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        limits: GpuLimits,
+        checks: ShaderChecks,
+    ) -> Self {
         Self {
             scene: Scene::new(device, queue, limits),
-            gjk: GjkJob::new(device, Climbing::Left),
+            gjk: GjkJob::new(device, Climbing::Left, checks.enabled_on(device)),
             gjk_ring: Ring::default(),
             epa: None,
             epa_kernel: EpaKernel::for_device(device),
@@ -224,6 +237,11 @@ impl NarrowPhase {
         Ok(())
     }
 
+    /// Whether the kernels carry wgpu's runtime checks ([`NarrowPhase::with_shader_checks`]).
+    pub fn shader_checks_on(&self) -> bool {
+        self.gjk.checked
+    }
+
     /// Whether the kernels in use carry the hull climb, which they do only while an uploaded hull climbs: `Some`
     /// of the answer when the GJK kernel and the penetration kernels (once built) agree, `None` if they do not
     /// (they never should).
@@ -263,13 +281,13 @@ impl NarrowPhase {
             "collect_marked before reserve: the ring may be remade"
         );
         let device = self.scene.device.clone();
-        let climbing = self.scene.climbing();
+        let (climbing, checked) = (self.scene.climbing(), self.gjk.checked);
         let epa_kernel = self.epa_kernel;
         reserve(&self.scene, &mut self.gjk_ring, &self.gjk, pairs);
         if penetration {
             let job = self
                 .epa
-                .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel));
+                .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel, checked));
             reserve(&self.scene, &mut self.epa_ring, job, pairs);
             job.reserve(pairs);
         }
@@ -357,6 +375,7 @@ impl NarrowPhase {
             &self.scene.queue,
             &self.gjk.layout,
             slot_of_body,
+            self.gjk.checked,
         )?;
         self.marks = Some(marks);
         Ok(())
@@ -642,11 +661,11 @@ impl NarrowPhase {
     /// The penetration job, built on first use.
     pub(super) fn penetration_parts(&mut self) -> (&mut Scene, &mut Ring, &mut PenetrationJob) {
         let device = self.scene.device.clone();
-        let climbing = self.scene.climbing();
+        let (climbing, checked) = (self.scene.climbing(), self.gjk.checked);
         let epa_kernel = self.epa_kernel;
         let job = self
             .epa
-            .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel));
+            .get_or_insert_with(|| PenetrationJob::new(&device, climbing, epa_kernel, checked));
         (&mut self.scene, &mut self.epa_ring, job)
     }
 }
@@ -682,6 +701,10 @@ struct GjkJob {
     list_failures: Option<(wgpu::ComputePipeline, wgpu::BindGroup)>,
     /// Whether the batch's records come back (false: a deferred batch whose frame is not checked).
     read_back: bool,
+    /// Whether the kernels carry wgpu's runtime checks ([`ShaderChecks`]).
+    checked: bool,
+    /// Whether records are copied out on every thread ([`parallel_copy_on`]).
+    parallel_copy: bool,
 }
 
 /// Which kernel the GJK job's batches run.
@@ -700,12 +723,14 @@ impl GjkJob {
             GjkMode::Count => (&mut self.counting, &GJK_COUNTING),
             GjkMode::Null => (&mut self.null, &GJK_NULL),
         };
-        let (device, climbing) = (&scene.device, scene.climbing());
-        slot.get_or_insert_with(|| KernelPipelines::new(device, kernel, &self.layout, climbing))
-            .select(device, climbing);
+        let (device, climbing, checked) = (&scene.device, scene.climbing(), self.checked);
+        slot.get_or_insert_with(|| {
+            KernelPipelines::new(device, kernel, &self.layout, climbing, checked)
+        })
+        .select(device, climbing);
     }
 
-    fn new(device: &wgpu::Device, climbing: Climbing) -> Self {
+    fn new(device: &wgpu::Device, climbing: Climbing, checked: bool) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.push(Access::ReadWrite);
         let layout = bind_group_layout(device, "gjk bindings", &bindings);
@@ -715,7 +740,7 @@ impl GjkJob {
             .max()
             .unwrap_or(0);
         Self {
-            pipeline: KernelPipelines::new(device, &GJK, &layout, climbing),
+            pipeline: KernelPipelines::new(device, &GJK, &layout, climbing, checked),
             counting: None,
             null: None,
             mode: GjkMode::Answer,
@@ -734,6 +759,8 @@ impl GjkJob {
             mark: None,
             list_failures: None,
             read_back: true,
+            checked,
+            parallel_copy: parallel_copy_on(device),
         }
     }
 
@@ -842,7 +869,10 @@ impl KernelJob for GjkJob {
         let stride = (self.format.stride() / 4) as usize;
         let bytes = outputs[0];
         let at = first * stride;
-        bytemuck::cast_slice_mut::<u32, u8>(&mut self.words[at..at + bytes.len() / 4])
-            .copy_from_slice(bytes);
+        copy_out(
+            bytemuck::cast_slice_mut::<u32, u8>(&mut self.words[at..at + bytes.len() / 4]),
+            bytes,
+            self.parallel_copy,
+        );
     }
 }

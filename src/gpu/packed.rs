@@ -1,6 +1,7 @@
 //! Compact result records: what a batch reads back when the caller asks for less than the full answer. The
-//! kernels write them word by word (`shaders/shared/output.wgsl`, `shaders/shared/penetration.wgsl`), in the
-//! order of these structs; conversion to the CPU types happens only when a caller asks for it.
+//! kernels write them in the order of these structs (`shaders/shared/output.wgsl`, `shaders/shared/penetration.wgsl`):
+//! as whole vec4 stores, four words at a time, each word in the lane of its field here
+//! (`gpu::shader::record_tests`); conversion to the CPU types happens only when a caller asks for it.
 //!
 //! | format | bytes per pair | what it holds |
 //! |---|---:|---|

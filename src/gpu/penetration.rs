@@ -8,6 +8,7 @@
 //! as one 48-byte [`PackedContact`] per pair, or in full (GJK's answer and the penetration answer, 96 bytes).
 
 use super::binning::WorkBins;
+use super::copy_out::{copy_out, parallel_copy_on};
 use super::epa_kernel::EpaKernel;
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
@@ -100,6 +101,10 @@ pub(super) struct PenetrationJob {
     /// With the queue read back ([`PenetrationJob::read_queue`]): whether each dispatched pair went through the
     /// EPA pass, in dispatch order.
     pub(super) queued: Option<Vec<bool>>,
+    /// Whether the kernels keep wgpu's runtime checks ([`super::ShaderChecks`]).
+    checked: bool,
+    /// Whether records are copied out on every thread ([`parallel_copy_on`]).
+    parallel_copy: bool,
     /// Pass 2's dispatch arguments. Every adapter with compute shaders runs indirect dispatches (GL 4.3 and
     /// GLES 3.1 brought both), so there is no direct fallback.
     indirect: wgpu::Buffer,
@@ -135,6 +140,7 @@ impl PenetrationJob {
                 &PENETRATION_EPA_SCRATCH,
                 &self.layout,
                 climbing,
+                self.checked,
             ));
         }
         self.epa_kernel = kernel;
@@ -172,7 +178,12 @@ impl PenetrationJob {
         }
     }
 
-    pub(super) fn new(device: &wgpu::Device, climbing: Climbing, kernel: EpaKernel) -> Self {
+    pub(super) fn new(
+        device: &wgpu::Device,
+        climbing: Climbing,
+        kernel: EpaKernel,
+        checked: bool,
+    ) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.extend([Access::ReadWrite; 4]);
         let layout = bind_group_layout(device, "penetration bindings", &bindings);
@@ -186,8 +197,8 @@ impl PenetrationJob {
             shared: false,
         };
         let mut job = Self {
-            gjk_pass: KernelPipelines::new(device, &PENETRATION_GJK, &layout, climbing),
-            epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing),
+            gjk_pass: KernelPipelines::new(device, &PENETRATION_GJK, &layout, climbing, checked),
+            epa_pass: KernelPipelines::new(device, &PENETRATION_EPA, &layout, climbing, checked),
             epa_scratch_pass: None,
             epa_kernel: EpaKernel::Private,
             layout,
@@ -195,6 +206,8 @@ impl PenetrationJob {
             epa_order: EpaOrder::for_device(device),
             device_order: EpaOrder::for_device(device),
             queued: None,
+            checked,
+            parallel_copy: parallel_copy_on(device),
             outputs: [
                 per_pair("results", RESULT_STRIDE),
                 per_pair("penetrations", PENETRATION_STRIDE.max(CONTACT_STRIDE)),
@@ -345,10 +358,14 @@ impl KernelJob for PenetrationJob {
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {
+        let parallel = self.parallel_copy;
         let copy = |words: &mut Vec<u32>, stride: u64, bytes: &[u8]| {
             let at = first * (stride / 4) as usize;
-            bytemuck::cast_slice_mut::<u32, u8>(&mut words[at..at + bytes.len() / 4])
-                .copy_from_slice(bytes);
+            copy_out(
+                bytemuck::cast_slice_mut::<u32, u8>(&mut words[at..at + bytes.len() / 4]),
+                bytes,
+                parallel,
+            );
         };
         copy(&mut self.result_words, self.outputs[0].stride, outputs[0]);
         copy(

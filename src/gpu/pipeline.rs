@@ -54,14 +54,15 @@ pub fn bind_group_layout(
 }
 
 /// The compute pipeline of `kernel` (assembled from its WGSL files) over `layout`, with or without the hull
-/// climb.
+/// climb, with wgpu's runtime checks or without them (`checked`, [`super::ShaderChecks`]).
 pub fn compute_pipeline(
     device: &wgpu::Device,
     kernel: &Kernel,
     layout: &wgpu::BindGroupLayout,
     climbing: Climbing,
+    checked: bool,
 ) -> wgpu::ComputePipeline {
-    compute_pipeline_for(device, kernel, &[layout], climbing)
+    compute_pipeline_for(device, kernel, &[layout], climbing, checked)
 }
 
 /// The compute pipeline of `kernel` over bind groups `layouts` (group 0 first).
@@ -69,8 +70,9 @@ pub fn compute_pipeline_over(
     device: &wgpu::Device,
     kernel: &Kernel,
     layouts: &[&wgpu::BindGroupLayout],
+    checked: bool,
 ) -> wgpu::ComputePipeline {
-    compute_pipeline_for(device, kernel, layouts, Climbing::Compiled)
+    compute_pipeline_for(device, kernel, layouts, Climbing::Compiled, checked)
 }
 
 /// One kernel's pipeline, built with the hull climb or without it as the scene needs ([`Climbing`]); each variant
@@ -82,6 +84,8 @@ pub struct KernelPipelines {
     built: [Option<wgpu::ComputePipeline>; 2],
     active: wgpu::ComputePipeline,
     active_climbing: Climbing,
+    /// Whether the modules carry wgpu's runtime checks.
+    checked: bool,
 }
 
 impl KernelPipelines {
@@ -90,8 +94,9 @@ impl KernelPipelines {
         kernel: &'static Kernel,
         layout: &wgpu::BindGroupLayout,
         climbing: Climbing,
+        checked: bool,
     ) -> Self {
-        let active = compute_pipeline(device, kernel, layout, climbing);
+        let active = compute_pipeline(device, kernel, layout, climbing, checked);
         let mut built = [None, None];
         built[variant(climbing)] = Some(active.clone());
         Self {
@@ -100,14 +105,15 @@ impl KernelPipelines {
             built,
             active,
             active_climbing: climbing,
+            checked,
         }
     }
 
     /// Makes the variant for `climbing` the one [`KernelPipelines::active`] gives, building it if needed.
     pub fn select(&mut self, device: &wgpu::Device, climbing: Climbing) {
-        let (kernel, layout) = (self.kernel, &self.layout);
+        let (kernel, layout, checked) = (self.kernel, &self.layout, self.checked);
         self.active = self.built[variant(climbing)]
-            .get_or_insert_with(|| compute_pipeline(device, kernel, layout, climbing))
+            .get_or_insert_with(|| compute_pipeline(device, kernel, layout, climbing, checked))
             .clone();
         self.active_climbing = climbing;
     }
@@ -126,17 +132,37 @@ fn variant(climbing: Climbing) -> usize {
     usize::from(climbing == Climbing::Compiled)
 }
 
+#[expect(
+    unsafe_code,
+    reason = "trusted shader modules: the kernels need none of wgpu's runtime checks (see the SAFETY note)"
+)]
 fn compute_pipeline_for(
     device: &wgpu::Device,
     kernel: &Kernel,
     layouts: &[&wgpu::BindGroupLayout],
     climbing: Climbing,
+    checked: bool,
 ) -> wgpu::ComputePipeline {
     let layouts: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().copied().map(Some).collect();
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+    let descriptor = wgpu::ShaderModuleDescriptor {
         label: Some(kernel.file.path),
         source: wgpu::ShaderSource::Wgsl(kernel.source_for(climbing).into()),
-    });
+    };
+    let module = if checked {
+        device.create_shader_module(descriptor)
+    } else {
+        // SAFETY: the narrow phase's kernels index only within what the host sized and checked: pair indices
+        // below the chunk's pair count (the pairs and outputs are bound for it), instance and hull indices
+        // checked on upload (`Scene::set_instances`, `GpuError::BadIndex`) or, for pairs fed from the device,
+        // written by the GPU broad phase from its own body indices; draw slots checked by `BodyMarks::new`; hull
+        // points within each hull's `offset + count` in the pool, private arrays by counts their own code
+        // bounds, EPA's scratch lanes within the scratch binding's length (an invocation without a lane answers
+        // `epa_overflow` before touching it); every loop is bounded by a count (iterations, hull points, polytope slots); integer division
+        // is by constants.
+        unsafe {
+            device.create_shader_module_trusted(descriptor, wgpu::ShaderRuntimeChecks::unchecked())
+        }
+    };
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(kernel.name),
         bind_group_layouts: &layouts,

@@ -33,6 +33,10 @@ pub struct GpuTimings {
     pub kernel_s: Option<f64>,
     /// Host time copying results out of the readback ring (and back to pair order after binning).
     pub readback_s: f64,
+    /// Of `readback_s`: the copies out of the mapped readback buffers alone, and the bytes they copied
+    /// ([`GpuTimings::readback_gb_s`]).
+    pub readback_copy_s: f64,
+    pub readback_copy_bytes: u64,
     /// The whole call, uploads since the previous batch included.
     pub total_s: f64,
     /// Dispatches the batch was split into.
@@ -57,6 +61,13 @@ impl GpuTimings {
         self.upload_s += sort_s;
         self.readback_s += restore_s;
         self.total_s += sort_s + restore_s;
+    }
+
+    /// The rate of the copies out of the mapped readback buffers, in GB/s (10^9 bytes); `None` when nothing
+    /// was copied.
+    pub fn readback_gb_s(&self) -> Option<f64> {
+        (self.readback_copy_bytes > 0 && self.readback_copy_s > 0.0)
+            .then(|| self.readback_copy_bytes as f64 / self.readback_copy_s / 1e9)
     }
 
     /// Host time per pair, in nanoseconds: wall time minus kernel time (`None` without timestamps).
@@ -831,7 +842,13 @@ impl Stream<'_> {
                     }
                 })
                 .collect();
+            let copy_start = Instant::now();
             job.collect(chunk.first, &slices);
+            if job.reads_back() {
+                self.timings.readback_copy_s += copy_start.elapsed().as_secs_f64();
+                self.timings.readback_copy_bytes +=
+                    slices.iter().map(|s| s.len() as u64).sum::<u64>();
+            }
         }
         s.readback.unmap();
         self.timings.readback_s += start.elapsed().as_secs_f64();

@@ -4,8 +4,12 @@
 
 pub mod constants;
 #[cfg(test)]
+mod indexing_tests;
+#[cfg(test)]
 mod layout_tests;
 pub mod private_memory;
+#[cfg(test)]
+mod record_tests;
 
 /// A shared WGSL file, by path (for messages) and text.
 pub(crate) struct SharedFile {

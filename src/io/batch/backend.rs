@@ -2,7 +2,7 @@
 //! module's `backend=` (and `WGPU_BACKEND` for `auto`/`gpu`). A caller that did not ask for the GPU falls back
 //! to the CPU with one notice; one that did fails with a clear error, worded with the command line's flag.
 
-use crate::gpu::{check_backend_env, BackendChoice, GpuContext};
+use crate::gpu::{check_backend_env, check_shader_checks_env, BackendChoice, GpuContext};
 use crate::io::sink::note;
 use anyhow::anyhow;
 
@@ -77,10 +77,14 @@ fn forced(choice: BackendChoice, flag: &str) -> anyhow::Result<Selected> {
 }
 
 /// Opens the chosen backend. Prints at most one notice to stderr, when `auto` falls back to the CPU. An
-/// invalid `WGPU_BACKEND` is an error for `auto` and `gpu`, which honour it, and ignored by `cpu`.
+/// invalid `WGPU_BACKEND` is an error for `auto` and `gpu`, which honour it, and ignored by `cpu`; so is an
+/// invalid `GPU_GJK_SHADER_CHECKS` for every backend but `cpu`.
 pub fn select_backend(backend: Backend, software: SoftwareAdapters) -> anyhow::Result<Selected> {
     if matches!(backend, Backend::Auto | Backend::Gpu) {
         check_backend_env().map_err(anyhow::Error::msg)?;
+    }
+    if backend != Backend::Cpu {
+        check_shader_checks_env().map_err(anyhow::Error::msg)?;
     }
     match backend {
         Backend::Cpu => Ok(Selected::Cpu),
