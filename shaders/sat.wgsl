@@ -28,16 +28,9 @@ struct SatResult {
 @group(0) @binding(2) var<storage, read> sat_pairs: array<SatPair>;
 @group(0) @binding(3) var<storage, read_write> sat_results: array<SatResult>;
 
-const SAT_ANSWERED: u32 = 0u;
-const SAT_GPU_LOOP_LIMIT: u32 = 1u;
-
-const AXIS_FACE_A: u32 = 0u;
-const AXIS_FACE_B: u32 = 1u;
-const AXIS_EDGES: u32 = 2u;
-
-// Edges whose cross product is shorter than this fraction of their lengths' product are parallel within float32
-// rounding: their axis is noise, and their plane is a face's, tested among the faces.
-const SAT_PARALLEL_SINE: f32 = 1e-4;
+// From Rust (src/gpu/sat/mod.rs): SAT_ANSWERED and SAT_GPU_LOOP_LIMIT, the statuses of `info.x`; AXIS_FACE_A,
+// AXIS_FACE_B and AXIS_EDGES, the best axis's kinds in `info.y`; SAT_PARALLEL_SINE, below which two edges' cross
+// product over their lengths' product is float32 noise (their plane is a face's, tested among the faces).
 
 var<private> best_separation: f32;
 var<private> best_axis: vec3<f32>;
@@ -95,7 +88,7 @@ fn edge_pair(
     consider(dot(axis, pb - pa), axis, AXIS_EDGES, ea, eb);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn sat_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
     let k = id.x;
     if (k >= params.pair_count) {

@@ -1,15 +1,13 @@
 // A solid hull as the separating axis test reads it on the GPU: the twin of `Polyhedron` (src/shape/polyhedron.rs),
 // packed by src/gpu/sat/pack.rs into one array of 32-bit words, float32 values stored by their bits.
 //
-// A hull starts at its base word with a header of HULL_HEADER_WORDS words:
+// A hull starts at its base word with a header of HULL_HEADER_WORDS words (from Rust: src/gpu/sat/pack.rs):
 //   0 point count, 1 plane count, 2 edge count, 3 loose point count,
 //   4 points, 5 planes, 6 edges, 7 `first`, 8 neighbours, 9 loose points (offsets from the base),
 //   10..12 the points' mean, 13 whether to climb (1) or scan (0).
 // Points are three floats each (the shape's local frame: centre + core point), planes four (unit outward normal,
 // then the largest `normal . point` over the face), edges four words (its two points, the faces on either side),
 // and the edge graph is in CSR form: the neighbours of point i are neighbours[first[i]..first[i + 1]].
-
-const HULL_HEADER_WORDS: u32 = 16u;
 
 fn poly_word(at: u32) -> u32 {
     return poly[at];

@@ -17,6 +17,7 @@ use super::GpuError;
 use crate::query::PairInput;
 use crate::sat::{SatAnswer, SatAxis};
 use glam::{DVec3, Vec3};
+pub(crate) use pack::HULL_HEADER_WORDS;
 use pack::{pair_words, HullPool, SatPairWords, SatResultWords};
 use wgpu::util::DeviceExt;
 
@@ -70,12 +71,26 @@ const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 /// The most hull words one chunk binds, below the device's binding limit.
 const MAX_HULL_BYTES_PER_CHUNK: u64 = 64 << 20;
 
-/// Status words of `SatResult.info.x` (`shaders/sat.wgsl`).
-const SAT_GPU_LOOP_LIMIT: u32 = 1;
+/// Status words of `SatResult.info.x` (`shaders/sat.wgsl`; emitted into it by src/gpu/shader/constants.rs).
+pub(crate) const SAT_ANSWERED: u32 = 0;
+pub(crate) const SAT_GPU_LOOP_LIMIT: u32 = 1;
+
+/// Kinds of the best axis in `SatResult.info.y`.
+pub(crate) const AXIS_FACE_A: u32 = 0;
+pub(crate) const AXIS_FACE_B: u32 = 1;
+pub(crate) const AXIS_EDGES: u32 = 2;
+
+/// Edges whose cross product is shorter than this fraction of their lengths' product are parallel within float32
+/// rounding on the GPU: their axis is noise, and their plane is a face's, tested among the faces (the CPU test's
+/// threshold is 1e-12; docs/gpu.md says why the GPU's is wider).
+pub(crate) const SAT_PARALLEL_SINE: f64 = 1e-4;
 
 /// The kernel's source: the loop-budget probe, the polyhedron reader and the kernel.
 pub(crate) fn sat_source() -> String {
-    [
+    let constants = crate::gpu::shader::constants::wgsl_constants_for(
+        crate::gpu::shader::constants::Climbing::Left,
+    );
+    let files: String = [
         (
             "shared/loop_budget.wgsl",
             include_str!("../../../shaders/shared/loop_budget.wgsl"),
@@ -88,7 +103,8 @@ pub(crate) fn sat_source() -> String {
     ]
     .iter()
     .map(|(path, text)| format!("\n// ---- {path} ----\n{text}"))
-    .collect()
+    .collect();
+    constants + &files
 }
 
 /// Runs the separating axis test on batches of pairs, on a device and queue of your own.
@@ -290,8 +306,8 @@ fn answer_of(record: &SatResultWords, pair: &PairInput) -> GpuSatAnswer {
         return GpuSatAnswer::NotPolyhedra;
     };
     let axis = match kind {
-        0 => SatAxis::FaceA(first),
-        1 => SatAxis::FaceB(first),
+        AXIS_FACE_A => SatAxis::FaceA(first),
+        AXIS_FACE_B => SatAxis::FaceB(first),
         _ => {
             let ends = |edges: &[crate::shape::PolyhedronEdge], k: u32| {
                 edges.get(k as usize).map_or([u32::MAX; 2], |e| e.ends)

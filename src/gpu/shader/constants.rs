@@ -23,6 +23,10 @@ use crate::gpu::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
 };
+use crate::gpu::sat::{
+    AXIS_EDGES, AXIS_FACE_A, AXIS_FACE_B, HULL_HEADER_WORDS, SAT_ANSWERED, SAT_GPU_LOOP_LIMIT,
+    SAT_PARALLEL_SINE,
+};
 use crate::gpu::WORKGROUP_SIZE;
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
@@ -129,6 +133,13 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         u32_constant("MARK_UNANSWERED", MARK_UNANSWERED),
         u32_constant("MARK_DISPUTED", MARK_DISPUTED),
         u32_constant("FAILURE_ENTRY_WORDS", FAILURE_ENTRY_WORDS),
+        u32_constant("HULL_HEADER_WORDS", HULL_HEADER_WORDS as u32),
+        u32_constant("SAT_ANSWERED", SAT_ANSWERED),
+        u32_constant("SAT_GPU_LOOP_LIMIT", SAT_GPU_LOOP_LIMIT),
+        u32_constant("AXIS_FACE_A", AXIS_FACE_A),
+        u32_constant("AXIS_FACE_B", AXIS_FACE_B),
+        u32_constant("AXIS_EDGES", AXIS_EDGES),
+        f32_constant("SAT_PARALLEL_SINE", SAT_PARALLEL_SINE),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());
