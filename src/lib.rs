@@ -59,6 +59,7 @@ pub mod gjk;
 pub mod gpu;
 pub mod instance;
 pub mod manifold;
+pub mod physics;
 pub mod pose;
 pub mod query;
 pub mod real;
