@@ -199,13 +199,20 @@ impl DebugView {
             self.contacts = contacts(&sim.scene, &sim.data, &sim.config, only);
             self.contacts_key = Some(key);
         }
-        scene_overlays(&OverlayInputs {
+        let mut batch = scene_overlays(&OverlayInputs {
             data: &sim.data,
             contacts: &self.contacts,
             toggles: self.overlays,
             closest_threshold: self.closest_threshold,
             only_body: only,
-        })
+        });
+        if let Some(physics) = sim
+            .physics()
+            .filter(|_| self.overlays.is_on(Overlay::Contacts))
+        {
+            physics.manifold_prims(&mut batch, only);
+        }
+        batch
     }
 
     /// Highlight instances: the player's body, the picked body, its partners and the selected pair's partner.

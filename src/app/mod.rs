@@ -19,6 +19,7 @@ pub mod headless;
 pub mod hud;
 pub mod inspector;
 pub mod overlays;
+pub mod physics;
 pub mod picking;
 pub mod plane;
 pub mod render;

@@ -4,6 +4,7 @@
 mod broad;
 mod inspector;
 mod marks;
+mod physics;
 mod sim;
 
 use crate::gpu::{BackendChoice, GpuContext};
