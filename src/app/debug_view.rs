@@ -6,6 +6,7 @@
 use super::camera::Camera;
 use super::draw_list::{highlight_instances, Outlines};
 use super::inspector::{GpuVerdict, InspectedPair, Inspector};
+use super::manifold_overlay::manifold_prims;
 use super::overlays::{contacts, scene_overlays, Contact, Overlay, OverlayInputs, OverlayToggles};
 use super::picking::{clearest_direction, cursor_ray, pick};
 use super::render::{BodyInstance, OverlayBatch};
@@ -210,7 +211,7 @@ impl DebugView {
             .physics()
             .filter(|_| self.overlays.is_on(Overlay::Contacts))
         {
-            physics.manifold_prims(&mut batch, only);
+            manifold_prims(physics, &mut batch, only);
         }
         batch
     }

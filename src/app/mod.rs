@@ -18,6 +18,7 @@ pub mod fps;
 pub mod headless;
 pub mod hud;
 pub mod inspector;
+pub mod manifold_overlay;
 pub mod overlays;
 pub mod physics;
 pub mod picking;

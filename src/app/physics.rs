@@ -2,11 +2,7 @@
 //! ([`crate::stress::separate`]), or rigid-body physics ([`gpu_gjk::physics`]): gravity, a floor at the bottom
 //! of the scene's box and walls at its sides, contacts from the crate's manifolds, on the CPU.
 
-use super::overlays::{arrow_head, Overlay};
-use super::render::{OverlayBatch, OverlayPrim};
-use crate::stress::StressScene;
-use glam::Vec3;
-use gpu_gjk::physics::contact::Partner;
+use crate::stress::{ResponseStats, StressScene};
 use gpu_gjk::physics::{RigidBody, World};
 use serde::Serialize;
 use std::time::Instant;
@@ -134,45 +130,15 @@ impl StressPhysics {
     pub fn world(&self) -> &World {
         &self.world
     }
-
-    /// The contact overlay's part for physics: every point of the last step's manifolds as a disc, and each
-    /// contact's normal as an arrow from the middle of its points (the pairs of body `only`, when given).
-    pub fn manifold_prims(&self, batch: &mut OverlayBatch, only: Option<u32>) {
-        let colour = Overlay::Contacts.colour();
-        for contact in &self.world.contacts {
-            let b = match contact.key.b {
-                Partner::Body(b) => Some(b),
-                Partner::Plane(_) => None,
-            };
-            if only.is_some_and(|o| o != contact.key.a && Some(o) != b) || contact.points.is_empty()
-            {
-                continue;
-            }
-            let mut middle = Vec3::ZERO;
-            for point in &contact.points {
-                batch
-                    .prims
-                    .push(OverlayPrim::disc(point.position, MANIFOLD_POINT_PX, colour));
-                middle += point.position;
-            }
-            middle /= contact.points.len() as f32;
-            let tip = middle + contact.normal * NORMAL_LENGTH;
-            batch
-                .prims
-                .push(OverlayPrim::segment(middle, tip, NORMAL_WIDTH_PX, colour));
-            arrow_head(batch, middle, tip, colour);
-        }
-    }
 }
 
-/// The manifold overlay's sizes: points in pixels, normals in world units.
-const MANIFOLD_POINT_PX: f32 = 7.0;
-const NORMAL_WIDTH_PX: f32 = 2.0;
-const NORMAL_LENGTH: f32 = 0.3;
-
 /// The HUD's response row: the mode and what it did this frame.
-pub fn describe(mode: ResponseMode, stats: &super::sim::FrameStats) -> String {
-    match (mode, stats.response, stats.physics) {
+pub fn describe(
+    mode: ResponseMode,
+    pushed: Option<ResponseStats>,
+    physics: Option<PhysicsStats>,
+) -> String {
+    match (mode, pushed, physics) {
         (ResponseMode::Off, _, _) => "off (R cycles push-apart, physics)".to_string(),
         (ResponseMode::PushApart, Some(r), _) => format!("push-apart, {} pairs pushed", r.pushed),
         (ResponseMode::Physics, _, Some(p)) => format!(

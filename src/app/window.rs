@@ -689,7 +689,7 @@ impl Running {
             .get(self.sim.scene.templates.first().copied().unwrap_or(0))
             .cloned()
             .unwrap_or_default();
-        let response = super::physics::describe(self.sim.response, stats);
+        let response = super::physics::describe(self.sim.response, stats.response, stats.physics);
         let query_mode = match self.sim.kind {
             QueryKind::Distance => "distance (GJK)",
             QueryKind::Intersection => "intersection (GJK, early exit)",

@@ -1,7 +1,8 @@
 //! The world: shapes, bodies, static planes, gravity and the fixed time step that moves them.
 
 use super::body::RigidBody;
-use super::contact::{find_contacts, Contact, ContactKey};
+use super::collide::find_contacts;
+use super::contact::{Contact, ContactKey};
 use super::planes::Plane;
 use super::solver::{iterate, iterate_push, prepare, warm_start, Motion, SolverSettings};
 use crate::pose::Pose;
