@@ -3,6 +3,7 @@
 use super::broad::BroadPhaseChoice;
 use super::check_sample::DEFAULT_SAMPLE_PAIRS;
 use super::overlays::{Overlay, OverlayToggles};
+use super::physics::ResponseMode;
 use crate::bench::parse_within;
 use crate::gpu::BackendChoice;
 use crate::io::same_file::refuse_same_file;
@@ -132,10 +133,12 @@ pub struct DemoArgs {
     /// Start with hull wireframes on (V switches).
     #[arg(long)]
     pub wireframe: bool,
-    /// Start with the collision response on (R switches): overlapping bodies are pushed apart along the
-    /// EPA contact normal and bounce.
-    #[arg(long)]
-    pub response: bool,
+    /// The collision response at the start (R cycles off, push-apart, physics): push-apart pushes
+    /// overlapping bodies apart along EPA's normal; physics runs rigid bodies under gravity with a floor and
+    /// walls. `--response` alone is push-apart.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, default_value = "off",
+          default_missing_value = "push-apart")]
+    pub response: ResponseMode,
     /// Overlays on at the start, comma-separated (keys 5-9 and the HUD switch them).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
     pub overlay: Vec<OverlayName>,
@@ -236,7 +239,7 @@ impl DemoArgs {
             check_sample_size: DEFAULT_SAMPLE_PAIRS,
             cpu_narrow_phase: false,
             wireframe: false,
-            response: false,
+            response: ResponseMode::Off,
             overlay: Vec::new(),
             closest_range: None,
             pick: None,

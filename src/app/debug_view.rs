@@ -6,6 +6,7 @@
 use super::camera::Camera;
 use super::draw_list::{highlight_instances, Outlines};
 use super::inspector::{GpuVerdict, InspectedPair, Inspector};
+use super::manifold_overlay::manifold_prims;
 use super::overlays::{contacts, scene_overlays, Contact, Overlay, OverlayInputs, OverlayToggles};
 use super::picking::{clearest_direction, cursor_ray, pick};
 use super::render::{BodyInstance, OverlayBatch};
@@ -199,13 +200,20 @@ impl DebugView {
             self.contacts = contacts(&sim.scene, &sim.data, &sim.config, only);
             self.contacts_key = Some(key);
         }
-        scene_overlays(&OverlayInputs {
+        let mut batch = scene_overlays(&OverlayInputs {
             data: &sim.data,
             contacts: &self.contacts,
             toggles: self.overlays,
             closest_threshold: self.closest_threshold,
             only_body: only,
-        })
+        });
+        if let Some(physics) = sim
+            .physics()
+            .filter(|_| self.overlays.is_on(Overlay::Contacts))
+        {
+            manifold_prims(physics, &mut batch, only);
+        }
+        batch
     }
 
     /// Highlight instances: the player's body, the picked body, its partners and the selected pair's partner.

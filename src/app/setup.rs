@@ -9,6 +9,7 @@ use super::camera::Camera;
 use super::check::CheckPolicy;
 use super::check_sample::{CheckPairs, CHECK_ALL_UP_TO_BODIES};
 use super::debug_view::DebugView;
+use super::physics::ResponseMode;
 use super::sim::{NarrowMode, Simulation};
 use super::summary::SummaryContext;
 use crate::gjk::QueryKind;
@@ -128,7 +129,8 @@ pub fn summary_context(
         backend: format!("{:?}", gpu.adapter.get_info().backend),
         adapter: gpu.summary.to_string(),
         check: sim.check_description(),
-        response: sim.response,
+        response: sim.response != ResponseMode::Off,
+        response_mode: sim.response.label().to_string(),
         screenshot,
         window,
     }

@@ -6,6 +6,7 @@ use super::broad::{BroadTraffic, FrameBroadPhase};
 use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
 use super::check_sample::{add_listed_failures, restrict, CheckPairs};
 use super::draw_list::{draw_slots, mark_of_state};
+use super::physics::{PhysicsStats, ResponseMode, StressPhysics};
 use crate::batch::WarmCache;
 use crate::broad_phase::{world_aabbs, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
@@ -70,6 +71,8 @@ pub struct FrameStats {
     /// The collision response's pass (R), when it is on: CPU EPA on the colliding pairs, then pushes.
     pub response: Option<ResponseStats>,
     pub response_ms: Option<f64>,
+    /// The physics of the frame, when the response is physics (it moved the bodies before the broad phase).
+    pub physics: Option<PhysicsStats>,
     /// What the broad phase moved across the bus (nothing on the CPU grid).
     pub broad: BroadTraffic,
     /// Bytes written to the GPU and read back this frame by the broad and narrow phases (not the renderer),
@@ -147,8 +150,11 @@ pub struct Simulation {
     pub kind: QueryKind,
     pub config: GjkConfig,
     pub policy: CheckPolicy,
-    /// Push overlapping bodies apart after each frame's narrow phase (R in the demo).
-    pub response: bool,
+    /// What happens to overlapping bodies (R in the demo): nothing, pushed apart after each frame's narrow
+    /// phase, or physics moving the bodies in place of their constant velocities.
+    pub response: ResponseMode,
+    /// The physics world while the response is physics.
+    physics: Option<StressPhysics>,
     /// Where the candidate pairs are found (`--broad-phase`; the CPU grid unless set).
     pub broad: FrameBroadPhase,
     /// Which pairs of a checked frame the CPU check answers (`--check-pairs`; all unless set).
@@ -206,7 +212,8 @@ impl Simulation {
             kind,
             config,
             policy,
-            response: false,
+            response: ResponseMode::Off,
+            physics: None,
             broad: FrameBroadPhase::cpu(),
             check_pairs: CheckPairs::All,
             totals: CheckTotals::default(),
@@ -244,9 +251,7 @@ impl Simulation {
 
     /// Advances the scene by `dt` seconds (0 when paused) and answers every candidate pair.
     pub fn step(&mut self, dt: f32) -> Result<&FrameStats> {
-        if dt > 0.0 {
-            self.scene.step(dt);
-        }
+        let physics = self.move_bodies(dt);
         if self.shapes_dirty {
             self.shapes = Arc::new(self.scene.shapes.clone());
             // Each body owns a scaled copy of its template, a raw set to the upload: hulling the round ones
@@ -262,7 +267,10 @@ impl Simulation {
             self.gpu_bodies = None;
         }
         self.frame += 1;
-        let mut stats = FrameStats::default();
+        let mut stats = FrameStats {
+            physics,
+            ..FrameStats::default()
+        };
 
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
@@ -369,7 +377,7 @@ impl Simulation {
                 buffer.write(&marks);
             }
         }
-        if self.response {
+        if self.response == ResponseMode::PushApart {
             // The push happens after the colours, so the picture shows what the narrow phase answered.
             let start = Instant::now();
             let colliding: Vec<bool> = answers.iter().map(|r| r.intersecting).collect();
@@ -391,6 +399,33 @@ impl Simulation {
         Ok(&self.last)
     }
 
+    /// Moves the bodies by `dt` seconds: by physics when that is the response (its world built from the scene
+    /// when the response switched to it, or the bodies or shapes changed), else by their constant velocities.
+    fn move_bodies(&mut self, dt: f32) -> Option<PhysicsStats> {
+        if self.response != ResponseMode::Physics {
+            self.physics = None;
+            if dt > 0.0 {
+                self.scene.step(dt);
+            }
+            return None;
+        }
+        if self.shapes_dirty
+            || !self
+                .physics
+                .as_ref()
+                .is_some_and(|p| p.matches(&self.scene))
+        {
+            self.physics = Some(StressPhysics::new(&self.scene));
+        }
+        let physics = self.physics.as_mut()?;
+        Some(physics.step(&mut self.scene, dt))
+    }
+
+    /// The physics world, while the response is physics (the contact overlay draws its contacts).
+    pub fn physics(&self) -> Option<&StressPhysics> {
+        self.physics.as_ref()
+    }
+
     /// The GPU time timestamp queries measured, where they are trusted.
     fn gpu_time(&self, kernel_s: Option<f64>) -> Option<f64> {
         kernel_s.filter(|_| self.gpu_time_trusted)
@@ -400,7 +435,7 @@ impl Simulation {
     fn defers(&self) -> bool {
         self.mode == NarrowMode::Gpu
             && self.policy == CheckPolicy::WhenIdle
-            && !self.response
+            && self.response == ResponseMode::Off
             && !self.answers_wanted
     }
 
@@ -410,7 +445,7 @@ impl Simulation {
     fn feeds_on_device(&self) -> bool {
         matches!(self.check_pairs, CheckPairs::Sample { .. })
             && self.mode == NarrowMode::Gpu
-            && !self.response
+            && self.response == ResponseMode::Off
             && !self.answers_wanted
             && self.broad.on_gpu()
             && self.gpu.indexes_directly(self.scene.bodies.len())

@@ -2,6 +2,7 @@
 //! CPU check's figures.
 
 use super::hud::speedup;
+use super::physics::PhysicsStats;
 use super::sim::{CheckTotals, FrameStats};
 use serde::Serialize;
 
@@ -23,6 +24,9 @@ pub struct FrameLog {
     colliding_series: Vec<usize>,
     response_ms: Sum,
     bus: BusLog,
+    /// The first and the latest frame's physics, when physics ran.
+    physics_first: Option<PhysicsStats>,
+    physics_last: Option<PhysicsStats>,
 }
 
 /// Running sums of what the broad and narrow phases moved across the bus.
@@ -128,6 +132,11 @@ impl FrameLog {
         self.last_candidate_pairs = stats.candidate_pairs;
         self.last_colliding_pairs = stats.colliding_pairs;
         self.response_ms.add(stats.response_ms);
+        self.response_ms.add(stats.physics.map(|p| p.ms));
+        if let Some(physics) = stats.physics {
+            self.physics_first.get_or_insert(physics);
+            self.physics_last = Some(physics);
+        }
         self.bus.add(stats);
         if (self.frames - 1).is_multiple_of(10) {
             self.colliding_series.push(stats.colliding_pairs);
@@ -166,6 +175,11 @@ impl FrameLog {
             colliding_pairs_every_10_frames: self.colliding_series.clone(),
             per_frame: self.bus.summary(self.frames),
             response: context.response,
+            response_mode: context.response_mode,
+            physics: self.physics_last.map(|last| PhysicsSummary {
+                first_kinetic_energy: self.physics_first.map_or(0.0, |f| f.kinetic_energy),
+                last,
+            }),
             check: context.check,
             frames_checked: totals.frames_checked,
             pairs_checked: totals.pairs_checked,
@@ -188,6 +202,13 @@ impl FrameLog {
     }
 }
 
+/// The physics part of the summary.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PhysicsSummary {
+    pub first_kinetic_energy: f32,
+    pub last: PhysicsStats,
+}
+
 /// What the summary says about the run besides the per-frame figures.
 pub struct SummaryContext {
     pub bodies: usize,
@@ -198,6 +219,8 @@ pub struct SummaryContext {
     pub adapter: String,
     pub check: String,
     pub response: bool,
+    /// `off`, `push-apart` or `physics`.
+    pub response_mode: String,
     pub screenshot: Option<String>,
     /// Whether the frames were shown in a window (`false`: `--no-window`, drawn offscreen only).
     pub window: bool,
@@ -248,6 +271,11 @@ pub struct DemoSummary {
     pub per_frame: BusPerFrame,
     /// Whether the collision response was on at the end.
     pub response: bool,
+    /// Which response it was at the end: `off`, `push-apart` or `physics`.
+    pub response_mode: String,
+    /// The physics figures, when physics ran: the kinetic energy after the first frame and the last frame's
+    /// steps, contacts, points, sleeping bodies, kinetic energy and milliseconds.
+    pub physics: Option<PhysicsSummary>,
     pub check: String,
     pub frames_checked: u64,
     pub pairs_checked: u64,
@@ -332,6 +360,7 @@ mod tests {
             adapter: "test".into(),
             check: "every frame".into(),
             response: false,
+            response_mode: "off".to_string(),
             screenshot: None,
             window: true,
         };
@@ -362,6 +391,7 @@ mod tests {
             adapter: "test".into(),
             check: "off".into(),
             response: false,
+            response_mode: "off".to_string(),
             screenshot: None,
             window: true,
         };

@@ -470,7 +470,7 @@ impl Running {
             }
             Action::ToggleHud => self.hud.set_visible(!self.hud.visible()),
             Action::ToggleWireframe => self.wireframe = !self.wireframe,
-            Action::ToggleResponse => self.sim.response = !self.sim.response,
+            Action::ToggleResponse => self.sim.response = self.sim.response.next(),
             Action::Screenshot => {
                 self.screenshots += 1;
                 let path = args.screenshot.clone().unwrap_or_else(|| {
@@ -707,11 +707,7 @@ impl Running {
             .get(self.sim.scene.templates.first().copied().unwrap_or(0))
             .cloned()
             .unwrap_or_default();
-        let response = match (self.sim.response, stats.response) {
-            (false, _) => "off (R)".to_string(),
-            (true, Some(r)) => format!("on, {} pairs pushed", r.pushed),
-            (true, None) => "on".to_string(),
-        };
+        let response = super::physics::describe(self.sim.response, stats.response, stats.physics);
         let query_mode = match self.sim.kind {
             QueryKind::Distance => "distance (GJK)",
             QueryKind::Intersection => "intersection (GJK, early exit)",

@@ -31,7 +31,7 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["epa"],
     &["query"],
     &["manifold", "sat", "batch", "gpu"],
-    &["resolve", "validate"],
+    &["resolve", "validate", "physics"],
     // Batches read and answered: JSON Lines, Arrow and Parquet, the batch drivers on the CPU and the GPU.
     &["io"],
 ];

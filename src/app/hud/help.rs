@@ -27,7 +27,7 @@ pub const KEYS: [(&str, &[(&str, &str)]); 4] = [
             ("1 2 3 4", "player: cube, sphere, cone, cylinder"),
             ("+ / -", "a quarter more / fewer bodies"),
             ("G", "narrow phase on the GPU or the CPU"),
-            ("R", "collision response"),
+            ("R", "response: off, push-apart, physics"),
             ("V", "hull wireframes"),
         ],
     ),

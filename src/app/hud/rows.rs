@@ -163,7 +163,7 @@ pub fn rows(stats: &HudStats) -> Vec<HudRow> {
         ),
         HudRow::new("Narrow phase", stats.narrow_phase).hover("G switches GPU and CPU"),
         HudRow::new("Player, view", view).hover("1-4 the player's shape, V wireframes"),
-        HudRow::new("Response", stats.response).hover("R switches the collision response"),
+        HudRow::new("Response", stats.response).hover("R cycles the collision response: off, push-apart, physics"),
     ]);
     rows
 }

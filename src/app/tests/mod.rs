@@ -6,6 +6,7 @@ mod device_feed;
 mod gpu_scene;
 mod inspector;
 mod marks;
+mod physics;
 mod sim;
 
 use crate::gpu::{BackendChoice, GpuContext};

@@ -122,7 +122,7 @@ fn the_cpu_mode_colours_the_same_bodies_and_player_moves_and_switches() {
 fn with_the_response_on_overlaps_fall_and_the_check_stays_clean() {
     let Some(ctx) = context() else { return };
     let mut sim = simulation(&ctx, 1000, QueryKind::Distance);
-    sim.response = true;
+    sim.response = crate::app::physics::ResponseMode::PushApart;
     let first = sim.step(1.0 / 60.0).unwrap().colliding_pairs;
     let mut last = first;
     for _ in 0..40 {
