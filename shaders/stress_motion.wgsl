@@ -59,36 +59,7 @@ fn sin_cos(x: f32) -> vec2<f32> {
     return vec2<f32>(s, c);
 }
 
-// a * b for quaternions xyzw (glam's `Quat * Quat`).
-fn quat_mul(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
-    return vec4<f32>(
-        a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-    );
-}
-
-// The rotation matrix of a unit quaternion, in glam's `Mat3::from_quat` steps.
-fn rotation_of(q: vec4<f32>) -> mat3x3<f32> {
-    let x2 = q.x + q.x;
-    let y2 = q.y + q.y;
-    let z2 = q.z + q.z;
-    let xx = q.x * x2;
-    let xy = q.x * y2;
-    let xz = q.x * z2;
-    let yy = q.y * y2;
-    let yz = q.y * z2;
-    let zz = q.z * z2;
-    let wx = q.w * x2;
-    let wy = q.w * y2;
-    let wz = q.w * z2;
-    return mat3x3<f32>(
-        vec3<f32>(1.0 - (yy + zz), xy + wz, xz - wy),
-        vec3<f32>(xy - wz, 1.0 - (xx + zz), yz + wx),
-        vec3<f32>(xz + wy, yz - wx, 1.0 - (xx + yy)),
-    );
-}
+// quat_mul and mat3_from_quat come from shared/quaternion.wgsl (glam's `Quat * Quat` and `Mat3::from_quat`).
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn stress_motion(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -127,7 +98,7 @@ fn stress_motion(@builtin(global_invocation_id) gid: vec3<u32>) {
     instances[i].position = body.position.xyz;
     instances[i].rotation = body.rotation;
     // The local box rotated: it holds the shape, so no pair is missed.
-    let r = rotation_of(body.rotation);
+    let r = mat3_from_quat(body.rotation);
     let a = mat3x3<f32>(abs(r[0]), abs(r[1]), abs(r[2]));
     let centre = r * body.box_centre.xyz + body.position.xyz;
     let half = a * body.box_half.xyz;
@@ -152,7 +123,7 @@ fn render_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let body = bodies[i];
-    let r = rotation_of(body.rotation) * body.position.w;
+    let r = mat3_from_quat(body.rotation) * body.position.w;
     var out: RenderInstance;
     out.model = mat4x4<f32>(
         vec4<f32>(r[0], 0.0),

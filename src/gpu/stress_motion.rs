@@ -19,13 +19,14 @@ use crate::pose::Pose;
 use crate::scenario::stress::{Body, StressScene};
 use glam::{Quat, Vec3, Vec4};
 
-/// The kernel file, assembled after the constants of [`shader_source`].
+/// The kernel file, assembled after the constants of [`shader_source`] and the shared quaternion helpers.
 const SHADER: &str = include_str!("../../shaders/stress_motion.wgsl");
+const QUATERNION: &str = include_str!("../../shaders/shared/quaternion.wgsl");
 
 fn shader_source() -> String {
     format!(
         "// Generated from Rust by src/gpu/stress_motion.rs.\nconst WORKGROUP_SIZE: u32 = {WORKGROUP_SIZE}u;\n\
-         {SHADER}"
+         {QUATERNION}\n{SHADER}"
     )
 }
 
