@@ -66,3 +66,26 @@ def test_gpu_workers_give_the_single_process_gpu_answers(gpu_available, tmp_path
         answers = client.compute(frame, resources=gpu_gjk_dask.GPU_RESOURCES).result()
     single = gpu_gjk.query(shapes, pq.read_table(tmp_path), backend="gpu")
     assert pa.Table.from_pandas(answers, preserve_index=False).equals(single)
+
+
+def test_two_workers_give_the_single_process_manifolds(client, tmp_path):
+    shapes, pairs = random_batch(37, 400)
+    # A bad row: its error travels through Dask like the manifolds, naming the row of the whole data set.
+    a = pairs.column("a").to_pylist()
+    a[250] = 9
+    pairs = pairs.set_column(0, "a", pa.array(a, pa.uint32()))
+    write_data_set(tmp_path, pairs)
+
+    frame = gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), kind="manifold", threads=1)
+    assert frame.npartitions >= 2
+    answers = pa.Table.from_pandas(frame.compute(), preserve_index=False)
+    single = gpu_gjk.query(shapes, pq.read_table(tmp_path), kind="manifold", threads=1)
+    assert answers.num_rows == 400
+    assert answers.column_names == list(gpu_gjk.MANIFOLD_COLUMNS)
+    for name in gpu_gjk.MANIFOLD_COLUMNS:
+        assert answers.column(name).to_pylist() == single.column(name).to_pylist(), name
+    points = answers.column("points").to_pylist()
+    assert any(p for p in points), "some pairs of the random batch touch or overlap"
+    errors = answers.column("error").to_pylist()
+    assert [k for k, e in enumerate(errors) if e] == [250]
+    assert errors[250] == "pairs row 250: a: no shape has id 9"
