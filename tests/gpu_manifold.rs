@@ -1,0 +1,185 @@
+//! GPU contact manifolds against the CPU's, on every backend there is (OpenGL and Vulkan: llvmpipe and lavapipe
+//! without a GPU). Without any adapter these tests say they were skipped, except under `CI=true`, where a missing
+//! adapter fails the run.
+
+mod common;
+
+use common::gpu::{backend_contexts, exclusive};
+use glam::{DQuat, DVec3, Vec3};
+use gpu_gjk::gpu::manifold::compare::{compare_with_cpu, GpuManifoldAgreement};
+use gpu_gjk::gpu::manifold::{GpuManifoldBatch, GpuManifolds, ManifoldSource};
+use gpu_gjk::sat::compare::{polyhedral_pairs, polyhedron};
+use gpu_gjk::shape::ConvexShape;
+use gpu_gjk::{DPose, GjkConfig, PairInput, Precision};
+
+/// The GPU's manifolds and their agreement with the CPU's on every backend, checked clean; the last
+/// backend's, or `None` when skipped.
+fn run(pairs: &[PairInput]) -> Option<(GpuManifoldBatch, GpuManifoldAgreement)> {
+    let mut last = None;
+    for (name, ctx) in backend_contexts() {
+        let _guard = exclusive();
+        let gpu = GpuManifolds::new(&ctx.device, &ctx.queue);
+        let batch = gpu
+            .run(pairs, Precision::default(), GjkConfig::default())
+            .unwrap();
+        assert_eq!(batch.manifolds.len(), pairs.len());
+        let found = compare_with_cpu(pairs, &batch);
+        eprintln!(
+            "{name}, {} pairs: {}; sources: {} GPU, {} not polyhedra, {} no contact, {} polygon bound, \
+             {} loop limit",
+            pairs.len(),
+            found.summary(),
+            batch.count(ManifoldSource::Gpu),
+            batch.count(ManifoldSource::CpuNotPolyhedra),
+            batch.count(ManifoldSource::CpuNoContact),
+            batch.count(ManifoldSource::CpuPolygonBound),
+            batch.count(ManifoldSource::CpuLoopLimit),
+        );
+        assert!(found.is_clean(), "{name}: {}", found.summary());
+        last = Some((batch, found));
+    }
+    last
+}
+
+fn at(x: f64, y: f64, z: f64) -> DPose {
+    DPose {
+        position: DVec3::new(x, y, z),
+        rotation: DQuat::IDENTITY,
+    }
+}
+
+fn turned(x: f64, y: f64, z: f64, axis: DVec3, angle: f64) -> DPose {
+    DPose {
+        position: DVec3::new(x, y, z),
+        rotation: DQuat::from_axis_angle(axis.normalize(), angle),
+    }
+}
+
+/// Every pair in both orders.
+fn both_orders<'s>(pairs: &[PairInput<'s>]) -> Vec<PairInput<'s>> {
+    pairs
+        .iter()
+        .flat_map(|p| [*p, PairInput::new(p.b, p.pose_b, p.a, p.pose_a)])
+        .collect()
+}
+
+#[test]
+fn hostile_pairs_match_the_cpu_manifolds_in_both_orders() {
+    let cube = ConvexShape::cuboid(Vec3::splat(0.5)).unwrap();
+    let slab = ConvexShape::cuboid(Vec3::new(2.0, 0.5, 2.0)).unwrap();
+    let huge = ConvexShape::cuboid(Vec3::splat(1e3)).unwrap();
+    let hull8 = polyhedron(8, 1.0, 7);
+    let hull64 = polyhedron(64, 1.0, 9);
+    let sphere = ConvexShape::sphere(0.5).unwrap();
+    let capsule = ConvexShape::capsule(0.5, 0.25).unwrap();
+    let far = 1e7;
+    let tilt = DVec3::new(1.0, 0.0, 0.3);
+    let skew = DVec3::new(1.0, 2.0, 3.0);
+    let pairs = both_orders(&[
+        // Face on face: resting 0.01 deep, and slightly tilted and turned.
+        PairInput::new(&slab, at(0.0, 0.0, 0.0), &cube, at(0.0, 0.99, 0.0)),
+        PairInput::new(
+            &slab,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.2, 0.98, -0.1, tilt, 0.02),
+        ),
+        PairInput::new(
+            &cube,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.1, 0.97, 0.05, skew, 0.03),
+        ),
+        // Edge on face: a cube turned 45 degrees about z, its bottom edge 0.02 into the slab.
+        PairInput::new(
+            &slab,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(
+                0.0,
+                0.5 + 0.5f64.sqrt() - 0.02,
+                0.0,
+                DVec3::new(0.01, 0.0, 1.0),
+                0.785,
+            ),
+        ),
+        // Rotated boxes, corner in.
+        PairInput::new(
+            &cube,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.9, 0.6, 0.1, skew, 0.7),
+        ),
+        // Hulls of 8 and 64 points against boxes and each other.
+        PairInput::new(
+            &hull8,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.7, 0.5, 0.2, skew, 0.4),
+        ),
+        PairInput::new(
+            &hull64,
+            at(0.0, 0.0, 0.0),
+            &slab,
+            turned(0.1, -1.2, 0.0, tilt, 0.05),
+        ),
+        PairInput::new(
+            &hull64,
+            at(0.0, 0.0, 0.0),
+            &hull8,
+            turned(1.1, 0.3, 0.2, skew, 1.2),
+        ),
+        // Identical and nested.
+        PairInput::new(&cube, at(0.0, 0.0, 0.0), &cube, at(0.0, 0.0, 0.0)),
+        PairInput::new(
+            &huge,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(1.0, 2.0, 3.0, skew, 0.3),
+        ),
+        // Far from the origin (relative pose formed in float64).
+        PairInput::new(
+            &slab,
+            at(far, far, far),
+            &cube,
+            turned(far + 0.2, far + 0.98, far, tilt, 0.02),
+        ),
+        PairInput::new(
+            &hull64,
+            at(far, -far, far),
+            &hull8,
+            turned(far + 1.1, -far + 0.3, far, skew, 1.2),
+        ),
+        // Apart: no points.
+        PairInput::new(&cube, at(0.0, 0.0, 0.0), &cube, at(0.0, 2.0, 0.0)),
+        // Rounded: answered on the CPU.
+        PairInput::new(&sphere, at(0.0, 0.0, 0.0), &cube, at(0.0, 0.9, 0.0)),
+        PairInput::new(&capsule, at(0.0, 0.0, 0.0), &slab, at(0.0, -0.7, 0.0)),
+    ]);
+    let Some((batch, found)) = run(&pairs) else {
+        return;
+    };
+    assert_eq!(batch.count(ManifoldSource::CpuNotPolyhedra), 4);
+    assert_eq!(batch.count(ManifoldSource::CpuNoContact), 2);
+    assert_eq!(batch.count(ManifoldSource::Gpu), pairs.len() - 6);
+    assert_eq!(found.gpu_points, pairs.len() - 6);
+    // The resting cube stands on its four bottom corners, 0.01 deep.
+    let resting = &batch.manifolds[0];
+    assert_eq!(resting.points.len(), 4);
+    for p in &resting.points {
+        assert!((p.depth - 0.01).abs() < 1e-6, "{p:?}");
+    }
+}
+
+/// Seeded boxes and hulls of 8 and 64 points (sizes 1e-3 to 1e3, at the origin and far from it, nested to
+/// apart): every manifold the same as the CPU's within the band.
+#[test]
+fn seeded_polyhedral_pairs_match_the_cpu_manifolds() {
+    let owned = polyhedral_pairs(2_000, &[0, 8, 64], 20261205);
+    let pairs: Vec<PairInput> = owned.iter().map(|p| p.input()).collect();
+    let Some((batch, found)) = run(&pairs) else {
+        return;
+    };
+    assert!(found.gpu_points > 200, "{}", found.summary());
+    assert_eq!(batch.count(ManifoldSource::CpuPolygonBound), 0);
+}
