@@ -183,3 +183,52 @@ fn seeded_polyhedral_pairs_match_the_cpu_manifolds() {
     assert!(found.gpu_points > 200, "{}", found.summary());
     assert_eq!(batch.count(ManifoldSource::CpuPolygonBound), 0);
 }
+
+/// A prism whose ends are 40-gons: resting on its end on a cube, its end is the incident face of the cube's,
+/// beyond the kernel's 32-point polygon, and the pair is answered on the CPU and counted; in the other order the
+/// prism's end is the reference and the cube's face, inside it, is clipped on the GPU.
+#[test]
+fn a_face_beyond_the_polygon_bound_is_answered_on_the_cpu_and_counted() {
+    let ring: Vec<Vec3> = (0..40)
+        .flat_map(|k| {
+            let angle = k as f32 * std::f32::consts::TAU / 40.0;
+            let (s, c) = angle.sin_cos();
+            [Vec3::new(c, -0.5, s), Vec3::new(c, 0.5, s)]
+        })
+        .collect();
+    let prism = ConvexShape::hull(&ring, 0.0).unwrap();
+    let cube = ConvexShape::cuboid(Vec3::splat(0.5)).unwrap();
+    let tilt = DVec3::new(1.0, 0.0, 0.4);
+    let pairs = both_orders(&[PairInput::new(
+        &cube,
+        at(0.0, 0.0, 0.0),
+        &prism,
+        turned(0.1, 0.99, 0.0, tilt, 0.01),
+    )]);
+    let Some((batch, _)) = run(&pairs) else {
+        return;
+    };
+    assert_eq!(
+        batch.sources,
+        [ManifoldSource::CpuPolygonBound, ManifoldSource::Gpu]
+    );
+    assert_eq!(batch.manifolds[0].points.len(), 4);
+    assert_eq!(batch.manifolds[1].points.len(), 4);
+}
+
+/// Hulls of 2,048 points: answered within the band, or, on a software adapter whose loop budget their face scans
+/// exceed, named loop-limit pairs that the CPU then answers.
+#[test]
+fn big_hulls_match_or_are_named_and_answered_on_the_cpu() {
+    let owned = polyhedral_pairs(48, &[2048], 5);
+    let pairs: Vec<PairInput> = owned.iter().map(|p| p.input()).collect();
+    let Some((batch, _)) = run(&pairs) else {
+        return;
+    };
+    assert_eq!(
+        batch.count(ManifoldSource::Gpu)
+            + batch.count(ManifoldSource::CpuNoContact)
+            + batch.count(ManifoldSource::CpuLoopLimit),
+        pairs.len()
+    );
+}
