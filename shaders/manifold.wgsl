@@ -347,68 +347,42 @@ fn pick(score_kind: u32, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, turn_sign: f3
     return best;
 }
 
-@compute @workgroup_size(8)
-fn manifold_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
-    let k = id.x;
-    if (k >= params.pair_count) {
-        return;
-    }
-    let pair = manifold_pairs[k];
-    let hull_a = pair.col0.w;
-    let hull_b = pair.col1.w;
-    turn = mat3x3<f32>(
-        bitcast<vec3<f32>>(pair.col0.xyz), bitcast<vec3<f32>>(pair.col1.xyz), bitcast<vec3<f32>>(pair.col2.xyz),
-    );
-    shift = bitcast<vec3<f32>>(pair.shift.xyz);
-    let normal = pair.normal.xyz;
-    let epa_depth = pair.normal.w;
-    let margin = pair.contact_a.w;
-    let slack = pair.contact_b.w;
-    let merge = pair.limits.x;
-    loop_cut = false;
-    overflow = false;
-
-    let face_a = find_feature(hull_a, 0u, normal);
-    let face_b = find_feature(hull_b, 1u, -normal);
-    let rank_a = min(face_a.count, 3u);
-    let rank_b = min(face_b.count, 3u);
-    var a_is_reference = rank_a > rank_b;
-    if (rank_a == rank_b) {
-        a_is_reference = face_a.alignment + params.reference_bias >= face_b.alignment;
-    }
-    var reference = face_b;
-    var incident = face_a;
-    if (a_is_reference) {
-        reference = face_a;
-        incident = face_b;
-    }
-
+// The incident feature as the polygon to clip (a vertex against a vertex: the pair itself), then clipped.
+fn clip_incident(reference: Feature, incident: Feature, normal: vec3<f32>) {
     poly_count = 0u;
     if (reference.count == 1u) {
         poly_p[0] = feature_point(incident, 0u);
         poly_inc[0] = incident.code;
         poly_ref[0] = reference.code;
         poly_count = 1u;
-    } else if (incident.count > MANIFOLD_MAX_POLYGON) {
-        overflow = true;
-    } else {
-        let n = incident.count;
-        for (var j = 0u; j < n; j = j + 1u) {
-            let i = feature_index(incident, j);
-            var edge = i;
-            if (n == 2u) {
-                edge = feature_index(incident, 0u);
-            }
-            poly_p[j] = feature_point(incident, j);
-            poly_inc[j] = feature_code(KIND_VERTEX, i);
-            poly_ref[j] = reference.code;
-            poly_along[j] = feature_code(KIND_EDGE, edge);
-        }
-        poly_count = n;
-        clip_polygon(reference, incident, normal);
+        return;
     }
+    if (incident.count > MANIFOLD_MAX_POLYGON) {
+        overflow = true;
+        return;
+    }
+    let n = incident.count;
+    for (var j = 0u; j < n; j = j + 1u) {
+        let i = feature_index(incident, j);
+        var edge = i;
+        if (n == 2u) {
+            edge = feature_index(incident, 0u);
+        }
+        poly_p[j] = feature_point(incident, j);
+        poly_inc[j] = feature_code(KIND_VERTEX, i);
+        poly_ref[j] = reference.code;
+        poly_along[j] = feature_code(KIND_EDGE, edge);
+    }
+    poly_count = n;
+    clip_polygon(reference, incident, normal);
+}
 
-    // Each kept point with its reference partner, deep enough.
+// Each clipped point with its reference partner, kept when deep enough; EPA's pair where none is as deep.
+fn gather_candidates(reference: Feature, a_is_reference: bool, pair: ManifoldPair) {
+    let normal = pair.normal.xyz;
+    let epa_depth = pair.normal.w;
+    let margin = pair.contact_a.w;
+    let slack = pair.contact_b.w;
     cand_count = 0u;
     var deepest = -3.4028235e38;
     let r0 = feature_point(reference, 0u);
@@ -437,7 +411,11 @@ fn manifold_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
         let deep = feature_code(KIND_DEEPEST, 0u);
         push_candidate(pair.contact_a.xyz, pair.contact_b.xyz, epa_depth, vec2<u32>(deep, deep));
     }
+}
 
+// The candidates deepest first without near-duplicates (in kept_index), then at most four of them: the twin of
+// `reduce`. Returns the chosen positions in kept_index (the first min(kept_count, 4) of them count).
+fn reduce_candidates(normal: vec3<f32>, merge: f32) -> vec4<u32> {
     // Deepest first, stable: each candidate's place is the number of deeper ones and of equally deep ones
     // before it (an insertion sort's `while` came out wrong on wgpu's OpenGL backend). Then near-duplicates on B
     // are dropped.
@@ -466,21 +444,55 @@ fn manifold_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
             kept_count = kept_count + 1u;
         }
     }
-    var chosen = vec4<u32>(0u, 1u, 2u, 3u);
-    var chosen_count = min(kept_count, 4u);
-    if (kept_count > 4u) {
-        let a = flat[0];
-        let second = pick(0u, a, a, a, 1.0, normal, vec3<u32>(0u), 1u);
-        let b = flat[second];
-        let third = pick(1u, a, b, a, 1.0, normal, vec3<u32>(0u, second, 0u), 2u);
-        let c = flat[third];
-        var turn_sign = 1.0;
-        if (dot(cross(b - a, c - a), normal) < 0.0) {
-            turn_sign = -1.0;
-        }
-        let fourth = pick(2u, a, b, c, turn_sign, normal, vec3<u32>(0u, second, third), 3u);
-        chosen = vec4<u32>(0u, second, third, fourth);
+    if (kept_count <= 4u) {
+        return vec4<u32>(0u, 1u, 2u, 3u);
     }
+    let a = flat[0];
+    let second = pick(0u, a, a, a, 1.0, normal, vec3<u32>(0u), 1u);
+    let b = flat[second];
+    let third = pick(1u, a, b, a, 1.0, normal, vec3<u32>(0u, second, 0u), 2u);
+    let c = flat[third];
+    var turn_sign = 1.0;
+    if (dot(cross(b - a, c - a), normal) < 0.0) {
+        turn_sign = -1.0;
+    }
+    let fourth = pick(2u, a, b, c, turn_sign, normal, vec3<u32>(0u, second, third), 3u);
+    return vec4<u32>(0u, second, third, fourth);
+}
+
+@compute @workgroup_size(8)
+fn manifold_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= params.pair_count) {
+        return;
+    }
+    let pair = manifold_pairs[k];
+    turn = mat3x3<f32>(
+        bitcast<vec3<f32>>(pair.col0.xyz), bitcast<vec3<f32>>(pair.col1.xyz), bitcast<vec3<f32>>(pair.col2.xyz),
+    );
+    shift = bitcast<vec3<f32>>(pair.shift.xyz);
+    let normal = pair.normal.xyz;
+    loop_cut = false;
+    overflow = false;
+
+    let face_a = find_feature(pair.col0.w, 0u, normal);
+    let face_b = find_feature(pair.col1.w, 1u, -normal);
+    let rank_a = min(face_a.count, 3u);
+    let rank_b = min(face_b.count, 3u);
+    var a_is_reference = rank_a > rank_b;
+    if (rank_a == rank_b) {
+        a_is_reference = face_a.alignment + params.reference_bias >= face_b.alignment;
+    }
+    var reference = face_b;
+    var incident = face_a;
+    if (a_is_reference) {
+        reference = face_a;
+        incident = face_b;
+    }
+    clip_incident(reference, incident, normal);
+    gather_candidates(reference, a_is_reference, pair);
+    let chosen = reduce_candidates(normal, pair.limits.x);
+    let chosen_count = min(kept_count, 4u);
 
     var result: ManifoldResult;
     for (var j = 0u; j < chosen_count; j = j + 1u) {
