@@ -318,7 +318,10 @@ fn push_candidate(on_a: vec3<f32>, on_b: vec3<f32>, depth: f32, id: vec2<u32>) {
 }
 
 // The kept point (by position in kept_index) with the highest score, the first on ties, not among `taken`.
-fn pick(score_kind: u32, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, turn_sign: f32, normal: vec3<f32>, taken: vec3<u32>, taken_count: u32) -> u32 {
+fn pick(
+    score_kind: u32, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, turn_sign: f32, normal: vec3<f32>, taken: vec3<u32>,
+    taken_count: u32,
+) -> u32 {
     var best = 0u;
     var best_score = 0.0;
     var found = false;
