@@ -232,3 +232,48 @@ fn big_hulls_match_or_are_named_and_answered_on_the_cpu() {
         pairs.len()
     );
 }
+
+/// Chunks of a few pairs and a few hulls answer every pair with the same bits as one chunk, and a pair whose two
+/// hulls alone exceed a chunk fails the run with the pair named.
+#[test]
+fn chunked_runs_answer_the_same_bits_and_an_oversized_pair_is_named() {
+    let owned = polyhedral_pairs(300, &[0, 8, 64], 11);
+    let pairs: Vec<PairInput> = owned.iter().map(|p| p.input()).collect();
+    let (precision, config) = (Precision::default(), GjkConfig::default());
+    for (name, ctx) in backend_contexts() {
+        let _guard = exclusive();
+        let whole = GpuManifolds::new(&ctx.device, &ctx.queue)
+            .run(&pairs, precision, config)
+            .unwrap();
+        assert_eq!(whole.chunks, 1);
+        // At most 7 pairs, or 8 KB of hull words (a 64-point hull with its faces takes a few KB).
+        let small = GpuManifolds::with_chunks(&ctx.device, &ctx.queue, 7, 8_000);
+        let chunked = small.run(&pairs, precision, config).unwrap();
+        let on_gpu = whole.count(ManifoldSource::Gpu);
+        assert!(
+            chunked.chunks >= on_gpu / 7,
+            "{name}: {} chunks for {on_gpu} pairs",
+            chunked.chunks
+        );
+        assert_eq!(
+            format!("{:?}", chunked.manifolds),
+            format!("{:?}", whole.manifolds),
+            "{name}"
+        );
+        let tight = GpuManifolds::with_chunks(&ctx.device, &ctx.queue, 7, 1_000);
+        let big = polyhedron(64, 1.0, 3);
+        let cube = ConvexShape::cuboid(Vec3::splat(0.5)).unwrap();
+        let mixed = [
+            PairInput::new(&cube, at(0.0, 0.0, 0.0), &cube, at(0.5, 0.0, 0.0)),
+            PairInput::new(&big, at(0.0, 0.0, 0.0), &cube, at(0.5, 0.0, 0.0)),
+        ];
+        let error = tight
+            .run(&mixed, precision, config)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("pair 1: its two hulls with their faces need"),
+            "{name}: {error}"
+        );
+    }
+}

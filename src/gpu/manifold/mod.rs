@@ -108,10 +108,22 @@ pub struct GpuManifolds {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     max_hull_bytes: u64,
+    max_pairs: usize,
 }
 
 impl GpuManifolds {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
+        Self::with_chunks(device, queue, MAX_PAIRS_PER_CHUNK, MAX_HULL_BYTES_PER_CHUNK)
+    }
+
+    /// [`GpuManifolds::new`] with chunks of at most `max_pairs` pairs and `max_hull_bytes` of hull words (each
+    /// also capped by the device's binding limit): smaller chunks keep each dispatch shorter.
+    pub fn with_chunks(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        max_pairs: usize,
+        max_hull_bytes: u64,
+    ) -> Self {
         let layout = bind_group_layout(
             device,
             "manifold",
@@ -140,7 +152,7 @@ impl GpuManifolds {
             cache: None,
         });
         let limits = device.limits();
-        let max_hull_bytes = MAX_HULL_BYTES_PER_CHUNK
+        let max_hull_bytes = max_hull_bytes
             .min(limits.max_storage_buffer_binding_size)
             .min(limits.max_buffer_size);
         Self {
@@ -149,6 +161,7 @@ impl GpuManifolds {
             layout,
             pipeline,
             max_hull_bytes,
+            max_pairs: max_pairs.clamp(1, MAX_PAIRS_PER_CHUNK),
         }
     }
 
@@ -213,7 +226,7 @@ impl GpuManifolds {
                 words: pair_words(pair, bases.0, bases.1, &hit, normal, &limits),
                 normal,
             });
-            if chunk.len() == MAX_PAIRS_PER_CHUNK {
+            if chunk.len() == self.max_pairs {
                 self.run_chunk(&pool.words, &chunk, pairs, &mut manifolds, &mut sources)?;
                 chunks += 1;
                 chunk.clear();
