@@ -146,18 +146,22 @@ fn feature_point(f: Feature, j: u32) -> vec3<f32> {
 }
 
 // The twin of `feature`: the face most aligned with `towards` (the first on ties), or the support vertex when
-// none is aligned within FACE_MIN_ALIGNMENT.
+// none is aligned within FACE_MIN_ALIGNMENT. Faces are ranked by their normal's squared distance from `towards`
+// (2 - 2 cos): near 1 a float32 cosine cannot tell apart faces a few 1e-4 rad apart (a hull pressed flat), the
+// distance can.
 fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
-    var best = -3.4028235e38;
+    var nearest = 3.4028235e38;
     var best_k = 0u;
     let faces = mh_face_count(hull);
     for (var k = 0u; k < faces; k = k + 1u) {
-        let alignment = dot(placed_direction(side, mh_vec3(mh_face(hull, k))), towards);
-        if (alignment > best) {
-            best = alignment;
+        let off = placed_direction(side, mh_vec3(mh_face(hull, k))) - towards;
+        let distance_squared = dot(off, off);
+        if (distance_squared < nearest) {
+            nearest = distance_squared;
             best_k = k;
         }
     }
+    let best = dot(placed_direction(side, mh_vec3(mh_face(hull, best_k))), towards);
     if (faces > 0u && best >= params.face_min_alignment) {
         let at = mh_face(hull, best_k);
         return Feature(

@@ -70,6 +70,15 @@ fn hostile_pairs_match_the_cpu_manifolds_in_both_orders() {
     let huge = ConvexShape::cuboid(Vec3::splat(1e3)).unwrap();
     let hull8 = polyhedron(8, 1.0, 7);
     let hull64 = polyhedron(64, 1.0, 9);
+    let thin = ConvexShape::cuboid(Vec3::new(1.0, 1e-3, 1.0)).unwrap();
+    let needle = ConvexShape::cuboid(Vec3::new(1e-3, 1e-3, 5.0)).unwrap();
+    let tiny = ConvexShape::cuboid(Vec3::splat(1e-4)).unwrap();
+    // A random hull pressed to a thousandth of its height: faces nearly edge-on, normals from thin triangles.
+    let pressed: Vec<Vec3> = hull64
+        .local_points()
+        .map(|p| p * Vec3::new(1.0, 1e-3, 1.0))
+        .collect();
+    let wafer = ConvexShape::hull(&pressed, 0.0).unwrap();
     let sphere = ConvexShape::sphere(0.5).unwrap();
     let capsule = ConvexShape::capsule(0.5, 0.25).unwrap();
     let far = 1e7;
@@ -149,6 +158,31 @@ fn hostile_pairs_match_the_cpu_manifolds_in_both_orders() {
             at(far, -far, far),
             &hull8,
             turned(far + 1.1, -far + 0.3, far, skew, 1.2),
+        ),
+        // Thin, needle-like, tiny, pressed flat.
+        PairInput::new(
+            &thin,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.1, 0.49, 0.0, tilt, 0.02),
+        ),
+        PairInput::new(
+            &needle,
+            at(0.0, 0.0, 0.0),
+            &needle,
+            turned(0.0, 0.0015, 0.0, skew, 1.5),
+        ),
+        PairInput::new(
+            &tiny,
+            at(0.0, 0.0, 0.0),
+            &tiny,
+            turned(1.5e-4, 0.0, 0.0, skew, 0.5),
+        ),
+        PairInput::new(
+            &wafer,
+            at(0.0, 0.0, 0.0),
+            &cube,
+            turned(0.3, 0.45, 0.0, skew, 0.8),
         ),
         // Apart: no points.
         PairInput::new(&cube, at(0.0, 0.0, 0.0), &cube, at(0.0, 2.0, 0.0)),
