@@ -1,6 +1,10 @@
 //! `gpu-gjk query --kind manifold`: a cube resting on a slab far from the origin (its four corners), a blank
-//! line, a pair apart (no points) and a bad line (its error line, exit code 2); a GPU backend is refused.
+//! line, a pair apart (no points) and a bad line (its error line, exit code 2); a GPU backend's manifolds match
+//! the CPU's, and a GPU backend on a columnar batch is refused.
 
+mod common;
+
+use common::query_cli::query_lines;
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -71,13 +75,74 @@ fn manifold_lines_answer_every_input_line() {
     );
 }
 
+/// A tilted cube on a slab far from the origin, turned boxes corner in, a sphere on a cube (answered on the
+/// CPU) and a pair apart: on each GPU backend the same statuses, point counts and feature ids as the CPU's, the
+/// points and depths within the GPU manifolds' band (1e-5 of the pair's scale, here 3e-5 absolute).
 #[test]
-fn manifolds_are_refused_on_a_gpu_backend() {
-    let out = run(&["--backend", "gpu"], "");
+fn manifolds_on_a_gpu_backend_match_the_cpus() {
+    let input = format!(
+        "{{\"a\": {{\"points\": {SLAB}, \"position\": [1e6, 0, 0]}}, \"b\": {{\"points\": {CUBE}, \
+         \"position\": [1e6, 0.98, 0.1], \"rotation\": [0.01, 0, 0.004, 1]}}}}\n\
+         {{\"a\": {{\"points\": {CUBE}}}, \"b\": {{\"points\": {CUBE}, \"position\": [0.9, 0.6, 0.1], \
+         \"rotation\": [0.1, 0.2, 0.3, 0.9]}}}}\n\
+         {{\"a\": {{\"points\": [[0,0,0]], \"radius\": 0.5}}, \"b\": {{\"points\": {CUBE}, \
+         \"position\": [0, 0.9, 0]}}}}\n\
+         {{\"a\": {{\"points\": {CUBE}}}, \"b\": {{\"points\": {CUBE}, \"position\": [0, 2, 0]}}}}\n"
+    );
+    let cpu = query_lines(&["--kind", "manifold", "--backend", "cpu"], input.clone()).unwrap();
+    assert_eq!(cpu.len(), 4);
+    assert_eq!(cpu[0]["points"].as_array().unwrap().len(), 4);
+    for backend in ["gl", "vulkan"] {
+        let Some(gpu) = query_lines(&["--kind", "manifold", "--backend", backend], input.clone())
+        else {
+            continue;
+        };
+        assert_eq!(gpu.len(), cpu.len(), "{backend}");
+        for (g, c) in gpu.iter().zip(&cpu) {
+            assert_eq!(g["status"], c["status"], "{backend}: {g} against {c}");
+            let (gp, cp) = (
+                g["points"].as_array().unwrap(),
+                c["points"].as_array().unwrap(),
+            );
+            assert_eq!(gp.len(), cp.len(), "{backend}: {g} against {c}");
+            for p in gp {
+                let q = cp
+                    .iter()
+                    .find(|q| q["feature_id"] == p["feature_id"])
+                    .unwrap_or_else(|| panic!("{backend}: {p} not among {c}"));
+                let near = |x: &Value, y: &Value| {
+                    (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() <= 3e-5
+                };
+                assert!(near(&p["depth"], &q["depth"]), "{backend}: {p} against {q}");
+                for side in ["point_a", "point_b"] {
+                    for axis in 0..3 {
+                        assert!(
+                            near(&p[side][axis], &q[side][axis]),
+                            "{backend}: {p} against {q}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn manifolds_of_a_columnar_batch_are_refused_on_a_gpu_backend() {
+    let out = run(
+        &[
+            "--backend",
+            "gpu",
+            "--shapes",
+            "shapes.arrow",
+            "pairs.arrow",
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("--kind manifold runs on the CPU"),
+        stderr.contains("--kind manifold on a GPU backend answers JSON Lines batches"),
         "{stderr}"
     );
 }

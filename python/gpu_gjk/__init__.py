@@ -96,7 +96,7 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
 
     ``kind="manifold"``: each pair's contact manifold (up to four points, deepest first), as ``gpu-gjk query
     --kind manifold`` finds it, on the CPU (``backend`` ``"cpu"`` or ``"auto"``; another backend raises
-    ``ValueError``: the manifold has no GPU kernel). From Arrow tables a ``pyarrow.Table`` with the columns
+    ``ValueError``: no GPU path for table batches). From Arrow tables a ``pyarrow.Table`` with the columns
     ``MANIFOLD_COLUMNS``: ``status`` (string), ``normal`` (fixed_size_list<float64, 3>, null where not finite),
     ``points`` (list<struct<point_a, point_b: fixed_size_list<float64, 3>, depth: float64, feature_id:
     uint64>>, empty on a pair apart) and ``error``, as the command line's manifolds table. From NumPy a dict:
@@ -114,7 +114,7 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
         raise ValueError(f"backend must be a string, got {type(backend).__name__}")
     if kind == "manifold" and backend not in ("cpu", "auto"):
         raise ValueError(
-            f"kind='manifold' runs on the CPU (the manifold has no GPU kernel): leave backend out or give "
+            f"kind='manifold' runs on the CPU (no GPU path for table batches): leave backend out or give "
             f"backend='cpu', got {backend!r}"
         )
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:

@@ -165,7 +165,7 @@ fn query_columns<'py>(
     Ok(dict)
 }
 
-/// `kind="manifold"`: every pair row's contact manifold, on the CPU (the manifold has no GPU kernel), as
+/// `kind="manifold"`: every pair row's contact manifold, on the CPU (no GPU path for table batches), as
 /// `gpu-gjk query --kind manifold` finds it; see `gpu_gjk.query` for the result.
 #[pyfunction]
 #[pyo3(signature = (shapes, pairs, threads, first_row=0))]

@@ -27,6 +27,7 @@ mod groups;
 pub mod hulls;
 pub mod layout;
 pub mod limits;
+pub mod manifold;
 mod mark_bits;
 pub mod marks;
 mod narrow_phase;

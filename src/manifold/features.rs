@@ -7,7 +7,7 @@ use glam::{DQuat, DVec3};
 
 /// A face whose normal is less aligned than this with the contact normal (beyond 60 degrees) is no contact
 /// feature: the shape touches with its support vertex (a cone's tip, a tetrahedron's corner).
-const FACE_MIN_ALIGNMENT: f64 = 0.5;
+pub(crate) const FACE_MIN_ALIGNMENT: f64 = 0.5;
 
 /// A segment within 30 degrees of the contact normal touches with its nearer end, not along its length.
 const SEGMENT_MIN_ALIGNMENT: f64 = 0.5;

@@ -23,6 +23,7 @@ pub use answer::{ContactPoint, FeatureId, FeatureKind, Manifold, MAX_POINTS};
 use crate::epa::PenetrationStatus;
 use crate::query::{penetration_in_a, PairInput, QueryOptions, WorldPenetration};
 use clip::clip;
+pub(crate) use features::FACE_MIN_ALIGNMENT;
 use features::{feature, Placement};
 use glam::{DQuat, DVec3};
 use reduce::reduce;
@@ -30,14 +31,14 @@ use std::cmp::Ordering;
 
 /// A clipped point must be within this fraction of the pair's scale of EPA's depth to stand for the deepest
 /// point; otherwise EPA's contact pair is added.
-const DEEPEST_SLACK: f64 = 2e-6;
+pub(crate) const DEEPEST_SLACK: f64 = 2e-6;
 
 /// Points closer than this fraction of the pair's scale are one point.
-const MERGE_DISTANCE: f64 = 1e-5;
+pub(crate) const MERGE_DISTANCE: f64 = 1e-5;
 
 /// A shape's reference face is preferred to the other's unless the other is more aligned with the normal
 /// by this much: A's face wins near-ties, so the choice does not flicker between frames.
-const REFERENCE_BIAS: f64 = 1e-3;
+pub(crate) const REFERENCE_BIAS: f64 = 1e-3;
 
 /// The contact manifold of two placed shapes, in world coordinates: empty unless the shapes overlap or touch
 /// (status `Penetrating`), else up to four points, deepest first.

@@ -54,6 +54,19 @@ pub fn stream_manifolds(
     output: &Destination,
     max_line_bytes: usize,
 ) -> anyhow::Result<Streamed> {
+    let on_cpu = |valid: &[&LinePair]| Ok(exec.map(valid, |pair| manifold_of_line(pair)));
+    stream_manifolds_with(path, exec, cache, output, max_line_bytes, on_cpu)
+}
+
+/// [`stream_manifolds`] with each block's valid pairs answered by `answer`, one manifold per pair in order.
+pub(super) fn stream_manifolds_with(
+    path: &Path,
+    exec: &Executor,
+    cache: &ShapeCache,
+    output: &Destination,
+    max_line_bytes: usize,
+    mut answer: impl FnMut(&[&LinePair]) -> anyhow::Result<Vec<Manifold>>,
+) -> anyhow::Result<Streamed> {
     let input: Box<dyn Read + Send> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
@@ -64,11 +77,18 @@ pub fn stream_manifolds(
     let mut out = output.open()?;
     let mut run = Streamed::default();
     let mut write_failure = None;
+    let mut answer_failure = None;
     let mut lines = Vec::new();
     let read = for_each_block(input, exec, cache, max_line_bytes, |parsed| {
         let start = Instant::now();
         let valid = pairs_of(parsed);
-        let answers = exec.map(&valid, |pair| manifold_of_line(pair));
+        let answers = match answer(&valid) {
+            Ok(answers) => answers,
+            Err(e) => {
+                answer_failure = Some(e);
+                return Err(io::Error::other("the manifolds could not be answered"));
+            }
+        };
         run.compute_s += start.elapsed().as_secs_f64();
         run.lines += parsed.len();
         run.pairs += valid.len();
@@ -94,6 +114,9 @@ pub fn stream_manifolds(
             io::Error::other("the answers could not be written")
         })
     });
+    if let Some(e) = answer_failure {
+        return Err(e);
+    }
     let written = match write_failure {
         Some(e) => Err(e),
         None => out.flush(),

@@ -10,6 +10,7 @@ mod exec;
 pub(crate) mod gpu;
 mod indexed;
 mod manifold;
+mod manifold_gpu;
 mod parsed;
 mod stream_cpu;
 
@@ -20,5 +21,6 @@ pub use gpu::{answer_indexed_gpu, IndexedPair};
 pub(crate) use indexed::query_indexed;
 pub use indexed::IndexedAnswers;
 pub use manifold::{manifold_of_line, manifold_placed, stream_manifolds};
+pub use manifold_gpu::stream_manifolds_gpu;
 pub use parsed::answer_pairs;
 pub use stream_cpu::{stream_on_cpu, Streamed};

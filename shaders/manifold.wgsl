@@ -1,0 +1,526 @@
+// Contact manifolds, one invocation per pair: the WGSL twin of `manifold_in_a` (src/manifold/), in float32 in A's
+// local frame, B placed by the rotation and shift the host formed in float64. The host gives the contact normal,
+// EPA's depth and contact pair (the CPU's penetration answer); the kernel finds each hull's feature facing the
+// other, clips the incident feature against the reference face's side planes (Sutherland-Hodgman) in private
+// arrays of at most MANIFOLD_MAX_POLYGON points, keeps the points deep enough, adds EPA's pair where none is as
+// deep, and reduces to four (deepest, farthest, largest triangle, largest area beyond it), with feature ids.
+//
+// A hull (packed by src/gpu/manifold/pack.rs) starts at its base word with a header of 8 words: 0 point count,
+// 1 face count, 2 points, 3 faces, 4 face loops (offsets from the base). Points are three floats (the shape's
+// local frame: centre + core point), faces five words (unit outward normal, first loop word, vertex count), the
+// loops core point indices, counterclockwise seen from outside.
+
+struct ManifoldParams {
+    pair_count: u32,
+    loop_probe: u32,
+    // FACE_MIN_ALIGNMENT and REFERENCE_BIAS of src/manifold/.
+    face_min_alignment: f32,
+    reference_bias: f32,
+}
+
+// B's frame to A's: rotation columns in xyz with the hulls' base words in w (A's, then B's), the shift; then the
+// unit normal with EPA's depth, EPA's contact points with the touching margin and the deepest slack, and the
+// merge distance.
+struct ManifoldPair {
+    col0: vec4<u32>,
+    col1: vec4<u32>,
+    col2: vec4<u32>,
+    shift: vec4<u32>,
+    normal: vec4<f32>,
+    contact_a: vec4<f32>,
+    contact_b: vec4<f32>,
+    limits: vec4<f32>,
+}
+
+// A point on A with its depth in w, the point on B.
+struct ManifoldPoint {
+    on_a: vec4<f32>,
+    on_b: vec4<f32>,
+}
+
+// Up to four points deepest first; ids as (a0, b0, a1, b1), (a2, b2, a3, b3); status and point count.
+struct ManifoldResult {
+    points: array<ManifoldPoint, 4>,
+    ids: array<vec4<u32>, 2>,
+    info: vec4<u32>,
+}
+
+@group(0) @binding(0) var<uniform> params: ManifoldParams;
+@group(0) @binding(1) var<storage, read> mhull: array<u32>;
+@group(0) @binding(2) var<storage, read> manifold_pairs: array<ManifoldPair>;
+@group(0) @binding(3) var<storage, read_write> manifold_results: array<ManifoldResult>;
+
+const MANIFOLD_ANSWERED: u32 = 0u;
+const MANIFOLD_GPU_LOOP_LIMIT: u32 = 1u;
+const MANIFOLD_POLYGON_BOUND: u32 = 2u;
+
+// The most points the clipped polygon may hold; a pair needing more is answered on the CPU by the host.
+const MANIFOLD_MAX_POLYGON: u32 = 32u;
+const MANIFOLD_MAX_CANDIDATES: u32 = 33u;
+
+// Feature id kinds (FeatureKind), in the top two bits.
+const KIND_VERTEX: u32 = 0u;
+const KIND_EDGE: u32 = 1u;
+const KIND_FACE: u32 = 2u;
+const KIND_DEEPEST: u32 = 3u;
+
+// Side planes whose edge is shorter than this fraction of the coordinates' size are rounding (EDGE_MIN_FRACTION).
+const EDGE_MIN_FRACTION: f32 = 1e-9;
+
+// A clipped point's edge "along" word: an incident edge's id side (top bit clear), or this bit with a side plane.
+const ALONG_SIDE: u32 = 0x80000000u;
+
+fn feature_code(kind: u32, index: u32) -> u32 {
+    return (kind << 30u) | (index & 0x3fffffffu);
+}
+
+fn mh_word(at: u32) -> u32 {
+    return mhull[at];
+}
+
+fn mh_vec3(at: u32) -> vec3<f32> {
+    return vec3<f32>(bitcast<f32>(mhull[at]), bitcast<f32>(mhull[at + 1u]), bitcast<f32>(mhull[at + 2u]));
+}
+
+fn mh_point_count(hull: u32) -> u32 {
+    return mh_word(hull);
+}
+
+fn mh_face_count(hull: u32) -> u32 {
+    return mh_word(hull + 1u);
+}
+
+fn mh_point(hull: u32, i: u32) -> vec3<f32> {
+    return mh_vec3(hull + mh_word(hull + 2u) + 3u * i);
+}
+
+fn mh_face(hull: u32, k: u32) -> u32 {
+    return hull + mh_word(hull + 3u) + 5u * k;
+}
+
+fn mh_loop(hull: u32, j: u32) -> u32 {
+    return mh_word(hull + mh_word(hull + 4u) + j);
+}
+
+var<private> turn: mat3x3<f32>;
+var<private> shift: vec3<f32>;
+
+// One shape's contact feature in A's frame: a face (kind KIND_FACE) or a vertex (KIND_VERTEX).
+struct Feature {
+    hull: u32,
+    // 0 for A, 1 for B.
+    side: u32,
+    kind: u32,
+    // The face's index, or the vertex's core index.
+    index: u32,
+    normal: vec3<f32>,
+    alignment: f32,
+    count: u32,
+    start: u32,
+    code: u32,
+}
+
+fn placed_direction(side: u32, v: vec3<f32>) -> vec3<f32> {
+    if (side == 1u) {
+        return turn * v;
+    }
+    return v;
+}
+
+fn placed_point(side: u32, p: vec3<f32>) -> vec3<f32> {
+    if (side == 1u) {
+        return turn * p + shift;
+    }
+    return p;
+}
+
+fn feature_index(f: Feature, j: u32) -> u32 {
+    if (f.kind == KIND_VERTEX) {
+        return f.index;
+    }
+    return mh_loop(f.hull, f.start + j);
+}
+
+fn feature_point(f: Feature, j: u32) -> vec3<f32> {
+    return placed_point(f.side, mh_point(f.hull, feature_index(f, j)));
+}
+
+// The twin of `feature`: the face most aligned with `towards` (the first on ties), or the support vertex when
+// none is aligned within FACE_MIN_ALIGNMENT. Faces are ranked by their normal's squared distance from `towards`
+// (2 - 2 cos): near 1 a float32 cosine cannot tell apart faces a few 1e-4 rad apart (a hull pressed flat), the
+// distance can.
+fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
+    var nearest = 3.4028235e38;
+    var best_k = 0u;
+    let faces = mh_face_count(hull);
+    for (var k = 0u; k < faces; k = k + 1u) {
+        let off = placed_direction(side, mh_vec3(mh_face(hull, k))) - towards;
+        let distance_squared = dot(off, off);
+        if (distance_squared < nearest) {
+            nearest = distance_squared;
+            best_k = k;
+        }
+    }
+    let best = dot(placed_direction(side, mh_vec3(mh_face(hull, best_k))), towards);
+    if (faces > 0u && best >= params.face_min_alignment) {
+        let at = mh_face(hull, best_k);
+        return Feature(
+            hull, side, KIND_FACE, best_k, placed_direction(side, mh_vec3(at)), best, mh_word(at + 4u),
+            mh_word(at + 3u), feature_code(KIND_FACE, best_k),
+        );
+    }
+    var local = towards;
+    if (side == 1u) {
+        local = transpose(turn) * towards;
+    }
+    let count = mh_point_count(hull);
+    var high = -3.4028235e38;
+    var best_i = 0u;
+    for (var i = 0u; i < count; i = i + 1u) {
+        let v = dot(mh_point(hull, i), local);
+        if (v > high) {
+            high = v;
+            best_i = i;
+        }
+    }
+    return Feature(hull, side, KIND_VERTEX, best_i, towards, 1.0, 1u, 0u, feature_code(KIND_VERTEX, best_i));
+}
+
+// The clipped polygon, and the next one being built.
+var<private> poly_p: array<vec3<f32>, MANIFOLD_MAX_POLYGON>;
+var<private> poly_inc: array<u32, MANIFOLD_MAX_POLYGON>;
+var<private> poly_ref: array<u32, MANIFOLD_MAX_POLYGON>;
+var<private> poly_along: array<u32, MANIFOLD_MAX_POLYGON>;
+var<private> poly_count: u32;
+var<private> next_p: array<vec3<f32>, MANIFOLD_MAX_POLYGON>;
+var<private> next_inc: array<u32, MANIFOLD_MAX_POLYGON>;
+var<private> next_ref: array<u32, MANIFOLD_MAX_POLYGON>;
+var<private> next_along: array<u32, MANIFOLD_MAX_POLYGON>;
+var<private> next_count: u32;
+var<private> overflow: bool;
+
+fn push_next(p: vec3<f32>, inc: u32, reference: u32, along: u32) {
+    if (next_count >= MANIFOLD_MAX_POLYGON) {
+        overflow = true;
+        return;
+    }
+    next_p[next_count] = p;
+    next_inc[next_count] = inc;
+    next_ref[next_count] = reference;
+    next_along[next_count] = along;
+    next_count = next_count + 1u;
+}
+
+// The reference vertex between kept side planes `a` and `b` of the reference polygon, when they are neighbours;
+// `fallback` otherwise.
+fn shared_vertex(reference: Feature, a: u32, b: u32, fallback: u32) -> u32 {
+    let n = reference.count;
+    if ((a + 1u) % n == b) {
+        return feature_code(KIND_VERTEX, feature_index(reference, b));
+    }
+    if ((b + 1u) % n == a) {
+        return feature_code(KIND_VERTEX, feature_index(reference, a));
+    }
+    return fallback;
+}
+
+// Clips the incident feature (in poly_*) against the reference polygon's side planes along `normal`.
+fn clip_polygon(reference: Feature, incident: Feature, normal: vec3<f32>) {
+    let rn = reference.count;
+    var size = 0.0;
+    for (var j = 0u; j < rn; j = j + 1u) {
+        let p = abs(feature_point(reference, j));
+        size = max(size, max(p.x, max(p.y, p.z)));
+    }
+    var kept = 0u;
+    for (var j = 0u; j < rn; j = j + 1u) {
+        if (length(feature_point(reference, (j + 1u) % rn) - feature_point(reference, j)) > EDGE_MIN_FRACTION * size) {
+            kept = kept + 1u;
+        }
+    }
+    if (kept < min(rn, 3u)) {
+        poly_count = 0u;
+        return;
+    }
+    var sign = 1.0;
+    if (dot(reference.normal, normal) < 0.0) {
+        sign = -1.0;
+    }
+    let towards = normal * sign;
+    var jj = 0u;
+    for (var j = 0u; j < rn; j = j + 1u) {
+        if (poly_count == 0u) {
+            break;
+        }
+        let r0 = feature_point(reference, j);
+        let edge = feature_point(reference, (j + 1u) % rn) - r0;
+        if (!(length(edge) > EDGE_MIN_FRACTION * size)) {
+            continue;
+        }
+        let side_normal = cross(edge, towards);
+        let offset = dot(side_normal, r0);
+        let crossing_code = feature_code(KIND_EDGE, feature_index(reference, j));
+        next_count = 0u;
+        let count = poly_count;
+        for (var k = 0u; k < count; k = k + 1u) {
+            let p = poly_p[k];
+            let q = poly_p[(k + 1u) % count];
+            let dp = dot(side_normal, p) - offset;
+            let dq = dot(side_normal, q) - offset;
+            let along = poly_along[k];
+            var at = p;
+            var cross_inc = 0u;
+            var cross_ref = 0u;
+            if ((dp <= 0.0 && dq > 0.0) || (dp > 0.0 && dq <= 0.0)) {
+                let t = dp / (dp - dq);
+                at = p + (q - p) * t;
+                if ((along & ALONG_SIDE) == 0u) {
+                    cross_inc = along;
+                    cross_ref = crossing_code;
+                } else {
+                    cross_inc = incident.code;
+                    cross_ref = shared_vertex(reference, along & 0xffffu, jj, crossing_code);
+                }
+            }
+            if (dp <= 0.0) {
+                push_next(p, poly_inc[k], poly_ref[k], along);
+                if (dq > 0.0 && count > 1u) {
+                    push_next(at, cross_inc, cross_ref, ALONG_SIDE | jj);
+                }
+            } else if (dq <= 0.0 && count > 1u) {
+                push_next(at, cross_inc, cross_ref, along);
+            }
+        }
+        poly_count = next_count;
+        for (var k = 0u; k < next_count; k = k + 1u) {
+            poly_p[k] = next_p[k];
+            poly_inc[k] = next_inc[k];
+            poly_ref[k] = next_ref[k];
+            poly_along[k] = next_along[k];
+        }
+        jj = jj + 1u;
+    }
+}
+
+// Candidate points: on A, on B, depth, ids.
+var<private> cand_a: array<vec3<f32>, MANIFOLD_MAX_CANDIDATES>;
+var<private> cand_b: array<vec3<f32>, MANIFOLD_MAX_CANDIDATES>;
+var<private> cand_depth: array<f32, MANIFOLD_MAX_CANDIDATES>;
+var<private> cand_id: array<vec2<u32>, MANIFOLD_MAX_CANDIDATES>;
+var<private> cand_count: u32;
+// Indices of the points kept after merging, deepest first.
+var<private> kept_index: array<u32, MANIFOLD_MAX_CANDIDATES>;
+var<private> kept_count: u32;
+var<private> flat: array<vec3<f32>, MANIFOLD_MAX_CANDIDATES>;
+
+fn push_candidate(on_a: vec3<f32>, on_b: vec3<f32>, depth: f32, id: vec2<u32>) {
+    cand_a[cand_count] = on_a;
+    cand_b[cand_count] = on_b;
+    cand_depth[cand_count] = depth;
+    cand_id[cand_count] = id;
+    cand_count = cand_count + 1u;
+}
+
+// The kept point (by position in kept_index) with the highest score, the first on ties, not among `taken`.
+fn pick(
+    score_kind: u32, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, turn_sign: f32, normal: vec3<f32>, taken: vec3<u32>,
+    taken_count: u32,
+) -> u32 {
+    var best = 0u;
+    var best_score = 0.0;
+    var found = false;
+    for (var k = 0u; k < kept_count; k = k + 1u) {
+        if (k == taken.x || (taken_count > 1u && k == taken.y) || (taken_count > 2u && k == taken.z)) {
+            continue;
+        }
+        let p = flat[k];
+        var score = 0.0;
+        if (score_kind == 0u) {
+            score = dot(p - a, p - a);
+        } else if (score_kind == 1u) {
+            score = abs(dot(cross(b - a, p - a), normal));
+        } else {
+            let s0 = -turn_sign * dot(cross(b - a, p - a), normal);
+            let s1 = -turn_sign * dot(cross(c - b, p - b), normal);
+            let s2 = -turn_sign * dot(cross(a - c, p - c), normal);
+            score = max(s0, max(s1, s2));
+        }
+        if (!found || score > best_score) {
+            found = true;
+            best = k;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+// The incident feature as the polygon to clip (a vertex against a vertex: the pair itself), then clipped.
+fn clip_incident(reference: Feature, incident: Feature, normal: vec3<f32>) {
+    poly_count = 0u;
+    if (reference.count == 1u) {
+        poly_p[0] = feature_point(incident, 0u);
+        poly_inc[0] = incident.code;
+        poly_ref[0] = reference.code;
+        poly_count = 1u;
+        return;
+    }
+    if (incident.count > MANIFOLD_MAX_POLYGON) {
+        overflow = true;
+        return;
+    }
+    let n = incident.count;
+    for (var j = 0u; j < n; j = j + 1u) {
+        let i = feature_index(incident, j);
+        var edge = i;
+        if (n == 2u) {
+            edge = feature_index(incident, 0u);
+        }
+        poly_p[j] = feature_point(incident, j);
+        poly_inc[j] = feature_code(KIND_VERTEX, i);
+        poly_ref[j] = reference.code;
+        poly_along[j] = feature_code(KIND_EDGE, edge);
+    }
+    poly_count = n;
+    clip_polygon(reference, incident, normal);
+}
+
+// Each clipped point with its reference partner, kept when deep enough; EPA's pair where none is as deep.
+fn gather_candidates(reference: Feature, a_is_reference: bool, pair: ManifoldPair) {
+    let normal = pair.normal.xyz;
+    let epa_depth = pair.normal.w;
+    let margin = pair.contact_a.w;
+    let slack = pair.contact_b.w;
+    cand_count = 0u;
+    var deepest = -3.4028235e38;
+    let r0 = feature_point(reference, 0u);
+    let m = reference.normal;
+    for (var j = 0u; j < poly_count; j = j + 1u) {
+        let p = poly_p[j];
+        var partner = r0;
+        if (reference.count > 1u) {
+            partner = p + normal * ((dot(m, r0) - dot(m, p)) / dot(m, normal));
+        }
+        var on_a = partner;
+        var on_b = p;
+        var ids = vec2<u32>(poly_ref[j], poly_inc[j]);
+        if (!a_is_reference) {
+            on_a = p;
+            on_b = partner;
+            ids = vec2<u32>(poly_inc[j], poly_ref[j]);
+        }
+        let depth = dot(on_a - on_b, normal);
+        if (depth >= -margin && abs(depth) <= 3.4028235e38) {
+            push_candidate(on_a, on_b, depth, ids);
+            deepest = max(deepest, depth);
+        }
+    }
+    if (deepest < epa_depth - slack) {
+        let deep = feature_code(KIND_DEEPEST, 0u);
+        push_candidate(pair.contact_a.xyz, pair.contact_b.xyz, epa_depth, vec2<u32>(deep, deep));
+    }
+}
+
+// The candidates deepest first without near-duplicates (in kept_index), then at most four of them: the twin of
+// `reduce`. Returns the chosen positions in kept_index (the first min(kept_count, 4) of them count).
+fn reduce_candidates(normal: vec3<f32>, merge: f32) -> vec4<u32> {
+    // Deepest first, stable: each candidate's place is the number of deeper ones and of equally deep ones
+    // before it (an insertion sort's `while` came out wrong on wgpu's OpenGL backend). Then near-duplicates on B
+    // are dropped.
+    var order: array<u32, MANIFOLD_MAX_CANDIDATES>;
+    for (var j = 0u; j < cand_count; j = j + 1u) {
+        var place = 0u;
+        for (var i = 0u; i < cand_count; i = i + 1u) {
+            if (cand_depth[i] > cand_depth[j] || (cand_depth[i] == cand_depth[j] && i < j)) {
+                place = place + 1u;
+            }
+        }
+        order[place] = j;
+    }
+    kept_count = 0u;
+    for (var j = 0u; j < cand_count; j = j + 1u) {
+        let c = order[j];
+        var distinct = true;
+        for (var q = 0u; q < kept_count; q = q + 1u) {
+            if (!(distance(cand_b[kept_index[q]], cand_b[c]) > merge)) {
+                distinct = false;
+            }
+        }
+        if (distinct) {
+            kept_index[kept_count] = c;
+            flat[kept_count] = cand_b[c] - normal * dot(cand_b[c], normal);
+            kept_count = kept_count + 1u;
+        }
+    }
+    if (kept_count <= 4u) {
+        return vec4<u32>(0u, 1u, 2u, 3u);
+    }
+    let a = flat[0];
+    let second = pick(0u, a, a, a, 1.0, normal, vec3<u32>(0u), 1u);
+    let b = flat[second];
+    let third = pick(1u, a, b, a, 1.0, normal, vec3<u32>(0u, second, 0u), 2u);
+    let c = flat[third];
+    var turn_sign = 1.0;
+    if (dot(cross(b - a, c - a), normal) < 0.0) {
+        turn_sign = -1.0;
+    }
+    let fourth = pick(2u, a, b, c, turn_sign, normal, vec3<u32>(0u, second, third), 3u);
+    return vec4<u32>(0u, second, third, fourth);
+}
+
+@compute @workgroup_size(8)
+fn manifold_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= params.pair_count) {
+        return;
+    }
+    let pair = manifold_pairs[k];
+    turn = mat3x3<f32>(
+        bitcast<vec3<f32>>(pair.col0.xyz), bitcast<vec3<f32>>(pair.col1.xyz), bitcast<vec3<f32>>(pair.col2.xyz),
+    );
+    shift = bitcast<vec3<f32>>(pair.shift.xyz);
+    let normal = pair.normal.xyz;
+    loop_cut = false;
+    overflow = false;
+
+    let face_a = find_feature(pair.col0.w, 0u, normal);
+    let face_b = find_feature(pair.col1.w, 1u, -normal);
+    let rank_a = min(face_a.count, 3u);
+    let rank_b = min(face_b.count, 3u);
+    var a_is_reference = rank_a > rank_b;
+    if (rank_a == rank_b) {
+        a_is_reference = face_a.alignment + params.reference_bias >= face_b.alignment;
+    }
+    var reference = face_b;
+    var incident = face_a;
+    if (a_is_reference) {
+        reference = face_a;
+        incident = face_b;
+    }
+    clip_incident(reference, incident, normal);
+    gather_candidates(reference, a_is_reference, pair);
+    let chosen = reduce_candidates(normal, pair.limits.x);
+    let chosen_count = min(kept_count, 4u);
+
+    var result: ManifoldResult;
+    for (var j = 0u; j < chosen_count; j = j + 1u) {
+        let c = kept_index[chosen[j]];
+        result.points[j] = ManifoldPoint(vec4<f32>(cand_a[c], cand_depth[c]), vec4<f32>(cand_b[c], 0.0));
+        let id = cand_id[c];
+        if (j % 2u == 0u) {
+            result.ids[j / 2u].x = id.x;
+            result.ids[j / 2u].y = id.y;
+        } else {
+            result.ids[j / 2u].z = id.x;
+            result.ids[j / 2u].w = id.y;
+        }
+    }
+    var status = MANIFOLD_ANSWERED;
+    if (overflow) {
+        status = MANIFOLD_POLYGON_BOUND;
+    }
+    if (loops_were_cut()) {
+        status = MANIFOLD_GPU_LOOP_LIMIT;
+    }
+    result.info = vec4<u32>(status, chosen_count, 0u, 0u);
+    manifold_results[k] = result;
+}
