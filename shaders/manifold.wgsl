@@ -50,22 +50,11 @@ struct ManifoldResult {
 @group(0) @binding(2) var<storage, read> manifold_pairs: array<ManifoldPair>;
 @group(0) @binding(3) var<storage, read_write> manifold_results: array<ManifoldResult>;
 
-const MANIFOLD_ANSWERED: u32 = 0u;
-const MANIFOLD_GPU_LOOP_LIMIT: u32 = 1u;
-const MANIFOLD_POLYGON_BOUND: u32 = 2u;
-
-// The most points the clipped polygon may hold; a pair needing more is answered on the CPU by the host.
-const MANIFOLD_MAX_POLYGON: u32 = 32u;
-const MANIFOLD_MAX_CANDIDATES: u32 = 33u;
-
-// Feature id kinds (FeatureKind), in the top two bits.
-const KIND_VERTEX: u32 = 0u;
-const KIND_EDGE: u32 = 1u;
-const KIND_FACE: u32 = 2u;
-const KIND_DEEPEST: u32 = 3u;
-
-// Side planes whose edge is shorter than this fraction of the coordinates' size are rounding (EDGE_MIN_FRACTION).
-const EDGE_MIN_FRACTION: f32 = 1e-9;
+// From Rust (src/gpu/manifold/mod.rs, src/manifold): MANIFOLD_ANSWERED, MANIFOLD_GPU_LOOP_LIMIT and
+// MANIFOLD_POLYGON_BOUND, the statuses of `info.x`; MANIFOLD_MAX_POLYGON, the most points the clipped polygon may
+// hold (a pair needing more is answered on the CPU by the host), and MANIFOLD_MAX_CANDIDATES; FEATURE_VERTEX,
+// FEATURE_EDGE, FEATURE_FACE and FEATURE_DEEPEST, the feature id kinds (`FeatureKind`) in the top two bits;
+// EDGE_MIN_FRACTION, below which a side plane's edge (a fraction of the coordinates' size) is rounding.
 
 // A clipped point's edge "along" word: an incident edge's id side (top bit clear), or this bit with a side plane.
 const ALONG_SIDE: u32 = 0x80000000u;
@@ -105,7 +94,7 @@ fn mh_loop(hull: u32, j: u32) -> u32 {
 var<private> turn: mat3x3<f32>;
 var<private> shift: vec3<f32>;
 
-// One shape's contact feature in A's frame: a face (kind KIND_FACE) or a vertex (KIND_VERTEX).
+// One shape's contact feature in A's frame: a face (kind FEATURE_FACE) or a vertex (FEATURE_VERTEX).
 struct Feature {
     hull: u32,
     // 0 for A, 1 for B.
@@ -135,7 +124,7 @@ fn placed_point(side: u32, p: vec3<f32>) -> vec3<f32> {
 }
 
 fn feature_index(f: Feature, j: u32) -> u32 {
-    if (f.kind == KIND_VERTEX) {
+    if (f.kind == FEATURE_VERTEX) {
         return f.index;
     }
     return mh_loop(f.hull, f.start + j);
@@ -165,8 +154,8 @@ fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
     if (faces > 0u && best >= params.face_min_alignment) {
         let at = mh_face(hull, best_k);
         return Feature(
-            hull, side, KIND_FACE, best_k, placed_direction(side, mh_vec3(at)), best, mh_word(at + 4u),
-            mh_word(at + 3u), feature_code(KIND_FACE, best_k),
+            hull, side, FEATURE_FACE, best_k, placed_direction(side, mh_vec3(at)), best, mh_word(at + 4u),
+            mh_word(at + 3u), feature_code(FEATURE_FACE, best_k),
         );
     }
     var local = towards;
@@ -183,7 +172,7 @@ fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
             best_i = i;
         }
     }
-    return Feature(hull, side, KIND_VERTEX, best_i, towards, 1.0, 1u, 0u, feature_code(KIND_VERTEX, best_i));
+    return Feature(hull, side, FEATURE_VERTEX, best_i, towards, 1.0, 1u, 0u, feature_code(FEATURE_VERTEX, best_i));
 }
 
 // The clipped polygon, and the next one being built.
@@ -216,10 +205,10 @@ fn push_next(p: vec3<f32>, inc: u32, reference: u32, along: u32) {
 fn shared_vertex(reference: Feature, a: u32, b: u32, fallback: u32) -> u32 {
     let n = reference.count;
     if ((a + 1u) % n == b) {
-        return feature_code(KIND_VERTEX, feature_index(reference, b));
+        return feature_code(FEATURE_VERTEX, feature_index(reference, b));
     }
     if ((b + 1u) % n == a) {
-        return feature_code(KIND_VERTEX, feature_index(reference, a));
+        return feature_code(FEATURE_VERTEX, feature_index(reference, a));
     }
     return fallback;
 }
@@ -259,7 +248,7 @@ fn clip_polygon(reference: Feature, incident: Feature, normal: vec3<f32>) {
         }
         let side_normal = cross(edge, towards);
         let offset = dot(side_normal, r0);
-        let crossing_code = feature_code(KIND_EDGE, feature_index(reference, j));
+        let crossing_code = feature_code(FEATURE_EDGE, feature_index(reference, j));
         next_count = 0u;
         let count = poly_count;
         for (var k = 0u; k < count; k = k + 1u) {
@@ -376,9 +365,9 @@ fn clip_incident(reference: Feature, incident: Feature, normal: vec3<f32>) {
             edge = feature_index(incident, 0u);
         }
         poly_p[j] = feature_point(incident, j);
-        poly_inc[j] = feature_code(KIND_VERTEX, i);
+        poly_inc[j] = feature_code(FEATURE_VERTEX, i);
         poly_ref[j] = reference.code;
-        poly_along[j] = feature_code(KIND_EDGE, edge);
+        poly_along[j] = feature_code(FEATURE_EDGE, edge);
     }
     poly_count = n;
     clip_polygon(reference, incident, normal);
@@ -415,7 +404,7 @@ fn gather_candidates(reference: Feature, a_is_reference: bool, pair: ManifoldPai
         }
     }
     if (deepest < epa_depth - slack) {
-        let deep = feature_code(KIND_DEEPEST, 0u);
+        let deep = feature_code(FEATURE_DEEPEST, 0u);
         push_candidate(pair.contact_a.xyz, pair.contact_b.xyz, epa_depth, vec2<u32>(deep, deep));
     }
 }
@@ -467,7 +456,7 @@ fn reduce_candidates(normal: vec3<f32>, merge: f32) -> vec4<u32> {
     return vec4<u32>(0u, second, third, fourth);
 }
 
-@compute @workgroup_size(8)
+@compute @workgroup_size(WORKGROUP_SIZE_MANIFOLD)
 fn manifold_kernel(@builtin(global_invocation_id) id: vec3<u32>) {
     let k = id.x;
     if (k >= params.pair_count) {

@@ -197,7 +197,7 @@ fn shared_vertex(reference: &Feature, a: usize, b: usize) -> Option<u32> {
 }
 
 /// Side planes whose edge is shorter than this fraction of the coordinates' size are rounding, not edges.
-const EDGE_MIN_FRACTION: f64 = 1e-9;
+pub(crate) const EDGE_MIN_FRACTION: f64 = 1e-9;
 
 /// The planes through the reference's edges (a segment's ends) that contain the normal, facing out, without
 /// those of edges lost to rounding; `None` when too few are left to bound anything (a polygon a billionth of

@@ -23,6 +23,7 @@ pub use answer::{ContactPoint, FeatureId, FeatureKind, Manifold, MAX_POINTS};
 use crate::epa::PenetrationStatus;
 use crate::query::{penetration_in_a, PairInput, QueryOptions, WorldPenetration};
 use clip::clip;
+pub(crate) use clip::EDGE_MIN_FRACTION;
 pub(crate) use features::FACE_MIN_ALIGNMENT;
 use features::{feature, Placement};
 use glam::{DQuat, DVec3};

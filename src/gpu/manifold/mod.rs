@@ -69,17 +69,21 @@ const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 /// The most hull words one chunk binds, below the device's binding limit.
 const MAX_HULL_BYTES_PER_CHUNK: u64 = 64 << 20;
 
-/// Invocations per workgroup (`@workgroup_size` in the WGSL): small, as a software adapter's loop budget is
-/// shared by a group.
-const MANIFOLD_WORKGROUP_SIZE: u32 = 8;
+/// Invocations per workgroup (`WORKGROUP_SIZE_MANIFOLD`, the kernel's `@workgroup_size`): small, as a software
+/// adapter's loop budget is shared by a group.
+pub(crate) const MANIFOLD_WORKGROUP_SIZE: u32 = 8;
 
-/// Status words of `ManifoldResult.info.x`.
-const MANIFOLD_GPU_LOOP_LIMIT: u32 = 1;
-const MANIFOLD_POLYGON_BOUND: u32 = 2;
+/// Status words of `ManifoldResult.info.x` (emitted into the WGSL by src/gpu/shader/constants.rs).
+pub(crate) const MANIFOLD_ANSWERED: u32 = 0;
+pub(crate) const MANIFOLD_GPU_LOOP_LIMIT: u32 = 1;
+pub(crate) const MANIFOLD_POLYGON_BOUND: u32 = 2;
 
 /// The kernel's source: the loop-budget probe and the kernel.
 pub(crate) fn manifold_source() -> String {
-    [
+    let constants = crate::gpu::shader::constants::wgsl_constants_for(
+        crate::gpu::shader::constants::Climbing::Left,
+    );
+    let files: String = [
         (
             "shared/loop_budget.wgsl",
             include_str!("../../../shaders/shared/loop_budget.wgsl"),
@@ -91,7 +95,8 @@ pub(crate) fn manifold_source() -> String {
     ]
     .iter()
     .map(|(path, text)| format!("\n// ---- {path} ----\n{text}"))
-    .collect()
+    .collect();
+    constants + &files
 }
 
 /// A pair the kernel answers: its index, words, and the CPU's unit normal in A's frame.

@@ -19,6 +19,10 @@ use crate::gpu::epa_scratch::{
 };
 use crate::gpu::failure_entry::FAILURE_ENTRY_WORDS;
 use crate::gpu::hulls::{END_OF_NEIGHBOURS, START_CELLS};
+use crate::gpu::manifold::{
+    MANIFOLD_ANSWERED, MANIFOLD_GPU_LOOP_LIMIT, MANIFOLD_POLYGON_BOUND, MANIFOLD_WORKGROUP_SIZE,
+    MAX_POLYGON,
+};
 use crate::gpu::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
@@ -28,6 +32,7 @@ use crate::gpu::sat::{
     SAT_PARALLEL_SINE,
 };
 use crate::gpu::WORKGROUP_SIZE;
+use crate::manifold::{FeatureKind, EDGE_MIN_FRACTION};
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
@@ -140,6 +145,18 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         u32_constant("AXIS_FACE_B", AXIS_FACE_B),
         u32_constant("AXIS_EDGES", AXIS_EDGES),
         f32_constant("SAT_PARALLEL_SINE", SAT_PARALLEL_SINE),
+        u32_constant("WORKGROUP_SIZE_MANIFOLD", MANIFOLD_WORKGROUP_SIZE),
+        u32_constant("MANIFOLD_ANSWERED", MANIFOLD_ANSWERED),
+        u32_constant("MANIFOLD_GPU_LOOP_LIMIT", MANIFOLD_GPU_LOOP_LIMIT),
+        u32_constant("MANIFOLD_POLYGON_BOUND", MANIFOLD_POLYGON_BOUND),
+        u32_constant("MANIFOLD_MAX_POLYGON", MAX_POLYGON as u32),
+        // The clipped polygon's points and EPA's deepest pair, added where none is as deep.
+        u32_constant("MANIFOLD_MAX_CANDIDATES", MAX_POLYGON as u32 + 1),
+        u32_constant("FEATURE_VERTEX", FeatureKind::Vertex as u32),
+        u32_constant("FEATURE_EDGE", FeatureKind::Edge as u32),
+        u32_constant("FEATURE_FACE", FeatureKind::Face as u32),
+        u32_constant("FEATURE_DEEPEST", FeatureKind::Deepest as u32),
+        f32_constant("EDGE_MIN_FRACTION", EDGE_MIN_FRACTION),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());
