@@ -40,6 +40,7 @@ pub mod sat;
 mod scene;
 pub mod shader;
 mod shader_checks;
+#[cfg(feature = "scenario")]
 pub mod stress_motion;
 pub mod work;
 mod workgroup;

@@ -9,6 +9,7 @@
 //! polygon beyond [`MAX_POLYGON`] points, a software adapter's loop budget) are answered by the CPU manifold,
 //! each counted by its [`ManifoldSource`]. `docs/gpu.md` (GPU contact manifolds) states the agreement band.
 
+pub(crate) mod codes;
 pub mod compare;
 mod pack;
 #[cfg(test)]
@@ -28,9 +29,8 @@ use glam::Vec3;
 use pack::{pair_words, FacePool, Limits, ManifoldPairWords, ManifoldResultWords};
 use wgpu::util::DeviceExt;
 
-/// Most points the kernel's clipped polygon holds (`MANIFOLD_MAX_POLYGON` in the WGSL); a pair that needs more
-/// is answered on the CPU ([`ManifoldSource::CpuPolygonBound`]).
-pub const MAX_POLYGON: usize = 32;
+pub use codes::MAX_POLYGON;
+use codes::{MANIFOLD_GPU_LOOP_LIMIT, MANIFOLD_POLYGON_BOUND, MANIFOLD_WORKGROUP_SIZE};
 
 /// Who answered a pair's manifold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,15 +68,6 @@ const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 
 /// The most hull words one chunk binds, below the device's binding limit.
 const MAX_HULL_BYTES_PER_CHUNK: u64 = 64 << 20;
-
-/// Invocations per workgroup (`WORKGROUP_SIZE_MANIFOLD`, the kernel's `@workgroup_size`): small, as a software
-/// adapter's loop budget is shared by a group.
-pub(crate) const MANIFOLD_WORKGROUP_SIZE: u32 = 8;
-
-/// Status words of `ManifoldResult.info.x` (emitted into the WGSL by src/gpu/shader/constants.rs).
-pub(crate) const MANIFOLD_ANSWERED: u32 = 0;
-pub(crate) const MANIFOLD_GPU_LOOP_LIMIT: u32 = 1;
-pub(crate) const MANIFOLD_POLYGON_BOUND: u32 = 2;
 
 /// The kernel's source: the loop-budget probe and the kernel.
 pub(crate) fn manifold_source() -> String {

@@ -7,6 +7,7 @@
 //! separation and its axis in the CPU test's conventions ([`SatAnswer`]). Runs larger than one binding go up in
 //! chunks of consecutive pairs. `compare` counts the agreement with the CPU test.
 
+pub(crate) mod codes;
 pub mod compare;
 mod pack;
 #[cfg(test)]
@@ -16,8 +17,8 @@ use super::pipeline::{bind_group, bind_group_layout, read_buffer, workgroups, Ac
 use super::GpuError;
 use crate::query::PairInput;
 use crate::sat::{SatAnswer, SatAxis};
+use codes::{AXIS_FACE_A, AXIS_FACE_B, SAT_GPU_LOOP_LIMIT};
 use glam::{DVec3, Vec3};
-pub(crate) use pack::HULL_HEADER_WORDS;
 use pack::{pair_words, HullPool, SatPairWords, SatResultWords};
 use wgpu::util::DeviceExt;
 
@@ -70,20 +71,6 @@ const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 
 /// The most hull words one chunk binds, below the device's binding limit.
 const MAX_HULL_BYTES_PER_CHUNK: u64 = 64 << 20;
-
-/// Status words of `SatResult.info.x` (`shaders/sat.wgsl`; emitted into it by src/gpu/shader/constants.rs).
-pub(crate) const SAT_ANSWERED: u32 = 0;
-pub(crate) const SAT_GPU_LOOP_LIMIT: u32 = 1;
-
-/// Kinds of the best axis in `SatResult.info.y`.
-pub(crate) const AXIS_FACE_A: u32 = 0;
-pub(crate) const AXIS_FACE_B: u32 = 1;
-pub(crate) const AXIS_EDGES: u32 = 2;
-
-/// Edges whose cross product is shorter than this fraction of their lengths' product are parallel within float32
-/// rounding on the GPU: their axis is noise, and their plane is a face's, tested among the faces (the CPU test's
-/// threshold is 1e-12; docs/gpu.md says why the GPU's is wider).
-pub(crate) const SAT_PARALLEL_SINE: f64 = 1e-4;
 
 /// The kernel's source: the loop-budget probe, the polyhedron reader and the kernel.
 pub(crate) fn sat_source() -> String {

@@ -6,8 +6,7 @@ use crate::shape::{ConvexShape, Polyhedron};
 use glam::DMat3;
 use std::collections::HashMap;
 
-/// Words of a hull's header (`HULL_HEADER_WORDS` in the WGSL).
-pub(crate) const HULL_HEADER_WORDS: usize = 16;
+pub(super) use super::codes::HULL_HEADER_WORDS;
 
 /// Hulls with at least this many points climb their edge graph on the GPU, as on the CPU (`Polyhedron::lowest`).
 const CLIMB_MIN_POINTS: usize = 24;

@@ -19,7 +19,7 @@ use crate::gpu::epa_scratch::{
 };
 use crate::gpu::failure_entry::FAILURE_ENTRY_WORDS;
 use crate::gpu::hulls::{END_OF_NEIGHBOURS, START_CELLS};
-use crate::gpu::manifold::{
+use crate::gpu::manifold::codes::{
     MANIFOLD_ANSWERED, MANIFOLD_GPU_LOOP_LIMIT, MANIFOLD_POLYGON_BOUND, MANIFOLD_WORKGROUP_SIZE,
     MAX_POLYGON,
 };
@@ -27,7 +27,7 @@ use crate::gpu::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
 };
-use crate::gpu::sat::{
+use crate::gpu::sat::codes::{
     AXIS_EDGES, AXIS_FACE_A, AXIS_FACE_B, HULL_HEADER_WORDS, SAT_ANSWERED, SAT_GPU_LOOP_LIMIT,
     SAT_PARALLEL_SINE,
 };
