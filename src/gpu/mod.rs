@@ -32,6 +32,7 @@ mod mark_bits;
 pub mod marks;
 mod narrow_phase;
 pub mod packed;
+mod pair_kernel;
 mod penetration;
 mod pipeline;
 mod ring;

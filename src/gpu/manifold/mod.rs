@@ -15,7 +15,7 @@ mod pack;
 #[cfg(test)]
 mod tests;
 
-use super::pipeline::{bind_group, bind_group_layout, read_buffer, Access};
+use super::pair_kernel::PairKernel;
 use super::GpuError;
 use crate::epa::PenetrationStatus;
 use crate::manifold::{
@@ -27,7 +27,6 @@ use crate::shape::HullFaces;
 use crate::{GjkConfig, Precision};
 use glam::Vec3;
 use pack::{pair_words, FacePool, Limits, ManifoldPairWords, ManifoldResultWords};
-use wgpu::util::DeviceExt;
 
 pub use codes::MAX_POLYGON;
 use codes::{MANIFOLD_GPU_LOOP_LIMIT, MANIFOLD_POLYGON_BOUND, MANIFOLD_WORKGROUP_SIZE};
@@ -99,10 +98,7 @@ struct GpuPair {
 
 /// Computes contact manifolds on batches of pairs, on a device and queue of your own.
 pub struct GpuManifolds {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    kernel: PairKernel,
     max_hull_bytes: u64,
     max_pairs: usize,
 }
@@ -120,43 +116,17 @@ impl GpuManifolds {
         max_pairs: usize,
         max_hull_bytes: u64,
     ) -> Self {
-        let layout = bind_group_layout(
+        let kernel = PairKernel::new(
             device,
+            queue,
             "manifold",
-            &[
-                Access::Uniform,
-                Access::Read,
-                Access::Read,
-                Access::ReadWrite,
-            ],
+            manifold_source(),
+            "manifold_kernel",
+            MANIFOLD_WORKGROUP_SIZE,
         );
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("shaders/manifold.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(manifold_source().into()),
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("manifold_kernel"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("manifold_kernel"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("manifold_kernel"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        let limits = device.limits();
-        let max_hull_bytes = max_hull_bytes
-            .min(limits.max_storage_buffer_binding_size)
-            .min(limits.max_buffer_size);
         Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            layout,
-            pipeline,
-            max_hull_bytes,
+            max_hull_bytes: kernel.binding_cap(max_hull_bytes),
+            kernel,
             max_pairs: max_pairs.clamp(1, MAX_PAIRS_PER_CHUNK),
         }
     }
@@ -254,78 +224,14 @@ impl GpuManifolds {
         manifolds: &mut [Option<Manifold>],
         sources: &mut [ManifoldSource],
     ) -> Result<(), GpuError> {
-        let device = &self.device;
-        let count = chunk.len() as u32;
         let params = [
-            count,
+            chunk.len() as u32,
             crate::gpu::layout::LOOP_PROBE_TRIPS,
             (FACE_MIN_ALIGNMENT as f32).to_bits(),
             (REFERENCE_BIAS as f32).to_bits(),
         ];
-        let storage = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents,
-                usage,
-            })
-        };
-        let params = storage(
-            "manifold params",
-            bytemuck::cast_slice(&params),
-            wgpu::BufferUsages::UNIFORM,
-        );
-        let hulls = storage(
-            "manifold hulls",
-            bytemuck::cast_slice(hull_words),
-            wgpu::BufferUsages::STORAGE,
-        );
         let pair_words: Vec<ManifoldPairWords> = chunk.iter().map(|p| p.words).collect();
-        let pair_buffer = storage(
-            "manifold pairs",
-            bytemuck::cast_slice(&pair_words),
-            wgpu::BufferUsages::STORAGE,
-        );
-        let size = (chunk.len() * std::mem::size_of::<ManifoldResultWords>()) as u64;
-        let results = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("manifold results"),
-            size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("manifold readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let group = bind_group(
-            device,
-            "manifold",
-            &self.layout,
-            &[
-                (&params, None),
-                (&hulls, None),
-                (&pair_buffer, None),
-                (&results, None),
-            ],
-        );
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("manifold"),
-        });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("manifold"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(count.div_ceil(MANIFOLD_WORKGROUP_SIZE), 1, 1);
-        }
-        encoder.copy_buffer_to_buffer(&results, 0, &readback, 0, size);
-        self.queue.submit([encoder.finish()]);
-        let records: Vec<ManifoldResultWords> = read_buffer(device, &readback, size, |bytes| {
-            bytemuck::cast_slice(bytes).to_vec()
-        })?;
+        let records: Vec<ManifoldResultWords> = self.kernel.run(params, hull_words, &pair_words)?;
         for (pair, record) in chunk.iter().zip(records) {
             let k = pair.index;
             match record.info[0] {

@@ -3,33 +3,13 @@
 
 use super::manifold_source;
 use super::pack::{hull_words, ManifoldPairWords, ManifoldResultWords};
+use crate::gpu::shader::naga_checks::{parse_and_validate, struct_size};
 use crate::shape::{ConvexShape, HullFaces};
 use glam::Vec3;
 use std::mem::size_of;
 
 fn module() -> naga::Module {
-    let source = manifold_source();
-    let module = naga::front::wgsl::parse_str(&source)
-        .unwrap_or_else(|e| panic!("manifold: {}", e.emit_to_string(&source)));
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::empty(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("manifold: {}", e.emit_to_string(&source)));
-    module
-}
-
-fn struct_size(module: &naga::Module, name: &str) -> u32 {
-    let (_, ty) = module
-        .types
-        .iter()
-        .find(|(_, t)| t.name.as_deref() == Some(name))
-        .unwrap_or_else(|| panic!("struct {name} not found in WGSL"));
-    match &ty.inner {
-        naga::TypeInner::Struct { span, .. } => *span,
-        other => panic!("{name} is not a struct: {other:?}"),
-    }
+    parse_and_validate("manifold", &manifold_source()).0
 }
 
 #[test]

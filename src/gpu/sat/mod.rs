@@ -13,14 +13,14 @@ mod pack;
 #[cfg(test)]
 mod tests;
 
-use super::pipeline::{bind_group, bind_group_layout, read_buffer, workgroups, Access};
+use super::pair_kernel::PairKernel;
 use super::GpuError;
+use super::WORKGROUP_SIZE;
 use crate::query::PairInput;
 use crate::sat::{SatAnswer, SatAxis};
 use codes::{AXIS_FACE_A, AXIS_FACE_B, SAT_GPU_LOOP_LIMIT};
 use glam::{DVec3, Vec3};
 use pack::{pair_words, HullPool, SatPairWords, SatResultWords};
-use wgpu::util::DeviceExt;
 
 /// What the GPU answered for one pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,10 +96,7 @@ pub(crate) fn sat_source() -> String {
 
 /// Runs the separating axis test on batches of pairs, on a device and queue of your own.
 pub struct GpuSat {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    kernel: PairKernel,
     max_hull_bytes: u64,
     max_pairs: usize,
 }
@@ -117,43 +114,17 @@ impl GpuSat {
         max_pairs: usize,
         max_hull_bytes: u64,
     ) -> Self {
-        let layout = bind_group_layout(
+        let kernel = PairKernel::new(
             device,
+            queue,
             "sat",
-            &[
-                Access::Uniform,
-                Access::Read,
-                Access::Read,
-                Access::ReadWrite,
-            ],
+            sat_source(),
+            "sat_kernel",
+            WORKGROUP_SIZE,
         );
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("shaders/sat.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(sat_source().into()),
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sat_kernel"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("sat_kernel"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("sat_kernel"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        let limits = device.limits();
-        let max_hull_bytes = max_hull_bytes
-            .min(limits.max_storage_buffer_binding_size)
-            .min(limits.max_buffer_size);
         Self {
-            device: device.clone(),
-            queue: queue.clone(),
-            layout,
-            pipeline,
-            max_hull_bytes,
+            max_hull_bytes: kernel.binding_cap(max_hull_bytes),
+            kernel,
             max_pairs: max_pairs.clamp(1, MAX_PAIRS_PER_CHUNK),
         }
     }
@@ -210,72 +181,14 @@ impl GpuSat {
         pairs: &[PairInput],
         answers: &mut [GpuSatAnswer],
     ) -> Result<(), GpuError> {
-        let device = &self.device;
-        let count = chunk.len() as u32;
-        let params = [count, crate::gpu::layout::LOOP_PROBE_TRIPS, 0, 0];
-        let storage = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents,
-                usage,
-            })
-        };
-        let params = storage(
-            "sat params",
-            bytemuck::cast_slice(&params),
-            wgpu::BufferUsages::UNIFORM,
-        );
-        let hulls = storage(
-            "sat hulls",
-            bytemuck::cast_slice(hull_words),
-            wgpu::BufferUsages::STORAGE,
-        );
+        let params = [
+            chunk.len() as u32,
+            crate::gpu::layout::LOOP_PROBE_TRIPS,
+            0,
+            0,
+        ];
         let pair_words: Vec<SatPairWords> = chunk.iter().map(|(_, w)| *w).collect();
-        let pair_buffer = storage(
-            "sat pairs",
-            bytemuck::cast_slice(&pair_words),
-            wgpu::BufferUsages::STORAGE,
-        );
-        let size = (chunk.len() * std::mem::size_of::<SatResultWords>()) as u64;
-        let results = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("sat results"),
-            size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("sat readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let group = bind_group(
-            device,
-            "sat",
-            &self.layout,
-            &[
-                (&params, None),
-                (&hulls, None),
-                (&pair_buffer, None),
-                (&results, None),
-            ],
-        );
-        let mut encoder =
-            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sat") });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("sat"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(workgroups(count), 1, 1);
-        }
-        encoder.copy_buffer_to_buffer(&results, 0, &readback, 0, size);
-        self.queue.submit([encoder.finish()]);
-        let records: Vec<SatResultWords> = read_buffer(device, &readback, size, |bytes| {
-            bytemuck::cast_slice(bytes).to_vec()
-        })?;
+        let records: Vec<SatResultWords> = self.kernel.run(params, hull_words, &pair_words)?;
         for ((k, _), record) in chunk.iter().zip(records) {
             answers[*k] = answer_of(&record, &pairs[*k]);
         }

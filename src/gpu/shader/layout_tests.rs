@@ -4,20 +4,9 @@
 
 use crate::gpu::layout::{GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult};
 use crate::gpu::shader::constants::{shared_constants, WgslValue};
+use crate::gpu::shader::naga_checks::parse_and_validate;
 use crate::gpu::shader::{kernel, KERNELS};
 use std::mem::{offset_of, size_of};
-
-fn parse_and_validate(name: &str, source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::empty(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-    (module, info)
-}
 
 /// One kernel per file: each assembled kernel has exactly one entry point, named after the kernel.
 #[test]

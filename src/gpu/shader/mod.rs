@@ -7,6 +7,8 @@ pub mod constants;
 mod indexing_tests;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+pub(crate) mod naga_checks;
 pub mod private_memory;
 #[cfg(test)]
 mod record_tests;
