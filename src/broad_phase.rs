@@ -4,6 +4,8 @@
 
 mod aabb;
 mod grid;
+#[cfg(test)]
+pub(crate) use grid::tests::{boxed, hostile_boxes, HOSTILE_GRID_CASES};
 mod sweep;
 
 pub use aabb::Aabb;

@@ -157,23 +157,35 @@ pub fn grid_pairs(boxes: &[Aabb]) -> Vec<[u32; 2]> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::{brute_force, Aabb};
     use super::grid_pairs;
     use glam::Vec3;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 
-    fn boxed(centre: Vec3, half: Vec3) -> Aabb {
+    pub(crate) fn boxed(centre: Vec3, half: Vec3) -> Aabb {
         Aabb {
             min: centre - half,
             max: centre + half,
         }
     }
 
+    /// Hostile scenes for a grid, as (count, extent, smallest and largest size, distance from the origin) for
+    /// [`hostile_boxes`]: mixed sizes, sizes 1e6 apart, huge extents, far from the origin, tiny and far.
+    pub(crate) const HOSTILE_GRID_CASES: [(usize, f32, (f32, f32), f32); 7] = [
+        (800, 20.0, (0.3, 1.0), 0.0),
+        (800, 20.0, (0.01, 10.0), 0.0),
+        (600, 5.0, (1e-4, 1e2), 0.0),
+        (600, 1e4, (0.5, 2.0), 0.0),
+        (600, 20.0, (0.3, 1.0), 1e6),
+        (400, 1e-3, (1e-5, 1e-4), -3e3),
+        (300, 1e7, (1e-3, 1.0), 0.0),
+    ];
+
     /// Boxes of sizes spread over `sizes` (a ratio of up to 1e6 between the smallest and largest), in a
     /// region `extent` wide whose centre is `far` from the origin, some flat or needle-like.
-    fn scene(
+    pub(crate) fn hostile_boxes(
         rng: &mut Pcg64Mcg,
         count: usize,
         extent: f32,
@@ -198,18 +210,9 @@ mod tests {
     #[test]
     fn the_grid_finds_exactly_the_overlapping_pairs_on_hostile_scenes() {
         let mut rng = Pcg64Mcg::seed_from_u64(5);
-        let cases: [(usize, f32, (f32, f32), f32); 7] = [
-            (800, 20.0, (0.3, 1.0), 0.0),
-            (800, 20.0, (0.01, 10.0), 0.0),
-            (600, 5.0, (1e-4, 1e2), 0.0),
-            (600, 1e4, (0.5, 2.0), 0.0),
-            (600, 20.0, (0.3, 1.0), 1e6),
-            (400, 1e-3, (1e-5, 1e-4), -3e3),
-            (300, 1e7, (1e-3, 1.0), 0.0),
-        ];
-        for (n, (count, extent, sizes, far)) in cases.into_iter().enumerate() {
+        for (n, (count, extent, sizes, far)) in HOSTILE_GRID_CASES.into_iter().enumerate() {
             for round in 0..4 {
-                let boxes = scene(&mut rng, count, extent, sizes, far);
+                let boxes = hostile_boxes(&mut rng, count, extent, sizes, far);
                 let expected = brute_force(&boxes);
                 assert_eq!(grid_pairs(&boxes), expected, "case {n}, round {round}");
                 if n < 3 {
@@ -246,12 +249,13 @@ mod tests {
             assert_eq!(grid_pairs(&same).len(), 40 * 39 / 2);
         }
         // One box over all the others.
-        let mut boxes = scene(&mut Pcg64Mcg::seed_from_u64(1), 300, 10.0, (0.1, 0.5), 0.0);
+        let mut boxes = hostile_boxes(&mut Pcg64Mcg::seed_from_u64(1), 300, 10.0, (0.1, 0.5), 0.0);
         boxes.push(boxed(Vec3::ZERO, Vec3::splat(100.0)));
         assert_eq!(grid_pairs(&boxes), brute_force(&boxes));
         // An infinite or NaN coordinate: no grid holds it, and the sweep answers instead.
         for bad in [f32::INFINITY, f32::NAN] {
-            let mut boxes = scene(&mut Pcg64Mcg::seed_from_u64(2), 200, 5.0, (0.2, 1.0), 0.0);
+            let mut boxes =
+                hostile_boxes(&mut Pcg64Mcg::seed_from_u64(2), 200, 5.0, (0.2, 1.0), 0.0);
             boxes[3].max.x = bad;
             assert_eq!(grid_pairs(&boxes), super::super::sweep_and_prune(&boxes));
         }

@@ -174,49 +174,19 @@ pub fn twin_pairs(boxes: &[Aabb]) -> Result<Vec<[u32; 2]>, GridError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad_phase::{grid_pairs, world_aabbs};
+    use crate::broad_phase::{boxed, grid_pairs, hostile_boxes, world_aabbs, HOSTILE_GRID_CASES};
     use crate::scenario::stress::{StressScene, StressSpec};
     use crate::shape::ConvexShape;
     use glam::Vec3;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
-
-    fn boxed(centre: Vec3, half: Vec3) -> Aabb {
-        Aabb {
-            min: centre - half,
-            max: centre + half,
-        }
-    }
 
     #[test]
     fn the_twin_equals_the_cpu_grid_on_hostile_scenes() {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
-        // (count, extent, smallest and largest size, distance from the origin)
-        let cases: [(usize, f32, (f32, f32), f32); 7] = [
-            (800, 20.0, (0.3, 1.0), 0.0),
-            (800, 20.0, (0.01, 10.0), 0.0),
-            (600, 5.0, (1e-4, 1e2), 0.0),
-            (600, 1e4, (0.5, 2.0), 0.0),
-            (600, 20.0, (0.3, 1.0), 1e6),
-            (400, 1e-3, (1e-5, 1e-4), -3e3),
-            (300, 1e7, (1e-3, 1.0), 0.0),
-        ];
-        for (n, (count, extent, sizes, far)) in cases.into_iter().enumerate() {
+        for (n, (count, extent, sizes, far)) in HOSTILE_GRID_CASES.into_iter().enumerate() {
             for round in 0..3 {
-                let boxes: Vec<Aabb> = (0..count)
-                    .map(|_| {
-                        let centre = Vec3::new(
-                            rng.random_range(-extent..extent),
-                            rng.random_range(-extent..extent),
-                            rng.random_range(-extent..extent),
-                        ) + Vec3::splat(far);
-                        let size =
-                            sizes.0 * (sizes.1 / sizes.0).powf(rng.random_range(0.0..1.0f32));
-                        let mut half = Vec3::splat(size);
-                        half[rng.random_range(0..3)] *= [1.0, 1e-3, 0.0][rng.random_range(0..3)];
-                        boxed(centre, half)
-                    })
-                    .collect();
+                let boxes = hostile_boxes(&mut rng, count, extent, sizes, far);
                 assert_eq!(
                     twin_pairs(&boxes).unwrap(),
                     grid_pairs(&boxes),
