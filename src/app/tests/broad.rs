@@ -2,36 +2,16 @@
 //! the bus traffic is what the broad phase says it moves, an overflow is counted and loses no pair, and a
 //! sampled check answers a fixed number of pairs per frame with no disagreement.
 
-use super::{context, exclusive};
-use crate::app::assets::ASSET_NAMES;
-use crate::app::broad::{BroadPhaseChoice, FrameBroadPhase};
-use crate::app::check::CheckPolicy;
+use super::{context, exclusive, gpu_broad_simulation};
+use crate::app::broad::FrameBroadPhase;
 use crate::app::check_sample::CheckPairs;
 use crate::app::sim::Simulation;
 use crate::broad_phase::grid_pairs;
-use crate::gjk::QueryKind;
 use crate::gpu::broad::GpuBroadPhase;
 use crate::gpu::{GpuContext, NarrowPhase};
-use crate::shape::ConvexShape;
-use crate::stress::{StressScene, StressSpec};
-use std::path::Path;
 
 fn simulation(ctx: &GpuContext, bodies: usize) -> Simulation {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let shapes = ASSET_NAMES
-        .iter()
-        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
-        .collect();
-    let spec = StressSpec {
-        seed: 21,
-        bodies,
-        ..StressSpec::default()
-    };
-    let scene = StressScene::new(shapes, spec).unwrap();
-    let narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
-    let mut sim = Simulation::new(scene, narrow, QueryKind::Distance, CheckPolicy::EveryFrame);
-    sim.broad = FrameBroadPhase::new(BroadPhaseChoice::Gpu, &ctx.device, &ctx.queue);
-    sim
+    gpu_broad_simulation(ctx, 21, bodies, NarrowPhase::new(&ctx.device, &ctx.queue))
 }
 
 #[test]

@@ -2,17 +2,10 @@
 //! pairs on the device: bodies share their shapes (a few sizes per mesh), so the hulls go up once per mesh and
 //! size, and what a frame reads back does not grow with the body count.
 
-use super::{context, exclusive};
-use crate::app::assets::ASSET_NAMES;
-use crate::app::broad::{BroadPhaseChoice, FrameBroadPhase};
-use crate::app::check::CheckPolicy;
+use super::{context, exclusive, gpu_broad_simulation};
 use crate::app::check_sample::CheckPairs;
 use crate::app::sim::Simulation;
-use crate::gjk::QueryKind;
 use crate::gpu::{GpuContext, GpuLimits, NarrowPhase};
-use crate::shape::ConvexShape;
-use crate::stress::{StressScene, StressSpec};
-use std::path::Path;
 
 /// The vertex pool held to 8 MiB: enough for the demo's meshes at their shared sizes, far from enough for a hull
 /// per body at 20,000 bodies (drawn at continuous sizes, as they were, this test fails: those frames read their
@@ -20,22 +13,10 @@ use std::path::Path;
 const VERTEX_POOL: u64 = 8 << 20;
 
 fn simulation(ctx: &GpuContext, bodies: usize) -> Simulation {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let shapes = ASSET_NAMES
-        .iter()
-        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
-        .collect();
-    let spec = StressSpec {
-        seed: 5,
-        bodies,
-        ..StressSpec::default()
-    };
-    let scene = StressScene::new(shapes, spec).unwrap();
     let mut limits = GpuLimits::from_device(&ctx.device.limits());
     limits.buffers.vertex_pool = VERTEX_POOL;
     let narrow = NarrowPhase::with_gpu_limits(&ctx.device, &ctx.queue, limits);
-    let mut sim = Simulation::new(scene, narrow, QueryKind::Distance, CheckPolicy::EveryFrame);
-    sim.broad = FrameBroadPhase::new(BroadPhaseChoice::Gpu, &ctx.device, &ctx.queue);
+    let mut sim = gpu_broad_simulation(ctx, 5, bodies, narrow);
     sim.check_pairs = CheckPairs::Sample { size: 64, seed: 3 };
     sim.answers_wanted = false;
     sim

@@ -3,36 +3,18 @@
 //! frame on the host (every answer wanted) hands the scene back to the CPU, whose bodies go up again when
 //! frames return to the device.
 
-use super::{context, exclusive};
+use super::{context, exclusive, gpu_broad_simulation};
 use crate::app::assets::ASSET_NAMES;
-use crate::app::broad::{BroadPhaseChoice, FrameBroadPhase};
-use crate::app::check::CheckPolicy;
 use crate::app::check_sample::CheckPairs;
 use crate::app::sim::Simulation;
-use crate::gjk::QueryKind;
 use crate::gpu::{GpuContext, NarrowPhase};
-use crate::shape::ConvexShape;
-use crate::stress::{StressScene, StressSpec};
 use std::path::Path;
 
 /// A simulation of the seeded scene with the GPU broad phase and a sampled check: its frames are fed on the
 /// device.
 fn simulation(ctx: &GpuContext, bodies: usize) -> Simulation {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    let shapes = ASSET_NAMES
-        .iter()
-        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
-        .collect();
-    let spec = StressSpec {
-        seed: 5,
-        bodies,
-        ..StressSpec::default()
-    };
-    let mut scene = StressScene::new(shapes, spec).unwrap();
-    scene.make_player(0);
-    let narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
-    let mut sim = Simulation::new(scene, narrow, QueryKind::Distance, CheckPolicy::EveryFrame);
-    sim.broad = FrameBroadPhase::new(BroadPhaseChoice::Gpu, &ctx.device, &ctx.queue);
+    let mut sim = gpu_broad_simulation(ctx, 5, bodies, NarrowPhase::new(&ctx.device, &ctx.queue));
+    sim.scene.make_player(0);
     sim.check_pairs = CheckPairs::Sample { size: 32, seed: 9 };
     sim.answers_wanted = false;
     sim

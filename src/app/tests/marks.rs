@@ -3,25 +3,14 @@
 //! with the body states the CPU computes from the same frame's answers, frame after frame of the stress scene,
 //! in one chunk and in many (a small streaming chunk), with the check's disputes, and in CPU mode.
 
-use super::{context, exclusive};
-use crate::app::assets::ASSET_NAMES;
+use super::{asset_shapes, context, exclusive};
 use crate::app::check::{answer_on_cpu, CheckJob, CheckPolicy};
 use crate::app::draw_list::state_of_mark;
 use crate::app::sim::{NarrowMode, Simulation};
 use crate::batch::WarmCache;
 use crate::gjk::QueryKind;
 use crate::gpu::{GpuContext, GpuLimits, NarrowPhase};
-use crate::shape::ConvexShape;
 use crate::stress::{classify_bodies, BodyState, StressScene, StressSpec};
-use std::path::Path;
-
-fn asset_shapes() -> Vec<ConvexShape> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    ASSET_NAMES
-        .iter()
-        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
-        .collect()
-}
 
 fn simulation(ctx: &GpuContext, bodies: usize, kind: QueryKind, stream_chunk: u32) -> Simulation {
     let mut scene = StressScene::new(

@@ -9,7 +9,15 @@ mod marks;
 mod physics;
 mod sim;
 
-use crate::gpu::{BackendChoice, GpuContext};
+use crate::app::assets::ASSET_NAMES;
+use crate::app::broad::{BroadPhaseChoice, FrameBroadPhase};
+use crate::app::check::CheckPolicy;
+use crate::app::sim::Simulation;
+use crate::gjk::QueryKind;
+use crate::gpu::{BackendChoice, GpuContext, NarrowPhase};
+use crate::shape::ConvexShape;
+use crate::stress::{StressScene, StressSpec};
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// One GPU context for these tests (llvmpipe or lavapipe on a machine without a GPU). Without any adapter the
@@ -35,4 +43,32 @@ fn context() -> Option<&'static GpuContext> {
 fn exclusive() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The demo's meshes (`assets/`), as the demo loads them.
+fn asset_shapes() -> Vec<ConvexShape> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    ASSET_NAMES
+        .iter()
+        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
+        .collect()
+}
+
+/// The seeded stress scene of `bodies` over the demo's meshes, answering distances with `narrow` and the GPU
+/// broad phase, checked every frame.
+fn gpu_broad_simulation(
+    ctx: &GpuContext,
+    seed: u64,
+    bodies: usize,
+    narrow: NarrowPhase,
+) -> Simulation {
+    let spec = StressSpec {
+        seed,
+        bodies,
+        ..StressSpec::default()
+    };
+    let scene = StressScene::new(asset_shapes(), spec).unwrap();
+    let mut sim = Simulation::new(scene, narrow, QueryKind::Distance, CheckPolicy::EveryFrame);
+    sim.broad = FrameBroadPhase::new(BroadPhaseChoice::Gpu, &ctx.device, &ctx.queue);
+    sim
 }

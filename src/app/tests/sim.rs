@@ -3,14 +3,13 @@
 //! CPU on every pair, frame after frame. Runs on a software adapter; without any adapter it says it was
 //! skipped, except under `CI=true`.
 
-use crate::app::assets::ASSET_NAMES;
+use super::asset_shapes;
 use crate::app::check::CheckPolicy;
 use crate::app::sim::{NarrowMode, Simulation};
 use crate::gjk::QueryKind;
 use crate::gpu::{BackendChoice, GpuContext, NarrowPhase, RawSets};
 use crate::shape::ConvexShape;
 use crate::stress::{BodyState, StressScene, StressSpec};
-use std::path::Path;
 
 fn context() -> Option<GpuContext> {
     match GpuContext::new(BackendChoice::Auto) {
@@ -23,14 +22,6 @@ fn context() -> Option<GpuContext> {
             None
         }
     }
-}
-
-fn asset_shapes() -> Vec<ConvexShape> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    ASSET_NAMES
-        .iter()
-        .map(|name| ConvexShape::from_obj(dir.join(format!("{name}.obj")), 0.0).unwrap())
-        .collect()
 }
 
 fn simulation(ctx: &GpuContext, bodies: usize, kind: QueryKind) -> Simulation {
