@@ -215,6 +215,27 @@ struct Stream<'a> {
     rebased: Vec<Pair>,
 }
 
+impl<'a> Stream<'a> {
+    fn new(
+        scene: &'a Scene,
+        ring: &'a mut Ring,
+        settings: BatchSettings<'a>,
+        timings: GpuTimings,
+    ) -> Self {
+        Self {
+            scene,
+            ring_size: ring.slots.len().max(1),
+            ring,
+            settings,
+            timings,
+            kernel_ns: 0.0,
+            period_ns: f64::from(scene.queue.get_timestamp_period()),
+            next_slot: 0,
+            rebased: Vec::new(),
+        }
+    }
+}
+
 /// A run of pairs as the GPU indexes them: rebased to a window of the resident instances, or a gathered
 /// group's own indices.
 #[derive(Clone, Copy)]
@@ -322,21 +343,9 @@ pub(crate) fn run_batch_from_device(
         (chunk as u64).min(count as u64),
         scene.limits.ring.min(chunks),
     );
-    let ring_size = ring.slots.len();
-    let period_ns = f64::from(scene.queue.get_timestamp_period());
     let scene: &Scene = scene;
     let binding = scene.resident_binding(0);
-    let mut stream = Stream {
-        scene,
-        ring,
-        ring_size,
-        settings,
-        timings,
-        kernel_ns: 0.0,
-        period_ns,
-        next_slot: 0,
-        rebased: Vec::new(),
-    };
+    let mut stream = Stream::new(scene, ring, settings, timings);
     for first in (0..count).step_by(chunk) {
         let slot = stream.next_slot;
         stream.next_slot = (stream.next_slot + 1) % stream.ring_size;
@@ -450,21 +459,11 @@ pub(crate) fn settle(
 ) -> Result<GpuTimings, GpuError> {
     let start = Instant::now();
     let config = GjkConfig::default();
-    let ring_size = ring.slots.len().max(1);
-    let mut stream = Stream {
-        scene,
-        ring,
-        ring_size,
-        settings: BatchSettings {
-            kind: QueryKind::Distance,
-            config: &config,
-        },
-        timings: GpuTimings::default(),
-        kernel_ns: 0.0,
-        period_ns: f64::from(scene.queue.get_timestamp_period()),
-        next_slot: 0,
-        rebased: Vec::new(),
+    let settings = BatchSettings {
+        kind: QueryKind::Distance,
+        config: &config,
     };
+    let mut stream = Stream::new(scene, ring, settings, GpuTimings::default());
     stream.finish(job)?;
     let mut timings = stream.timings;
     timings.kernel_s = stream
@@ -508,20 +507,8 @@ fn stream_batch(
         capacity.min(longest),
         scene.limits.ring.min(chunks),
     );
-    let ring_size = ring.slots.len();
-    let period_ns = f64::from(scene.queue.get_timestamp_period());
     let scene: &Scene = scene;
-    let mut stream = Stream {
-        scene,
-        ring,
-        ring_size,
-        settings,
-        timings,
-        kernel_ns: 0.0,
-        period_ns,
-        next_slot: 0,
-        rebased: Vec::new(),
-    };
+    let mut stream = Stream::new(scene, ring, settings, timings);
     match &plan {
         Plan::Windows(windows) => {
             for w in windows {
