@@ -5,12 +5,13 @@
 mod common;
 
 use common::gpu::{backend_contexts, exclusive};
-use glam::{DQuat, DVec3, Vec3};
+use common::poses::{at, both_orders, turned};
+use glam::{DVec3, Vec3};
 use gpu_gjk::gpu::manifold::compare::{compare_with_cpu, GpuManifoldAgreement};
 use gpu_gjk::gpu::manifold::{GpuManifoldBatch, GpuManifolds, ManifoldSource};
 use gpu_gjk::sat::compare::{polyhedral_pairs, polyhedron};
 use gpu_gjk::shape::ConvexShape;
-use gpu_gjk::{DPose, GjkConfig, PairInput, Precision};
+use gpu_gjk::{GjkConfig, PairInput, Precision};
 
 /// The GPU's manifolds and their agreement with the CPU's on every backend, checked clean; the last
 /// backend's, or `None` when skipped.
@@ -39,28 +40,6 @@ fn run(pairs: &[PairInput]) -> Option<(GpuManifoldBatch, GpuManifoldAgreement)> 
         last = Some((batch, found));
     }
     last
-}
-
-fn at(x: f64, y: f64, z: f64) -> DPose {
-    DPose {
-        position: DVec3::new(x, y, z),
-        rotation: DQuat::IDENTITY,
-    }
-}
-
-fn turned(x: f64, y: f64, z: f64, axis: DVec3, angle: f64) -> DPose {
-    DPose {
-        position: DVec3::new(x, y, z),
-        rotation: DQuat::from_axis_angle(axis.normalize(), angle),
-    }
-}
-
-/// Every pair in both orders.
-fn both_orders<'s>(pairs: &[PairInput<'s>]) -> Vec<PairInput<'s>> {
-    pairs
-        .iter()
-        .flat_map(|p| [*p, PairInput::new(p.b, p.pose_b, p.a, p.pose_a)])
-        .collect()
 }
 
 #[test]

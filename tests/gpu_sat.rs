@@ -5,7 +5,8 @@
 mod common;
 
 use common::gpu::{backend_contexts, exclusive};
-use glam::{DQuat, DVec3, Vec3};
+use common::poses::{self, at, both_orders};
+use glam::{DVec3, Vec3};
 use gpu_gjk::gpu::sat::compare::{compare_with_cpu, GpuSatAgreement};
 use gpu_gjk::gpu::sat::{GpuSat, GpuSatAnswer, GpuSatBatch};
 use gpu_gjk::sat::compare::{polyhedral_pairs, polyhedron};
@@ -36,26 +37,9 @@ fn run(pairs: &[PairInput]) -> Option<(GpuSatBatch, GpuSatAgreement)> {
     last
 }
 
-fn at(x: f64, y: f64, z: f64) -> DPose {
-    DPose {
-        position: DVec3::new(x, y, z),
-        rotation: DQuat::IDENTITY,
-    }
-}
-
+/// Turned about one skew axis, the one the hand-built SAT pairs use.
 fn turned(x: f64, y: f64, z: f64, angle: f64) -> DPose {
-    DPose {
-        position: DVec3::new(x, y, z),
-        rotation: DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), angle),
-    }
-}
-
-/// Every pair in both orders.
-fn both_orders<'s>(pairs: &[PairInput<'s>]) -> Vec<PairInput<'s>> {
-    pairs
-        .iter()
-        .flat_map(|p| [*p, PairInput::new(p.b, p.pose_b, p.a, p.pose_a)])
-        .collect()
+    poses::turned(x, y, z, DVec3::new(1.0, 2.0, 3.0), angle)
 }
 
 #[test]
