@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::picture::Picture;
 use common::xvfb::{under_xvfb, xvfb_run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -40,44 +41,9 @@ fn demo(xvfb: &Path, name: &str, extra: &[&str]) -> (Picture, Output) {
     (Picture::load(&png), output)
 }
 
-struct Picture {
-    width: usize,
-    height: usize,
-    rgba: Vec<u8>,
-}
-
-impl Picture {
-    fn load(path: &Path) -> Self {
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        Self {
-            width: info.width as usize,
-            height: info.height as usize,
-            rgba,
-        }
-    }
-
-    /// Pixels in the rectangle (fractions of the picture) that satisfy `test`.
-    fn count(&self, x: (f32, f32), y: (f32, f32), test: impl Fn([u8; 3]) -> bool) -> usize {
-        let col = |f: f32| (f * self.width as f32) as usize;
-        let row = |f: f32| (f * self.height as f32) as usize;
-        let mut n = 0;
-        for r in row(y.0)..row(y.1) {
-            for c in col(x.0)..col(x.1) {
-                let i = 4 * (r * self.width + c);
-                n += usize::from(test([self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]));
-            }
-        }
-        n
-    }
-
-    /// Pixels of the scene (right of the HUD) that satisfy `test`.
-    fn scene(&self, test: impl Fn([u8; 3]) -> bool) -> usize {
-        self.count((0.3, 1.0), (0.0, 1.0), test)
-    }
+/// Pixels of the scene (right of the HUD) that satisfy `test`.
+fn scene(picture: &Picture, test: impl Fn([u8; 3]) -> bool) -> usize {
+    picture.count((0.3, 1.0), (0.0, 1.0), test)
 }
 
 /// The overlays' colours where they are in front, as they land in the sRGB picture (see
@@ -145,7 +111,7 @@ fn each_overlay_shows_its_colour_when_on_and_none_when_off() {
     assert!(output.status.success());
     let baseline: Vec<usize> = OVERLAYS
         .iter()
-        .map(|(_, test, _)| off.scene(test))
+        .map(|(_, test, _)| scene(&off, test))
         .collect();
     eprintln!("overlays off: {baseline:?}");
     for (k, (name, _, flags)) in OVERLAYS.iter().enumerate() {
@@ -155,7 +121,7 @@ fn each_overlay_shows_its_colour_when_on_and_none_when_off() {
             &[&["--bodies", "2000"], *flags].concat(),
         );
         assert!(output.status.success());
-        let counts: Vec<usize> = OVERLAYS.iter().map(|(_, t, _)| on.scene(t)).collect();
+        let counts: Vec<usize> = OVERLAYS.iter().map(|(_, t, _)| scene(&on, t)).collect();
         eprintln!("overlay {name} on: {counts:?}");
         assert!(
             counts[k] > 1500,
@@ -202,17 +168,18 @@ fn disagreements_get_rings_and_the_camera_flies_to_one() {
     assert_eq!(output.status.code(), Some(2));
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(summary["disagreements"].as_u64().unwrap() >= 2, "{summary}");
-    let rings = marked.scene(ring_magenta);
+    let rings = scene(&marked, ring_magenta);
     let (unmarked, _) = demo(&xvfb, "disagreements-no-overlay", &flip);
-    let without = unmarked.scene(ring_magenta);
+    let without = scene(&unmarked, ring_magenta);
     eprintln!("magenta ring pixels: {rings} with the overlay, {without} without");
     assert!(
         rings > 400 && rings > 10 * (without + 10),
         "{rings} against {without}"
     );
     // The camera flew to the pair: the disputed (magenta) bodies fill much of the view.
-    let magenta_bodies =
-        unmarked.scene(|[r, g, b]| r > 120 && b > 120 && u16::from(g) * 2 < u16::from(r.min(b)));
+    let magenta_bodies = scene(&unmarked, |[r, g, b]| {
+        r > 120 && b > 120 && u16::from(g) * 2 < u16::from(r.min(b))
+    });
     assert!(
         magenta_bodies > 3000,
         "{magenta_bodies} magenta body pixels after the flight"

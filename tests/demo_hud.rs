@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::picture::Picture;
 use common::xvfb::{under_xvfb, xvfb_run};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -246,36 +247,18 @@ fn the_speedup_divides_by_gpu_time_in_every_mode() {
     }
 }
 
-struct Picture {
-    width: usize,
-    rgba: Vec<u8>,
-}
-
-impl Picture {
-    fn load(path: &Path) -> Self {
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        Self {
-            width: info.width as usize,
-            rgba,
-        }
-    }
-
-    /// Pixels of the scene (right of the HUD's panel, left of the picked body's) that satisfy `test`.
-    fn scene(&self, test: impl Fn([u8; 3]) -> bool) -> usize {
-        self.rgba
-            .chunks_exact(4)
-            .enumerate()
-            .filter(|(i, _)| {
-                let x = i % self.width;
-                x > self.width * 3 / 10 && x < self.width * 7 / 10
-            })
-            .filter(|(_, p)| test([p[0], p[1], p[2]]))
-            .count()
-    }
+/// Pixels of the scene (right of the HUD's panel, left of the picked body's) that satisfy `test`.
+fn scene(picture: &Picture, test: impl Fn([u8; 3]) -> bool) -> usize {
+    picture
+        .rgba
+        .chunks_exact(4)
+        .enumerate()
+        .filter(|(i, _)| {
+            let x = i % picture.width;
+            x > picture.width * 3 / 10 && x < picture.width * 7 / 10
+        })
+        .filter(|(_, p)| test([p[0], p[1], p[2]]))
+        .count()
 }
 
 /// The candidate pairs' violet lines (see `tests/demo_debug_renderer.rs`).
@@ -307,17 +290,17 @@ fn overlays_can_show_the_picked_body_only_and_its_partners_are_outlined() {
     let all = Picture::load(&artefacts().join("overlay-all-pairs.png"));
     let picked_only = Picture::load(&artefacts().join("overlay-picked-only.png"));
     let unpicked = Picture::load(&artefacts().join("overlay-unpicked.png"));
-    let (every, mine) = (all.scene(pair_violet), picked_only.scene(pair_violet));
+    let (every, mine) = (scene(&all, pair_violet), scene(&picked_only, pair_violet));
     eprintln!("pair lines: {every} pixels for every pair, {mine} for the picked body's");
     assert!(every > 500, "{every} violet pixels with every pair drawn");
     assert!(
         mine * 5 < every,
         "{mine} of {every}: not limited to the picked body"
     );
-    let (amber, green) = (all.scene(partner_amber), all.scene(selected_green));
+    let (amber, green) = (scene(&all, partner_amber), scene(&all, selected_green));
     let (amber_before, green_before) = (
-        unpicked.scene(partner_amber),
-        unpicked.scene(selected_green),
+        scene(&unpicked, partner_amber),
+        scene(&unpicked, selected_green),
     );
     eprintln!(
         "partner outlines: {amber} amber, {green} green; unpicked {amber_before}, {green_before}"

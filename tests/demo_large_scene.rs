@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::picture::Picture;
 use common::xvfb::{under_xvfb, xvfb_run};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -17,41 +18,6 @@ fn artefacts() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-large-scene");
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-struct Picture {
-    width: usize,
-    height: usize,
-    rgba: Vec<u8>,
-}
-
-impl Picture {
-    fn load(path: &Path) -> Self {
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        Self {
-            width: info.width as usize,
-            height: info.height as usize,
-            rgba,
-        }
-    }
-
-    /// Pixels in the rectangle (fractions of the picture) that satisfy `test`.
-    fn count(&self, x: (f32, f32), y: (f32, f32), test: impl Fn([u8; 3]) -> bool) -> usize {
-        let col = |f: f32| (f * self.width as f32) as usize;
-        let row = |f: f32| (f * self.height as f32) as usize;
-        let mut n = 0;
-        for r in row(y.0)..row(y.1) {
-            for c in col(x.0)..col(x.1) {
-                let i = 4 * (r * self.width + c);
-                n += usize::from(test([self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]));
-            }
-        }
-        n
-    }
 }
 
 /// The candidate-pair overlay's violet (as in tests/demo_debug_renderer.rs).

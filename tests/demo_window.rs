@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::picture::Picture;
 use common::xvfb::{under_xvfb, xvfb_run};
 use std::path::Path;
 use std::process::Command;
@@ -33,48 +34,6 @@ fn run_demo(xvfb: &Path, extra: &[&str], screenshot: &Path) -> serde_json::Value
     );
     eprintln!("demo {extra:?}: {stdout}");
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("summary is not JSON ({e}): {stdout}"))
-}
-
-struct Picture {
-    width: usize,
-    height: usize,
-    rgba: Vec<u8>,
-}
-
-impl Picture {
-    fn load(path: &Path) -> Self {
-        let decoder =
-            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        assert_eq!(info.color_type, png::ColorType::Rgba);
-        Self {
-            width: info.width as usize,
-            height: info.height as usize,
-            rgba,
-        }
-    }
-
-    /// Counts pixels in the rectangle (fractions of the picture) that satisfy `test`.
-    fn count(&self, x: (f32, f32), y: (f32, f32), test: impl Fn([u8; 3]) -> bool) -> usize {
-        let (x0, x1) = (
-            (x.0 * self.width as f32) as usize,
-            (x.1 * self.width as f32) as usize,
-        );
-        let (y0, y1) = (
-            (y.0 * self.height as f32) as usize,
-            (y.1 * self.height as f32) as usize,
-        );
-        let mut n = 0;
-        for row in y0..y1 {
-            for col in x0..x1 {
-                let i = 4 * (row * self.width + col);
-                n += usize::from(test([self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]));
-            }
-        }
-        n
-    }
 }
 
 fn red([r, g, b]: [u8; 3]) -> bool {

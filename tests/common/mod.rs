@@ -5,6 +5,7 @@ pub mod exact;
 pub mod fuzz;
 pub mod gpu;
 pub mod one_pair;
+pub mod picture;
 pub mod poses;
 pub mod query_cli;
 pub mod referee;
