@@ -9,9 +9,11 @@
 //! `penetration` are the GJK and GJK + EPA jobs ([`work`]: the counting GJK kernel's per-pair work and its SIMT
 //! proxies); [`marks`] marks each body from its pairs' answers on the
 //! GPU, for a renderer to colour from, and [`failure_list`] lists the pairs it could not answer; [`sat`] runs
-//! the separating axis test beside GJK.
+//! the separating axis test beside GJK; [`body_pairs`] lists one body's pairs where a frame's pairs lie on the
+//! device (the demo's picked body).
 
 mod binning;
+pub mod body_pairs;
 pub mod broad;
 pub mod chunks;
 mod contacts;
