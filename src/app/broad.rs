@@ -160,6 +160,12 @@ impl FrameBroadPhase {
         self.gpu.as_ref()?.buffers().map(|(pairs, _)| pairs)
     }
 
+    /// The pair buffer of the latest [`FrameBroadPhase::run_on_device`] and its count buffer (word 0: pairs
+    /// found), for a pass that reads the pairs where they lie.
+    pub fn device_pairs_and_count(&self) -> Option<(&wgpu::Buffer, &wgpu::Buffer)> {
+        self.gpu.as_ref()?.buffers()
+    }
+
     /// The pairs at `slots` of the latest [`FrameBroadPhase::run_on_device`], with what reading them cost
     /// (8 bytes a slot, one wait; nothing for no slot).
     pub fn read_sample(

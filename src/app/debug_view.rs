@@ -27,7 +27,7 @@ fn inspected_label(inspected: &Inspected, data: &FrameData) -> String {
     if inspected.frame == data.frame {
         return format!("bodies {a} and {b}");
     }
-    let still = if data.pairs.contains(&inspected.pair) {
+    let still = if data.is_candidate(inspected.pair) {
         "frozen"
     } else {
         "frozen, no longer a pair"
@@ -171,12 +171,20 @@ impl DebugView {
             .inspected
             .as_ref()
             .is_some_and(|i| i.frame != sim.data.frame);
+        let listed = self
+            .picked
+            .and_then(|body| sim.data.picked_pairs.as_ref().filter(|p| p.body == body));
         SelectionSummary {
             picked: self.picked,
+            picked_pairs: self
+                .picked
+                .map(|_| self.rows.iter().filter(|r| r.candidate).count()),
+            pairs_source: self.picked.map(|body| sim.data.pairs_source(body)),
+            picked_pairs_not_listed: listed.map_or(0, |p| p.not_listed),
             selected_pair: self.selected_pair,
             selected_pair_is_candidate: self
                 .selected_pair
-                .is_some_and(|pair| sim.data.pairs.contains(&pair)),
+                .is_some_and(|pair| sim.data.is_candidate(pair)),
             selected_pair_disputed: self
                 .selected_pair
                 .is_some_and(|pair| sim.data.disputed_pairs.contains(&pair)),

@@ -1,14 +1,16 @@
 //! The picked body and its pairs: for each broad-phase pair of the body, the GPU's answer from the frame
 //! and the CPU reference's answer for the same pair (computed when asked, on the frame's poses), with EPA's
 //! depth on colliding pairs, for the HUD's panel, "copy pair" and the inspector; and the row of a selected pair
-//! that is no longer a candidate.
+//! that is no longer a candidate. On a frame fed on the device the pairs are the GPU's list of the body's and
+//! the poses the GPU's ([`FrameData::pairs_of`]); their GPU records stayed on the device, so only the CPU
+//! answers them.
 
 use super::overlays::{contact, Contact};
 use super::sim::FrameData;
 use crate::batch;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::io::jsonl::pair_line;
-use crate::stress::StressScene;
+use crate::stress::{BodyState, StressScene};
 
 /// One pair of the picked body, as the panel shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,12 +40,10 @@ pub fn pair_rows(
     config: &GjkConfig,
 ) -> Vec<PairRow> {
     let mut rows: Vec<PairRow> = data
-        .pairs
-        .iter()
-        .enumerate()
-        .filter(|(_, pair)| pair.contains(&body))
-        .map(|(k, &pair)| {
-            let gpu = data.gpu_answers.as_ref().and_then(|g| g.get(k)).copied();
+        .pairs_of(body)
+        .into_iter()
+        .map(|(k, pair)| {
+            let gpu = k.and_then(|k| data.gpu_answers.as_ref()?.get(k)).copied();
             cpu_row(scene, data, body, pair, kind, config, gpu)
         })
         .collect();
@@ -54,6 +54,19 @@ pub fn pair_rows(
             .then(x.cpu.distance.total_cmp(&y.cpu.distance))
     });
     rows
+}
+
+/// The picked body's state from its rows, on a frame whose states the host did not compute (its pairs stayed on
+/// the device): disputed when a row is, colliding when the CPU found a candidate pair intersecting, else free.
+pub fn state_of_rows(rows: &[PairRow]) -> BodyState {
+    let candidates = || rows.iter().filter(|r| r.candidate);
+    if candidates().any(|r| r.disputed) {
+        BodyState::Disagreement
+    } else if candidates().any(|r| r.cpu.intersecting) {
+        BodyState::Colliding
+    } else {
+        BodyState::Free
+    }
 }
 
 /// The row of `pair`, one of `body`'s pairs, answered by the CPU on the frame's poses, with the GPU's answer
@@ -79,7 +92,7 @@ fn cpu_row(
         cpu,
         contact,
         disputed: data.disputed_pairs.contains(&pair),
-        candidate: data.pairs.contains(&pair),
+        candidate: data.is_candidate(pair),
     }
 }
 
@@ -110,4 +123,48 @@ pub fn pair_query_line(scene: &StressScene, data: &FrameData, pair: [u32; 2]) ->
         scene.shapes.get(b.shape as usize)?,
         &b.pose.to_f64(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gjk::GjkStatus;
+    use glam::Vec3;
+
+    fn row(intersecting: bool, disputed: bool, candidate: bool) -> PairRow {
+        let cpu = GjkResult {
+            status: if intersecting {
+                GjkStatus::Intersecting
+            } else {
+                GjkStatus::Separated
+            },
+            intersecting,
+            distance: if intersecting { 0.0 } else { 0.5 },
+            witness_a: Vec3::ZERO,
+            witness_b: Vec3::X,
+            normal: Vec3::X,
+            iterations: 3,
+        };
+        PairRow {
+            pair: [0, 1],
+            other: 1,
+            gpu: None,
+            cpu,
+            contact: None,
+            disputed,
+            candidate,
+        }
+    }
+
+    #[test]
+    fn the_picked_bodys_state_follows_its_candidate_rows() {
+        assert_eq!(state_of_rows(&[]), BodyState::Free);
+        assert_eq!(state_of_rows(&[row(false, false, true)]), BodyState::Free);
+        // A selected pair whose boxes parted does not make the body collide.
+        assert_eq!(state_of_rows(&[row(true, false, false)]), BodyState::Free);
+        let colliding = [row(false, false, true), row(true, false, true)];
+        assert_eq!(state_of_rows(&colliding), BodyState::Colliding);
+        let disputed = [row(true, false, true), row(false, true, true)];
+        assert_eq!(state_of_rows(&disputed), BodyState::Disagreement);
+    }
 }

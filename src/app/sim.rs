@@ -21,6 +21,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod gpu_scene;
+mod pair_list;
+mod picked_pairs;
+
+pub use pair_list::{PairsSource, PickedPairs};
 
 /// Which narrow phase colours the bodies (G switches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +140,9 @@ pub struct FrameData {
     /// Pairs (body indices) on which the latest check found the GPU and the CPU disagreeing; the check may
     /// belong to an earlier frame.
     pub disputed_pairs: Vec<[u32; 2]>,
+    /// On a frame fed on the device, the picked body's pairs as the GPU listed them (`pairs` then holds only the
+    /// check's sample); `None` on a frame whose pairs came back whole, or with nothing picked.
+    pub picked_pairs: Option<PickedPairs>,
 }
 
 /// A frame's GPU answers waiting for their CPU check.
@@ -182,10 +189,11 @@ pub struct Simulation {
     /// builds only.
     #[cfg(debug_assertions)]
     pub flip_gpu_answers: usize,
-    /// Whether anything shown needs each frame's per-pair answers on the host (overlays, a picked body, the
-    /// inspector); the window sets it. Without it, with the check sampled and the response off, a frame's
-    /// results stay on the GPU (the marks colour the bodies) and only the frames the check takes come back,
-    /// collected at the start of the next frame: no frame waits for the GPU.
+    /// Whether anything shown needs each frame's per-pair answers on the host (overlays, a paused frame); the
+    /// window sets it. Without it, with the check sampled and the response off, a frame's results stay on the
+    /// GPU (the marks colour the bodies) and only the frames the check takes come back, collected at the start
+    /// of the next frame: no frame waits for the GPU. A picked body ([`Simulation::picked`]) does not need them
+    /// on a frame fed on the device, which lists its pairs on the GPU; any other frame then comes back whole.
     pub answers_wanted: bool,
     /// Whether the adapter's timestamp queries time the narrow phase's work (false without them, and on a
     /// software adapter: lavapipe's read 0.07 ms for passes whose round trip took 31.8 ms, written before the
@@ -200,6 +208,13 @@ pub struct Simulation {
     pub gpu_scene: bool,
     /// The bodies on the GPU while frames are fed on the device.
     gpu_bodies: Option<crate::gpu::stress_motion::GpuBodies>,
+    /// The picked body, whose pairs a frame fed on the device lists on the GPU ([`FrameData::picked_pairs`]);
+    /// a frame on the host answers every pair, so it needs no list.
+    pub picked: Option<u32>,
+    /// The scan that lists them, made on the first frame that does.
+    body_pairs: Option<crate::gpu::body_pairs::BodyPairs>,
+    /// Whether the latest frame was fed on the device (its pairs are still in the broad phase's buffer).
+    pairs_on_device: bool,
 }
 
 impl Simulation {
@@ -236,6 +251,9 @@ impl Simulation {
             colliding_pairs_read_back: 0,
             gpu_scene: true,
             gpu_bodies: None,
+            picked: None,
+            body_pairs: None,
+            pairs_on_device: false,
         }
     }
 
@@ -274,6 +292,7 @@ impl Simulation {
 
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
+        self.pairs_on_device = false;
         if self.feeds_on_device() {
             // The boxes stay on the device when the bodies do (picking computes them from the instances).
             let feed = match self.ensure_gpu_bodies(&instances, dt, &mut stats)? {
@@ -282,13 +301,15 @@ impl Simulation {
             };
             if self.step_on_device(&instances, &feed, start, &mut stats)? {
                 self.totals.frames += 1;
-                self.last = stats;
                 self.data.frame = self.frame;
                 self.data.instances = instances;
                 self.data.boxes = match feed {
                     Feed::Host(boxes) => boxes,
                     Feed::GpuBodies { .. } => Vec::new(),
                 };
+                self.pairs_on_device = true;
+                self.list_picked_pairs(&mut stats)?;
+                self.last = stats;
                 return Ok(&self.last);
             }
         }
@@ -323,6 +344,7 @@ impl Simulation {
                 answers: Vec::new(),
                 gpu_answers: None,
                 disputed_pairs: self.disputed_pairs.clone(),
+                picked_pairs: None,
             };
             return Ok(&self.last);
         }
@@ -395,6 +417,7 @@ impl Simulation {
             answers,
             gpu_answers,
             disputed_pairs: self.disputed_pairs.clone(),
+            picked_pairs: None,
         };
         Ok(&self.last)
     }
@@ -431,12 +454,14 @@ impl Simulation {
         kernel_s.filter(|_| self.gpu_time_trusted)
     }
 
-    /// Whether this frame's results may stay on the GPU (see [`Simulation::answers_wanted`]).
+    /// Whether this frame's results may stay on the GPU (see [`Simulation::answers_wanted`]); a picked body's
+    /// rows read the answers of a frame on the host.
     fn defers(&self) -> bool {
         self.mode == NarrowMode::Gpu
             && self.policy == CheckPolicy::WhenIdle
             && self.response == ResponseMode::Off
             && !self.answers_wanted
+            && self.picked.is_none()
     }
 
     /// Whether the narrow phase reads this frame's pairs on the device: the GPU broad phase, the GPU narrow

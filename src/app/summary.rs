@@ -3,7 +3,7 @@
 
 use super::hud::speedup;
 use super::physics::PhysicsStats;
-use super::sim::{CheckTotals, FrameStats};
+use super::sim::{CheckTotals, FrameStats, PairsSource};
 use serde::Serialize;
 
 /// Running sums of the per-frame figures.
@@ -317,6 +317,12 @@ pub struct DemoSummary {
 #[derive(Serialize, Debug, Clone, PartialEq, Default)]
 pub struct SelectionSummary {
     pub picked: Option<u32>,
+    /// The picked body's candidate pairs in the last frame, and where they came from: listed on the GPU (a
+    /// frame fed on the device) or the frame's pairs read back whole.
+    pub picked_pairs: Option<usize>,
+    pub pairs_source: Option<PairsSource>,
+    /// The picked body's pairs the GPU's list had no room for (counted, not listed).
+    pub picked_pairs_not_listed: u32,
     pub selected_pair: Option<[u32; 2]>,
     /// Whether the selected pair is among the last frame's candidate pairs.
     pub selected_pair_is_candidate: bool,

@@ -18,8 +18,9 @@ use super::render::{
     msaa_samples, read_rgba, save_png, Blitter, DeviceBodies, FrameTarget, SceneFrame,
     SceneRenderer,
 };
+use super::selection::state_of_rows;
 use super::setup::{check_frame_size, demo_simulation, scene_camera, summary_context, FRAMES_DT};
-use super::sim::{frame_step, NarrowMode, Simulation};
+use super::sim::{frame_step, NarrowMode, PairsSource, Simulation};
 use super::summary::{DemoSummary, FrameLog};
 use super::surface::{clamp_size, present, WindowSurface};
 use crate::gjk::QueryKind;
@@ -355,11 +356,11 @@ impl Running {
     }
 
     /// `--pick`, `--inspect` and `--inspect-step`, once the first frame has answers.
-    fn apply_start_options(&mut self, args: &DemoArgs) {
+    fn apply_start_options(&mut self, args: &DemoArgs) -> Result<()> {
         self.started = true;
         if self.plane.is_some() {
             // The 2D mode has no bodies to pick; its inspector took `--inspect-step` when it opened.
-            return;
+            return Ok(());
         }
         let headless = args.frames.is_some();
         if let Some(body) = args
@@ -367,6 +368,7 @@ impl Running {
             .filter(|&b| (b as usize) < self.sim.scene.bodies.len())
         {
             self.debug.set_picked(Some(body));
+            self.sim.set_picked(Some(body))?;
             let aspect = self.aspect();
             self.debug
                 .focus_picked(&self.sim, &self.camera, aspect, headless);
@@ -380,6 +382,7 @@ impl Running {
                 }
             }
         }
+        Ok(())
     }
 
     /// `--next-disagreement` and `--copy-pair`, at the last frame of a `--frames` run.
@@ -388,6 +391,7 @@ impl Running {
             let aspect = self.aspect();
             self.debug
                 .next_disagreement(&self.sim, &self.camera, aspect, true);
+            self.sim.set_picked(self.debug.picked)?;
             self.debug.update_flight(&mut self.camera, 0.0);
         }
         if args.copy_pair {
@@ -520,13 +524,10 @@ impl Running {
             FRAMES_DT,
         );
         // Per-pair answers come back to the host only for what shows them; else only the marks (on the GPU)
-        // colour the bodies and the check reads back the frames it takes.
-        let debug = &self.debug;
-        self.sim.answers_wanted = self.paused
-            || debug.overlays.any()
-            || debug.picked.is_some()
-            || debug.selected_pair.is_some()
-            || debug.inspector.is_some();
+        // colour the bodies and the check reads back the frames it takes. A picked body's pairs (the panel, the
+        // selected pair, the inspector) are listed on the GPU when the frame's pairs stay there.
+        self.sim.answers_wanted = self.paused || self.debug.overlays.any();
+        self.sim.picked = self.debug.picked;
         let answered = self.sim.data.answers.len() == self.sim.data.pairs.len();
         let stats = match step {
             Some(dt) => self.sim.step(dt)?.clone(),
@@ -535,9 +536,13 @@ impl Running {
             None if self.sim.totals.frames > 0 && answered => self.sim.last.clone(),
             None => self.sim.step(0.0)?.clone(),
         };
-        if !self.started {
-            self.apply_start_options(args);
-        }
+        // The start options may list the picked body's pairs on the GPU: their bus figures join the frame's.
+        let stats = if self.started {
+            stats
+        } else {
+            self.apply_start_options(args)?;
+            self.sim.last.clone()
+        };
         if self.plane.is_none() {
             self.debug.follow_selection(&mut self.sim);
         }
@@ -770,9 +775,20 @@ impl Running {
                     .get(self.sim.scene.templates[i])
                     .map_or("", String::as_str),
                 size: self.sim.scene.shapes[i].bounding_radius(),
-                state: self.sim.states.get(i).copied().unwrap_or(BodyState::Free),
+                // A frame fed on the device leaves the host's states as they were: the rows say.
+                state: match self.sim.data.pairs_source(body) {
+                    PairsSource::Gpu => state_of_rows(&rows),
+                    PairsSource::Host => self.sim.states.get(i).copied().unwrap_or(BodyState::Free),
+                },
                 player: i == 0 && self.sim.scene.has_player(),
                 rows: &rows,
+                listed_on_gpu: self
+                    .sim
+                    .data
+                    .picked_pairs
+                    .as_ref()
+                    .filter(|p| p.body == body)
+                    .map(|p| p.not_listed),
                 selected: self.debug.selected_pair,
                 inspected: self.debug.inspected.as_ref().map(|i| Snapshot {
                     pair: i.pair,

@@ -18,6 +18,8 @@ pub struct PickedView<'a> {
     pub state: BodyState,
     pub player: bool,
     pub rows: &'a [PairRow],
+    /// When the frame's pairs stayed on the GPU, which listed the body's: how many it had no room for.
+    pub listed_on_gpu: Option<u32>,
     pub selected: Option<[u32; 2]>,
     /// What the inspector shows, when it is open.
     pub inspected: Option<Snapshot>,
@@ -71,6 +73,18 @@ pub fn show(ctx: &egui::Context, view: &PickedView, actions: &mut Vec<Action>) {
                 view.size,
                 crate::text::count_len(view.rows.len(), "pair")
             ));
+            if let Some(not_listed) = view.listed_on_gpu {
+                let more = match not_listed {
+                    0 => String::new(),
+                    n => format!("; {} more not listed", crate::text::count_len(n as usize, "pair")),
+                };
+                ui.label(RichText::new(format!("pairs and poses listed on the GPU{more}")).small())
+                    .on_hover_text(
+                        "the frame's pairs stayed on the GPU, which listed this body's with the poses it \
+                         answered; their GPU answers were not read back (the body's colour is the GPU's), so \
+                         the CPU answers them on those poses",
+                    );
+            }
             pair_table(ui, view, actions);
             ui.horizontal_wrapped(|ui| {
                 let selected = view.selected.is_some();

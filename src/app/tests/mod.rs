@@ -7,6 +7,7 @@ mod gpu_scene;
 mod inspector;
 mod marks;
 mod physics;
+mod picked_pairs;
 mod sim;
 
 use crate::app::assets::ASSET_NAMES;
