@@ -1,6 +1,6 @@
 //! `gpu-gjk query --kind manifold`: a cube resting on a slab far from the origin (its four corners), a blank
 //! line, a pair apart (no points) and a bad line (its error line, exit code 2); a GPU backend's manifolds match
-//! the CPU's, and a GPU backend on a columnar batch is refused.
+//! the CPU's (columnar batches: `tests/cli_query_manifold_columnar.rs`).
 
 mod common;
 
@@ -125,26 +125,6 @@ fn manifolds_on_a_gpu_backend_match_the_cpus() {
             }
         }
     }
-}
-
-#[test]
-fn manifolds_of_a_columnar_batch_are_refused_on_a_gpu_backend() {
-    let out = run(
-        &[
-            "--backend",
-            "gpu",
-            "--shapes",
-            "shapes.arrow",
-            "pairs.arrow",
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("--kind manifold on a GPU backend answers JSON Lines batches"),
-        "{stderr}"
-    );
 }
 
 #[test]

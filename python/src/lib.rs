@@ -11,10 +11,10 @@ mod manifolds;
 
 use answers::Answers;
 use columns::{PairColumns, Pairs, ShapeColumns, Shapes};
-use gpu_gjk::io::batch::manifold_placed;
+use gpu_gjk::gpu::manifold::GpuManifolds;
 use gpu_gjk::io::batch::{
-    parse_threads, select_backend, threads_from_count, Backend, Executor, IndexedAnswers,
-    IndexedPair, Selected, SoftwareAdapters,
+    manifolds_indexed, parse_threads, select_backend, threads_from_count, Backend, Executor,
+    IndexedAnswers, IndexedPair, Selected, SoftwareAdapters,
 };
 use gpu_gjk::query::advanced::AnswerKind;
 use gpu_gjk::CentredPose;
@@ -66,6 +66,29 @@ fn device(backend: Backend) -> PyResult<Arc<Selected>> {
     );
     devices.push((backend, selected.clone()));
     Ok(selected)
+}
+
+/// `kind="manifold"`'s kernel is compiled once per backend, like the device it runs on.
+static MANIFOLD_KERNELS: Mutex<Vec<(Backend, Arc<GpuManifolds>)>> = Mutex::new(Vec::new());
+
+/// The GPU manifold kernel `backend` answers `kind="manifold"` with; none on the CPU. `auto` stays on the CPU,
+/// as the command line's `--kind manifold` does: `GpuManifolds` runs each pair's penetration query on the host,
+/// on one thread, before its kernel clips, where the CPU path uses every thread.
+fn manifold_kernel(backend: Backend) -> PyResult<Option<Arc<GpuManifolds>>> {
+    if backend == Backend::Auto {
+        return Ok(None);
+    }
+    let selected = device(backend)?;
+    let Some(ctx) = selected.gpu() else {
+        return Ok(None);
+    };
+    let mut kernels = MANIFOLD_KERNELS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, kernel)) = kernels.iter().find(|(b, _)| *b == backend) {
+        return Ok(Some(kernel.clone()));
+    }
+    let kernel = Arc::new(GpuManifolds::new(&ctx.device, &ctx.queue));
+    kernels.push((backend, kernel.clone()));
+    Ok(Some(kernel))
 }
 
 /// What a failed row holds until it is dropped from the pairs.
@@ -165,47 +188,55 @@ fn query_columns<'py>(
     Ok(dict)
 }
 
-/// `kind="manifold"`: every pair row's contact manifold, on the CPU (no GPU path for table batches), as
-/// `gpu-gjk query --kind manifold` finds it; see `gpu_gjk.query` for the result.
+/// `kind="manifold"`: every pair row's contact manifold, as `gpu-gjk query --kind manifold` finds it (on the
+/// GPU for a GPU backend, within the GPU manifolds' band of the CPU's); see `gpu_gjk.query` for the result.
 #[pyfunction]
-#[pyo3(signature = (shapes, pairs, threads, first_row=0))]
+#[pyo3(signature = (shapes, pairs, backend_name, threads, first_row=0))]
 fn manifold_columns<'py>(
     py: Python<'py>,
     shapes: ShapeColumns<'py>,
     pairs: PairColumns<'py>,
+    backend_name: &str,
     threads: usize,
     first_row: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let backend = backend(backend_name)?;
     let threads = parse_threads(&threads.to_string())
         .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
     let exec = Executor::new(threads_from_count(threads))
         .map_err(|e| PyRuntimeError::new_err(format!("{e:#}")))?;
+    let kernel = manifold_kernel(backend)?;
     let mut shapes = Shapes::new(&shapes)?;
     let pairs = Pairs::new(&pairs)?;
-    let (columns, timings) = py.detach(|| {
-        let start = Instant::now();
-        let (valid, errors) = read_rows(&pairs, &mut shapes, first_row, &exec);
-        let read_s = start.elapsed().as_secs_f64();
-        let start = Instant::now();
-        let list = shapes.list();
-        let found = exec.map(&valid, |p| {
-            manifold_placed(
-                (&list[p.a as usize], &p.a_pose),
-                (&list[p.b as usize], &p.b_pose),
-            )
-        });
-        let columns = Manifolds::new(pairs.len(), errors, &found);
-        let timings = [
-            ("read_rows_s", read_s),
-            ("answer_s", start.elapsed().as_secs_f64()),
-            ("gpu_batch_s", 0.0),
-            ("gpu_upload_s", 0.0),
-            ("gpu_wait_s", 0.0),
-            ("gpu_kernel_s", 0.0),
-            ("gpu_readback_s", 0.0),
-        ];
-        (columns, timings)
-    });
+    let (columns, timings) = py
+        .detach(|| {
+            let start = Instant::now();
+            let (valid, errors) = read_rows(&pairs, &mut shapes, first_row, &exec);
+            let read_s = start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            let valid: Vec<&IndexedPair> = valid.iter().collect();
+            let found = manifolds_indexed(shapes.list(), &valid, &exec, kernel.as_deref())
+                .map_err(|e| format!("{e:#}"))?;
+            // The GPU run as a whole (its host penetration queries included): `GpuManifolds` does not
+            // time its parts.
+            let gpu_s = if kernel.is_some() {
+                start.elapsed().as_secs_f64()
+            } else {
+                0.0
+            };
+            let columns = Manifolds::new(pairs.len(), errors, &found);
+            let timings = [
+                ("read_rows_s", read_s),
+                ("answer_s", start.elapsed().as_secs_f64()),
+                ("gpu_batch_s", gpu_s),
+                ("gpu_upload_s", 0.0),
+                ("gpu_wait_s", 0.0),
+                ("gpu_kernel_s", 0.0),
+                ("gpu_readback_s", 0.0),
+            ];
+            Ok::<_, String>((columns, timings))
+        })
+        .map_err(PyRuntimeError::new_err)?;
     let dict = columns.into_dict(py)?;
     dict.set_item(
         "timings",

@@ -55,17 +55,29 @@ def test_two_workers_give_the_single_process_answers(client, tmp_path):
 
 def test_gpu_workers_give_the_single_process_gpu_answers(gpu_available, tmp_path):
     """Workers that declare a GPU (`resources={"GPU": 1}`, one per device on a real cluster) answer the
-    partitions on the GPU backend (here a software adapter each), with the single process's GPU answers."""
+    partitions on the GPU backend (here a software adapter each), with the single process's GPU answers, and
+    so do their GPU manifolds."""
     shapes, pairs = random_batch(32, 400)
     write_data_set(tmp_path, pairs, files=2, row_group=100)
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, resources=gpu_gjk_dask.GPU_RESOURCES,
         dashboard_address=":0",
     ) as cluster, distributed.Client(cluster) as client:
-        frame = gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), backend="gpu")
-        answers = client.compute(frame, resources=gpu_gjk_dask.GPU_RESOURCES).result()
-    single = gpu_gjk.query(shapes, pq.read_table(tmp_path), backend="gpu")
-    assert pa.Table.from_pandas(answers, preserve_index=False).equals(single)
+        answers = {
+            kind: client.compute(
+                gpu_gjk_dask.answer_parquet(client, shapes, str(tmp_path), kind=kind, backend="gpu"),
+                resources=gpu_gjk_dask.GPU_RESOURCES,
+            ).result()
+            for kind in ("penetration", "manifold")
+        }
+    for kind, frame in answers.items():
+        single = gpu_gjk.query(shapes, pq.read_table(tmp_path), kind=kind, backend="gpu")
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        assert table.column_names == single.column_names, kind
+        for name in single.column_names:
+            assert table.column(name).to_pylist() == single.column(name).to_pylist(), (kind, name)
+    points = single.column("points").to_pylist()
+    assert sum(len(p) for p in points) > len(points) // 2
 
 
 def test_two_workers_give_the_single_process_manifolds(client, tmp_path):

@@ -11,7 +11,7 @@ use crate::io::answers::write_answer_lines;
 use crate::io::batch::answer_indexed_gpu;
 use crate::io::batch::IndexedAnswers;
 use crate::io::batch::{parse_threads, threads_from_count, Executor};
-use crate::io::batch::{select_backend, SoftwareAdapters};
+use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
 use crate::io::batch::{stream_manifolds, stream_manifolds_gpu, stream_on_cpu, Streamed};
 use crate::io::columnar::{
     write_answers, write_manifolds, BatchFormat, ColumnarBatch, CpuAnswers, RangedAnswers,
@@ -53,8 +53,8 @@ pub struct QueryArgs {
     /// What to answer: `penetration` (distance when apart, depth and contacts when overlapping), `distance`
     /// (no depth, no EPA) or `intersection` (the flag; GJK stops as soon as it is decided). The GPU backend
     /// runs its penetration kernels whatever the kind and prints the fields of the kind asked for.
-    /// `manifold`: the contact manifold (up to four points, depths and feature ids), for JSON Lines batches
-    /// (clipped on the GPU with a GPU backend) and columnar batches (on the CPU).
+    /// `manifold`: the contact manifold (up to four points, depths and feature ids), clipped on the GPU with
+    /// `--backend gpu|vulkan|gl|metal|dx12` (`auto` stays on the CPU).
     #[arg(long, value_enum, default_value_t = KindArg::Penetration)]
     pub kind: KindArg,
     #[command(flatten)]
@@ -157,29 +157,31 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
     })
 }
 
-/// `query --kind manifold`: a JSON Lines batch streamed block by block (on the GPU with a GPU backend), or a
-/// columnar batch answered on the CPU as a manifolds table or JSON Lines.
+/// `query --kind manifold`: a JSON Lines batch streamed block by block, or a columnar batch answered as a
+/// manifolds table or JSON Lines; on the GPU with an explicit GPU backend (`auto` stays on the CPU's threads:
+/// `GpuManifolds` runs each pair's penetration query on the host, on one thread, before its kernel clips).
 fn manifold_query(
     args: &QueryArgs,
     output: &Destination,
     exec: &Executor,
 ) -> anyhow::Result<QueryReport> {
     let on_gpu = !matches!(args.backend, BackendArg::Auto | BackendArg::Cpu);
+    let select = || -> anyhow::Result<Option<Selected>> {
+        on_gpu
+            .then(|| select_backend(args.backend.into(), SoftwareAdapters::SkipInAuto))
+            .transpose()
+    };
     if let Some(format) = columnar_input(args)? {
-        if on_gpu {
-            anyhow::bail!(
-                "--kind manifold on a GPU backend answers JSON Lines batches; for a columnar batch leave \
-                 --backend out or give --backend cpu"
-            );
-        }
         let shapes = args.shapes.as_deref().expect("checked by columnar_input");
         let batch = ColumnarBatch::read(shapes, &args.input, format, exec)?;
+        let selected = select()?;
         let output_format = args
             .output
             .as_deref()
             .and_then(BatchFormat::from_extension)
             .unwrap_or(BatchFormat::Jsonl);
-        let run = write_manifolds(output, output_format, &batch, exec)?;
+        let gpu = selected.as_ref().and_then(Selected::gpu);
+        let run = write_manifolds(output, output_format, &batch, exec, gpu)?;
         let pairs = batch.rows.len() - run.failed;
         if args.stats {
             note(format_args!("{}", stats_line(pairs, run.compute_s)));
@@ -192,15 +194,8 @@ fn manifold_query(
     }
     let cache = ShapeCache::default();
     let max_line_bytes = args.line_limit.max_line_bytes;
-    let selected = if on_gpu {
-        Some(select_backend(
-            args.backend.into(),
-            SoftwareAdapters::SkipInAuto,
-        )?)
-    } else {
-        None
-    };
-    let run = match selected.as_ref().and_then(|s| s.gpu()) {
+    let selected = select()?;
+    let run = match selected.as_ref().and_then(Selected::gpu) {
         Some(ctx) => stream_manifolds_gpu(&args.input, exec, &cache, output, max_line_bytes, ctx)?,
         None => stream_manifolds(&args.input, exec, &cache, output, max_line_bytes)?,
     };

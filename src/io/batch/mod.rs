@@ -2,7 +2,9 @@
 //! ([`select_backend`]), one pair's answer in world coordinates ([`query_pair`]), a batch of parsed pairs on
 //! the CPU ([`answer_pairs`]), a batch of indexed pairs (two indices into one shape list, whichever reader
 //! made it) on the GPU ([`answer_indexed_gpu`]) or handed out range by range ([`IndexedAnswers`]), and a JSON
-//! Lines batch streamed block by block on the CPU ([`stream_on_cpu`]).
+//! Lines batch streamed block by block on the CPU ([`stream_on_cpu`]); contact manifolds of a JSON Lines batch
+//! ([`stream_manifolds`], [`stream_manifolds_gpu`]) or of indexed pairs ([`manifolds_indexed`]), on the CPU or
+//! the GPU.
 
 mod answer;
 mod backend;
@@ -11,6 +13,7 @@ pub(crate) mod gpu;
 mod indexed;
 mod manifold;
 mod manifold_gpu;
+mod manifold_indexed;
 mod parsed;
 mod stream_cpu;
 
@@ -21,6 +24,7 @@ pub use gpu::{answer_indexed_gpu, IndexedPair};
 pub(crate) use indexed::query_indexed;
 pub use indexed::IndexedAnswers;
 pub use manifold::{manifold_of_line, manifold_placed, stream_manifolds};
-pub use manifold_gpu::stream_manifolds_gpu;
+pub use manifold_gpu::{manifolds_placed_gpu, stream_manifolds_gpu, PlacedPair};
+pub use manifold_indexed::manifolds_indexed;
 pub use parsed::answer_pairs;
 pub use stream_cpu::{stream_on_cpu, Streamed};

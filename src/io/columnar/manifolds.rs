@@ -1,12 +1,15 @@
-//! `query --kind manifold` on a columnar batch: each good pairs row's contact manifold (on the CPU, a chunk of
-//! rows at a time), written as the manifolds table ([`manifolds_schema`]) or as the JSON Lines `query` writes
-//! for a JSON Lines batch, one answer per pairs row, an error row for a row that could not be answered.
+//! `query --kind manifold` on a columnar batch: each good pairs row's contact manifold (on the CPU's threads or
+//! on the GPU, a chunk of rows at a time), written as the manifolds table ([`manifolds_schema`]) or as the JSON
+//! Lines `query` writes for a JSON Lines batch, one answer per pairs row, an error row for a row that could not
+//! be answered.
 
 use super::files::{BatchFormat, TableWriter};
 use super::run::{id_first, with_ids, ColumnarBatch};
 use super::schema::{manifold_point_fields, manifolds_schema};
+use crate::gpu::manifold::GpuManifolds;
+use crate::gpu::GpuContext;
 use crate::io::answers::{push_error_with_id, push_manifold};
-use crate::io::batch::{manifold_placed, Executor};
+use crate::io::batch::{manifolds_indexed, Executor};
 use crate::io::sink::Destination;
 use crate::manifold::Manifold;
 use anyhow::{bail, Context};
@@ -32,13 +35,15 @@ pub struct ManifoldRun {
     pub compute_s: f64,
 }
 
-/// Answers every row of `batch` with its contact manifold and writes them to `output` as `format` (a table,
+/// Answers every row of `batch` with its contact manifold, on `gpu`'s device when given (the CPU's manifolds
+/// within the GPU manifolds' band), else on `exec`'s threads, and writes them to `output` as `format` (a table,
 /// or JSON Lines); each bad row's message is also echoed to stderr.
 pub fn write_manifolds(
     output: &Destination,
     format: BatchFormat,
     batch: &ColumnarBatch,
     exec: &Executor,
+    gpu: Option<&GpuContext>,
 ) -> anyhow::Result<ManifoldRun> {
     let rows = &batch.rows;
     let ids = batch.ids.as_ref();
@@ -53,25 +58,21 @@ pub fn write_manifolds(
         compute_s: 0.0,
     };
     let shapes = &batch.shapes.shapes;
-    let mut answer = |first: usize| -> Vec<Manifold> {
+    let gpu = gpu.map(|ctx| GpuManifolds::new(&ctx.device, &ctx.queue));
+    let mut answer = |first: usize| -> anyhow::Result<Vec<Manifold>> {
         let start = Instant::now();
         let chunk = &rows[first..rows.len().min(first + MANIFOLD_BATCH_ROWS)];
         let valid: Vec<_> = chunk.iter().filter_map(|row| row.as_ref().ok()).collect();
-        let found = exec.map(&valid, |p| {
-            manifold_placed(
-                (&shapes[p.a as usize], &p.a_pose),
-                (&shapes[p.b as usize], &p.b_pose),
-            )
-        });
+        let found = manifolds_indexed(shapes, &valid, exec, gpu.as_ref())?;
         run.compute_s += start.elapsed().as_secs_f64();
-        found
+        Ok(found)
     };
     let id = |row: usize| ids.and_then(|ids| ids.values[row].as_ref());
     if !format.is_columnar() {
         let mut out = output.open()?;
         let mut lines = Vec::new();
         for first in (0..rows.len()).step_by(MANIFOLD_BATCH_ROWS) {
-            let found = answer(first);
+            let found = answer(first)?;
             let mut found = found.iter();
             lines.clear();
             for (row, pair) in rows
@@ -101,7 +102,7 @@ pub fn write_manifolds(
     let schema = with_ids(manifolds_schema(), ids);
     let mut writer = TableWriter::create(path, format, &schema)?;
     for first in (0..rows.len()).step_by(MANIFOLD_BATCH_ROWS) {
-        let found = answer(first);
+        let found = answer(first)?;
         let mut found = found.iter();
         let chunk = &rows[first..rows.len().min(first + MANIFOLD_BATCH_ROWS)];
         let mut table = ManifoldsBuilder::default();
