@@ -24,10 +24,11 @@ use crate::epa::PenetrationStatus;
 use crate::query::{penetration_in_a, PairInput, QueryOptions, WorldPenetration};
 use clip::clip;
 pub(crate) use clip::EDGE_MIN_FRACTION;
-pub(crate) use features::FACE_MIN_ALIGNMENT;
+pub(crate) use features::{FACE_MIN_ALIGNMENT, SUPPORT_TIE_FRACTION};
 use features::{feature, Placement};
 use glam::{DQuat, DVec3};
 use reduce::reduce;
+pub(crate) use reduce::TIE_FRACTION;
 use std::cmp::Ordering;
 
 /// A clipped point must be within this fraction of the pair's scale of EPA's depth to stand for the deepest
