@@ -1,9 +1,9 @@
 // Contact manifolds, one invocation per pair: the WGSL twin of `manifold_in_a` (src/manifold/), in float32 in A's
 // local frame, B placed by the rotation and shift the host formed in float64. The host gives the contact normal,
-// EPA's depth and contact pair (the CPU's penetration answer); the kernel finds each hull's feature facing the
-// other, clips the incident feature against the reference face's side planes (Sutherland-Hodgman) in private
-// arrays of at most MANIFOLD_MAX_POLYGON points, keeps the points deep enough, adds EPA's pair where none is as
-// deep, and reduces to four (deepest, farthest, largest triangle, largest area beyond it), with feature ids.
+// EPA's depth and contact pair (the GPU's penetration answer, read back); the kernel finds each hull's feature
+// facing the other, clips the incident feature against the reference face's side planes (Sutherland-Hodgman) in
+// private arrays of at most MANIFOLD_MAX_POLYGON points, keeps the points deep enough, adds EPA's pair where none
+// is as deep, and reduces to four (deepest, farthest, largest triangle, largest area beyond it), with feature ids.
 //
 // A hull (packed by src/gpu/manifold/pack.rs) starts at its base word with a header of 8 words: 0 point count,
 // 1 face count, 2 points, 3 faces, 4 face loops (offsets from the base). Points are three floats (the shape's
