@@ -1,9 +1,9 @@
 // Contact manifolds, one invocation per pair: the WGSL twin of `manifold_in_a` (src/manifold/), in float32 in A's
 // local frame, B placed by the rotation and shift the host formed in float64. The host gives the contact normal,
-// EPA's depth and contact pair (the CPU's penetration answer); the kernel finds each hull's feature facing the
-// other, clips the incident feature against the reference face's side planes (Sutherland-Hodgman) in private
-// arrays of at most MANIFOLD_MAX_POLYGON points, keeps the points deep enough, adds EPA's pair where none is as
-// deep, and reduces to four (deepest, farthest, largest triangle, largest area beyond it), with feature ids.
+// EPA's depth and contact pair (the GPU's penetration answer, read back); the kernel finds each hull's feature
+// facing the other, clips the incident feature against the reference face's side planes (Sutherland-Hodgman) in
+// private arrays of at most MANIFOLD_MAX_POLYGON points, keeps the points deep enough, adds EPA's pair where none
+// is as deep, and reduces to four (deepest, farthest, largest triangle, largest area beyond it), with feature ids.
 //
 // A hull (packed by src/gpu/manifold/pack.rs) starts at its base word with a header of 8 words: 0 point count,
 // 1 face count, 2 points, 3 faces, 4 face loops (offsets from the base). Points are three floats (the shape's
@@ -54,7 +54,9 @@ struct ManifoldResult {
 // MANIFOLD_POLYGON_BOUND, the statuses of `info.x`; MANIFOLD_MAX_POLYGON, the most points the clipped polygon may
 // hold (a pair needing more is answered on the CPU by the host), and MANIFOLD_MAX_CANDIDATES; FEATURE_VERTEX,
 // FEATURE_EDGE, FEATURE_FACE and FEATURE_DEEPEST, the feature id kinds (`FeatureKind`) in the top two bits;
-// EDGE_MIN_FRACTION, below which a side plane's edge (a fraction of the coordinates' size) is rounding.
+// EDGE_MIN_FRACTION, below which a side plane's edge (a fraction of the coordinates' size) is rounding;
+// MANIFOLD_TIE_FRACTION, the four-point choice's tie band (a fraction of the polygon's reach squared), and
+// MANIFOLD_SUPPORT_TIE_FRACTION, the support vertex's (a fraction of the hull's reach).
 
 // A clipped point's edge "along" word: an incident edge's id side (top bit clear), or this bit with a side plane.
 const ALONG_SIDE: u32 = 0x80000000u;
@@ -135,9 +137,9 @@ fn feature_point(f: Feature, j: u32) -> vec3<f32> {
 }
 
 // The twin of `feature`: the face most aligned with `towards` (the first on ties), or the support vertex when
-// none is aligned within FACE_MIN_ALIGNMENT. Faces are ranked by their normal's squared distance from `towards`
-// (2 - 2 cos): near 1 a float32 cosine cannot tell apart faces a few 1e-4 rad apart (a hull pressed flat), the
-// distance can.
+// none is aligned within FACE_MIN_ALIGNMENT (the first within the support tie band). Faces are ranked by their
+// normal's squared distance from `towards` (2 - 2 cos): near 1 a float32 cosine cannot tell apart faces a few
+// 1e-4 rad apart (a hull pressed flat), the distance can.
 fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
     var nearest = 3.4028235e38;
     var best_k = 0u;
@@ -162,14 +164,21 @@ fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
     if (side == 1u) {
         local = transpose(turn) * towards;
     }
+    // The first vertex whose support is within MANIFOLD_SUPPORT_TIE_FRACTION of the reach of the highest.
     let count = mh_point_count(hull);
     var high = -3.4028235e38;
+    var reach = 0.0;
+    for (var i = 0u; i < count; i = i + 1u) {
+        let p = mh_point(hull, i);
+        high = max(high, dot(p, local));
+        reach = max(reach, length(p));
+    }
+    let lowest = high - MANIFOLD_SUPPORT_TIE_FRACTION * reach;
     var best_i = 0u;
     for (var i = 0u; i < count; i = i + 1u) {
-        let v = dot(mh_point(hull, i), local);
-        if (v > high) {
-            high = v;
+        if (dot(mh_point(hull, i), local) >= lowest) {
             best_i = i;
+            break;
         }
     }
     return Feature(hull, side, FEATURE_VERTEX, best_i, towards, 1.0, 1u, 0u, feature_code(FEATURE_VERTEX, best_i));
@@ -310,34 +319,53 @@ fn push_candidate(on_a: vec3<f32>, on_b: vec3<f32>, depth: f32, id: vec2<u32>) {
     cand_count = cand_count + 1u;
 }
 
-// The kept point (by position in kept_index) with the highest score, the first on ties, not among `taken`.
+// A kept point's score for `pick`: its squared distance from `a` (kind 0), the triangle it spans with `a` and `b`
+// (1), or the area it adds beyond the edge of triangle a b c it lies outside of (2).
+fn pick_score(
+    score_kind: u32, p: vec3<f32>, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, turn_sign: f32, normal: vec3<f32>,
+) -> f32 {
+    if (score_kind == 0u) {
+        return dot(p - a, p - a);
+    }
+    if (score_kind == 1u) {
+        return abs(dot(cross(b - a, p - a), normal));
+    }
+    let s0 = -turn_sign * dot(cross(b - a, p - a), normal);
+    let s1 = -turn_sign * dot(cross(c - b, p - b), normal);
+    let s2 = -turn_sign * dot(cross(a - c, p - c), normal);
+    return max(s0, max(s1, s2));
+}
+
+// The twin of `reduce`'s `pick`: of the kept points (by position in kept_index) not among `taken` whose score is
+// within `tie` of the highest (a NaN counts as tied), the one with the smallest feature id (A's side, then B's),
+// the first on equal ids. Scores closer than `tie` round apart differently in float32 and float64; ids do not.
 fn pick(
     score_kind: u32, a: vec3<f32>, b: vec3<f32>, c: vec3<f32>, turn_sign: f32, normal: vec3<f32>, taken: vec3<u32>,
-    taken_count: u32,
+    taken_count: u32, tie: f32,
 ) -> u32 {
+    var best_score = -3.4028235e38;
+    for (var k = 0u; k < kept_count; k = k + 1u) {
+        if (k == taken.x || (taken_count > 1u && k == taken.y) || (taken_count > 2u && k == taken.z)) {
+            continue;
+        }
+        best_score = max(best_score, pick_score(score_kind, flat[k], a, b, c, turn_sign, normal));
+    }
     var best = 0u;
-    var best_score = 0.0;
+    var best_id = vec2<u32>(0u);
     var found = false;
     for (var k = 0u; k < kept_count; k = k + 1u) {
         if (k == taken.x || (taken_count > 1u && k == taken.y) || (taken_count > 2u && k == taken.z)) {
             continue;
         }
-        let p = flat[k];
-        var score = 0.0;
-        if (score_kind == 0u) {
-            score = dot(p - a, p - a);
-        } else if (score_kind == 1u) {
-            score = abs(dot(cross(b - a, p - a), normal));
-        } else {
-            let s0 = -turn_sign * dot(cross(b - a, p - a), normal);
-            let s1 = -turn_sign * dot(cross(c - b, p - b), normal);
-            let s2 = -turn_sign * dot(cross(a - c, p - c), normal);
-            score = max(s0, max(s1, s2));
+        let score = pick_score(score_kind, flat[k], a, b, c, turn_sign, normal);
+        if (score < best_score - tie) {
+            continue;
         }
-        if (!found || score > best_score) {
+        let id = cand_id[kept_index[k]];
+        if (!found || id.x < best_id.x || (id.x == best_id.x && id.y < best_id.y)) {
             found = true;
             best = k;
-            best_score = score;
+            best_id = id;
         }
     }
     return best;
@@ -444,15 +472,20 @@ fn reduce_candidates(normal: vec3<f32>, merge: f32) -> vec4<u32> {
         return vec4<u32>(0u, 1u, 2u, 3u);
     }
     let a = flat[0];
-    let second = pick(0u, a, a, a, 1.0, normal, vec3<u32>(0u), 1u);
+    var reach_squared = 0.0;
+    for (var k = 0u; k < kept_count; k = k + 1u) {
+        reach_squared = max(reach_squared, dot(flat[k] - a, flat[k] - a));
+    }
+    let tie = MANIFOLD_TIE_FRACTION * reach_squared;
+    let second = pick(0u, a, a, a, 1.0, normal, vec3<u32>(0u), 1u, tie);
     let b = flat[second];
-    let third = pick(1u, a, b, a, 1.0, normal, vec3<u32>(0u, second, 0u), 2u);
+    let third = pick(1u, a, b, a, 1.0, normal, vec3<u32>(0u, second, 0u), 2u, tie);
     let c = flat[third];
     var turn_sign = 1.0;
     if (dot(cross(b - a, c - a), normal) < 0.0) {
         turn_sign = -1.0;
     }
-    let fourth = pick(2u, a, b, c, turn_sign, normal, vec3<u32>(0u, second, third), 3u);
+    let fourth = pick(2u, a, b, c, turn_sign, normal, vec3<u32>(0u, second, third), 3u, tie);
     return vec4<u32>(0u, second, third, fourth);
 }
 

@@ -11,7 +11,7 @@ use gpu_gjk::gpu::manifold::compare::{compare_with_cpu, GpuManifoldAgreement};
 use gpu_gjk::gpu::manifold::{GpuManifoldBatch, GpuManifolds, ManifoldSource};
 use gpu_gjk::sat::compare::{polyhedral_pairs, polyhedron};
 use gpu_gjk::shape::ConvexShape;
-use gpu_gjk::{GjkConfig, PairInput, Precision};
+use gpu_gjk::{manifold, GjkConfig, PairInput, Precision, QueryOptions};
 
 /// The GPU's manifolds and their agreement with the CPU's on every backend, checked clean; the last
 /// backend's, or `None` when skipped.
@@ -26,13 +26,14 @@ fn run(pairs: &[PairInput]) -> Option<(GpuManifoldBatch, GpuManifoldAgreement)> 
         assert_eq!(batch.manifolds.len(), pairs.len());
         let found = compare_with_cpu(pairs, &batch);
         eprintln!(
-            "{name}, {} pairs: {}; sources: {} GPU, {} not polyhedra, {} no contact, {} polygon bound, \
-             {} loop limit",
+            "{name}, {} pairs: {}; sources: {} GPU, {} not polyhedra, {} no contact, {} penetration fallback, \
+             {} polygon bound, {} loop limit",
             pairs.len(),
             found.summary(),
             batch.count(ManifoldSource::Gpu),
             batch.count(ManifoldSource::CpuNotPolyhedra),
             batch.count(ManifoldSource::CpuNoContact),
+            batch.count(ManifoldSource::CpuPenetrationFallback),
             batch.count(ManifoldSource::CpuPolygonBound),
             batch.count(ManifoldSource::CpuLoopLimit),
         );
@@ -174,8 +175,19 @@ fn hostile_pairs_match_the_cpu_manifolds_in_both_orders() {
     };
     assert_eq!(batch.count(ManifoldSource::CpuNotPolyhedra), 4);
     assert_eq!(batch.count(ManifoldSource::CpuNoContact), 2);
-    assert_eq!(batch.count(ManifoldSource::Gpu), pairs.len() - 6);
-    assert_eq!(found.gpu_points, pairs.len() - 6);
+    // A pair whose float32 penetration the GPU cannot certify (the CPU repeats it in float64) is the CPU's.
+    let fallback = batch.count(ManifoldSource::CpuPenetrationFallback);
+    for (k, source) in batch.sources.iter().enumerate() {
+        if *source == ManifoldSource::CpuPenetrationFallback {
+            eprintln!("pair {k}: GPU penetration {:?}", batch.penetrations[k]);
+        }
+    }
+    assert!(
+        fallback <= 2,
+        "{fallback} pairs without a GPU penetration answer"
+    );
+    assert_eq!(batch.count(ManifoldSource::Gpu), pairs.len() - 6 - fallback);
+    assert_eq!(found.gpu_points, pairs.len() - 6 - fallback);
     // The resting cube stands on its four bottom corners, 0.01 deep.
     let resting = &batch.manifolds[0];
     assert_eq!(resting.points.len(), 4);
@@ -195,6 +207,52 @@ fn seeded_polyhedral_pairs_match_the_cpu_manifolds() {
     };
     assert!(found.gpu_points > 200, "{}", found.summary());
     assert_eq!(batch.count(ManifoldSource::CpuPolygonBound), 0);
+}
+
+/// 20,000 pairs of the same generator (seed 20261205), where float32 and float64 broke near-ties of the four-point
+/// choice and of the support vertex apart before the tie bands: every manifold agrees.
+#[test]
+fn twenty_thousand_seeded_polyhedral_pairs_match_the_cpu_manifolds() {
+    let owned = polyhedral_pairs(20_000, &[0, 8, 64], 20261205);
+    let pairs: Vec<PairInput> = owned.iter().map(|p| p.input()).collect();
+    let Some((_, found)) = run(&pairs) else {
+        return;
+    };
+    assert!(found.gpu_points > 2_000, "{}", found.summary());
+}
+
+/// Each GPU manifold's normal is its GPU penetration answer's, bit for bit, and not the CPU's EPA normal: on the
+/// seeded pairs, some of the GPU's float32 normals differ from the CPU's in their bits.
+#[test]
+fn the_normal_comes_from_the_gpu_penetration_answer() {
+    let owned = polyhedral_pairs(500, &[0, 8, 64], 7);
+    let pairs: Vec<PairInput> = owned.iter().map(|p| p.input()).collect();
+    for (name, ctx) in backend_contexts() {
+        let _guard = exclusive();
+        let gpu = GpuManifolds::new(&ctx.device, &ctx.queue);
+        let batch = gpu
+            .run(&pairs, Precision::default(), GjkConfig::default())
+            .unwrap();
+        let mut differing = 0;
+        for (k, pair) in pairs.iter().enumerate() {
+            if batch.sources[k] != ManifoldSource::Gpu {
+                continue;
+            }
+            let hit = batch.penetrations[k]
+                .unwrap_or_else(|| panic!("{name}: pair {k} has no GPU answer"));
+            let normal = pair.pose_a.rotation * hit.normal.as_dvec3().normalize();
+            assert_eq!(batch.manifolds[k].normal, normal, "{name}: pair {k}");
+            let cpu = manifold(pair, QueryOptions::default());
+            if cpu.normal != normal {
+                differing += 1;
+            }
+        }
+        eprintln!(
+            "{name}: {differing} of {} GPU normals differ from the CPU's",
+            batch.count(ManifoldSource::Gpu)
+        );
+        assert!(differing > 0, "{name}");
+    }
 }
 
 /// A prism whose ends are 40-gons: resting on its end on a cube, its end is the incident face of the cube's,
@@ -229,8 +287,8 @@ fn a_face_beyond_the_polygon_bound_is_answered_on_the_cpu_and_counted() {
     assert_eq!(batch.manifolds[1].points.len(), 4);
 }
 
-/// Hulls of 2,048 points: answered within the band, or, on a software adapter whose loop budget their face scans
-/// exceed, named loop-limit pairs that the CPU then answers.
+/// Hulls of 2,048 points: answered within the band, or, on a software adapter whose loop budget their support or
+/// face scans exceed, named loop-limit pairs that the CPU then answers.
 #[test]
 fn big_hulls_match_or_are_named_and_answered_on_the_cpu() {
     let owned = polyhedral_pairs(48, &[2048], 5);
@@ -241,6 +299,7 @@ fn big_hulls_match_or_are_named_and_answered_on_the_cpu() {
     assert_eq!(
         batch.count(ManifoldSource::Gpu)
             + batch.count(ManifoldSource::CpuNoContact)
+            + batch.count(ManifoldSource::CpuPenetrationFallback)
             + batch.count(ManifoldSource::CpuLoopLimit),
         pairs.len()
     );

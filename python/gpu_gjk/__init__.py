@@ -99,8 +99,8 @@ def query(shapes, pairs, kind="penetration", backend="cpu", threads=0, first_row
     (the library's ``gpu::manifold`` kernel; shapes with a radius, flat hulls, pairs apart and the pairs the
     kernel gives up on are answered on the CPU): the same statuses, point counts and feature ids as the CPU's,
     the points and depths within 1e-5 of each pair's scale (float32). ``"cpu"`` and ``"auto"`` answer on the
-    CPU (``"auto"`` too, as on the command line: the GPU path runs each pair's penetration query on one host
-    thread). From Arrow tables a ``pyarrow.Table`` with the columns
+    CPU (``"auto"`` too, as on the command line: on software adapters the GPU path measured slower than the
+    CPU's threads). From Arrow tables a ``pyarrow.Table`` with the columns
     ``MANIFOLD_COLUMNS``: ``status`` (string), ``normal`` (fixed_size_list<float64, 3>, null where not finite),
     ``points`` (list<struct<point_a, point_b: fixed_size_list<float64, 3>, depth: float64, feature_id:
     uint64>>, empty on a pair apart) and ``error``, as the command line's manifolds table. From NumPy a dict:

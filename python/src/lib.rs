@@ -72,8 +72,8 @@ fn device(backend: Backend) -> PyResult<Arc<Selected>> {
 static MANIFOLD_KERNELS: Mutex<Vec<(Backend, Arc<GpuManifolds>)>> = Mutex::new(Vec::new());
 
 /// The GPU manifold kernel `backend` answers `kind="manifold"` with; none on the CPU. `auto` stays on the CPU,
-/// as the command line's `--kind manifold` does: `GpuManifolds` runs each pair's penetration query on the host,
-/// on one thread, before its kernel clips, where the CPU path uses every thread.
+/// as the command line's `--kind manifold` does: on software adapters the GPU route measured slower than the
+/// CPU's threads, and no hardware GPU has timed it.
 fn manifold_kernel(backend: Backend) -> PyResult<Option<Arc<GpuManifolds>>> {
     if backend == Backend::Auto {
         return Ok(None);

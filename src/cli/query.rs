@@ -158,8 +158,8 @@ pub fn run_query(args: &QueryArgs) -> anyhow::Result<QueryReport> {
 }
 
 /// `query --kind manifold`: a JSON Lines batch streamed block by block, or a columnar batch answered as a
-/// manifolds table or JSON Lines; on the GPU with an explicit GPU backend (`auto` stays on the CPU's threads:
-/// `GpuManifolds` runs each pair's penetration query on the host, on one thread, before its kernel clips).
+/// manifolds table or JSON Lines; on the GPU with an explicit GPU backend (`auto` stays on the CPU's threads: on
+/// software adapters the GPU route measured slower than the CPU's, and no hardware GPU has timed it).
 fn manifold_query(
     args: &QueryArgs,
     output: &Destination,

@@ -9,6 +9,13 @@ use glam::{DQuat, DVec3};
 /// feature: the shape touches with its support vertex (a cone's tip, a tetrahedron's corner).
 pub(crate) const FACE_MIN_ALIGNMENT: f64 = 0.5;
 
+/// Vertices whose support along the normal is within this fraction of the hull's reach (its farthest point from
+/// its local origin) of the highest are tied, and the first of them is the support vertex. An edge nearly across
+/// the normal has two ends whose supports differ by less than float32's rounding of the coordinates (a few 1e-8 of
+/// the reach); without the band the GPU twin took the other end. The tied vertices' depths differ by at most this
+/// fraction of the reach.
+pub(crate) const SUPPORT_TIE_FRACTION: f64 = 1e-5;
+
 /// A segment within 30 degrees of the contact normal touches with its nearer end, not along its length.
 const SEGMENT_MIN_ALIGNMENT: f64 = 0.5;
 
@@ -61,12 +68,16 @@ pub(super) fn feature(shape: &ConvexShape, place: &Placement, towards: DVec3) ->
     };
     let support = || {
         let local = place.rotation.inverse() * towards;
+        let placed = |i: usize| centre + core[i].as_dvec3();
+        let high = (0..core.len())
+            .map(|i| placed(i).dot(local))
+            .fold(f64::MIN, f64::max);
+        let reach = (0..core.len())
+            .map(|i| placed(i).length())
+            .fold(0.0, f64::max);
+        let floor = high - SUPPORT_TIE_FRACTION * reach;
         let best = (0..core.len())
-            .max_by(|&i, &j| {
-                let (p, q) = (core[i].as_dvec3(), core[j].as_dvec3());
-                // The first on ties.
-                p.dot(local).total_cmp(&q.dot(local)).then(j.cmp(&i))
-            })
+            .find(|&i| placed(i).dot(local) >= floor)
             .unwrap_or(0);
         vertex(best as u32)
     };

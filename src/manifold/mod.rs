@@ -21,13 +21,15 @@ mod tests;
 pub use answer::{ContactPoint, FeatureId, FeatureKind, Manifold, MAX_POINTS};
 
 use crate::epa::PenetrationStatus;
+use crate::pose::DPose;
 use crate::query::{penetration_in_a, PairInput, QueryOptions, WorldPenetration};
 use clip::clip;
 pub(crate) use clip::EDGE_MIN_FRACTION;
-pub(crate) use features::FACE_MIN_ALIGNMENT;
 use features::{feature, Placement};
+pub(crate) use features::{FACE_MIN_ALIGNMENT, SUPPORT_TIE_FRACTION};
 use glam::{DQuat, DVec3};
 use reduce::reduce;
+pub(crate) use reduce::TIE_FRACTION;
 use std::cmp::Ordering;
 
 /// A clipped point must be within this fraction of the pair's scale of EPA's depth to stand for the deepest
@@ -62,8 +64,17 @@ pub(crate) const REFERENCE_BIAS: f64 = 1e-3;
 /// # Ok::<(), gpu_gjk::GjkError>(())
 /// ```
 pub fn manifold(input: &PairInput, options: QueryOptions) -> Manifold {
-    let local = manifold_in_a(input, options);
-    let pose = &input.pose_a;
+    in_world(manifold_in_a(input, options), &input.pose_a)
+}
+
+/// [`manifold`] from a given penetration answer `hit` in A's local frame (the GPU's, to check the GPU twin
+/// against) with the touching tolerance `tolerance`, in world coordinates.
+pub(crate) fn manifold_from(input: &PairInput, hit: &WorldPenetration, tolerance: f64) -> Manifold {
+    in_world(manifold_in_a_from(input, hit, tolerance), &input.pose_a)
+}
+
+/// A manifold in A's local frame moved to the world by A's pose.
+fn in_world(local: Manifold, pose: &DPose) -> Manifold {
     Manifold {
         status: local.status,
         normal: pose.rotation * local.normal,
@@ -83,6 +94,11 @@ pub fn manifold(input: &PairInput, options: QueryOptions) -> Manifold {
 pub(crate) fn manifold_in_a(input: &PairInput, options: QueryOptions) -> Manifold {
     let tolerance = options.config.touch_tolerance;
     let (_, hit) = penetration_in_a(input, options);
+    manifold_in_a_from(input, &hit, tolerance)
+}
+
+/// [`manifold_in_a`] from a given penetration answer `hit` in A's local frame.
+fn manifold_in_a_from(input: &PairInput, hit: &WorldPenetration, tolerance: f64) -> Manifold {
     if hit.status != PenetrationStatus::Penetrating {
         return Manifold {
             status: hit.status,
@@ -146,7 +162,7 @@ pub(crate) fn manifold_in_a(input: &PairInput, options: QueryOptions) -> Manifol
         .collect();
     let deepest = points.iter().map(|p| p.depth).fold(f64::MIN, f64::max);
     if deepest < hit.depth - DEEPEST_SLACK * scale {
-        points.push(epa_point(&hit));
+        points.push(epa_point(hit));
     }
     Manifold {
         status: hit.status,

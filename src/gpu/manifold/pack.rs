@@ -1,7 +1,8 @@
 //! Hulls with their face loops packed for the GPU manifold kernel (`shaders/manifold.wgsl` describes the words),
-//! and a pair's placement, contact normal and EPA answer in A's frame, formed in float64 and rounded once.
+//! and a pair's placement, formed in float64 and rounded once, with the GPU's penetration answer in A's frame.
 
-use crate::query::{PairInput, WorldPenetration};
+use crate::epa::Penetration;
+use crate::query::PairInput;
 use crate::shape::{ConvexShape, HullFace};
 use glam::{DMat3, DVec3};
 use std::collections::HashMap;
@@ -68,13 +69,13 @@ pub(super) struct Limits {
     pub merge: f64,
 }
 
-/// `pair`'s words for hulls at bases `base_a` and `base_b`, with the penetration answer `hit` (A's frame) and
-/// its unit `normal`: the rotation and shift formed in float64 exactly as the CPU manifold forms them.
+/// `pair`'s words for hulls at bases `base_a` and `base_b`, with the GPU's penetration answer `hit` (A's frame)
+/// and its unit `normal`: the rotation and shift formed in float64 exactly as the CPU manifold forms them.
 pub(super) fn pair_words(
     pair: &PairInput,
     base_a: u32,
     base_b: u32,
-    hit: &WorldPenetration,
+    hit: &Penetration<f32>,
     normal: DVec3,
     limits: &Limits,
 ) -> ManifoldPairWords {
@@ -87,9 +88,9 @@ pub(super) fn pair_words(
     words[4..8].copy_from_slice(&column(turn.y_axis, base_b));
     words[8..12].copy_from_slice(&column(turn.z_axis, 0));
     words[12..16].copy_from_slice(&column(shift, 0));
-    words[16..20].copy_from_slice(&column(normal, f(hit.depth)));
-    words[20..24].copy_from_slice(&column(hit.contact_a, f(limits.margin)));
-    words[24..28].copy_from_slice(&column(hit.contact_b, f(limits.slack)));
+    words[16..20].copy_from_slice(&column(normal, hit.depth.to_bits()));
+    words[20..24].copy_from_slice(&column(hit.contact_a.as_dvec3(), f(limits.margin)));
+    words[24..28].copy_from_slice(&column(hit.contact_b.as_dvec3(), f(limits.slack)));
     words[28..32].copy_from_slice(&[f(limits.merge), 0, 0, 0]);
     ManifoldPairWords { words }
 }

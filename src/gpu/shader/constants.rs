@@ -32,7 +32,7 @@ use crate::gpu::sat::codes::{
     SAT_PARALLEL_SINE,
 };
 use crate::gpu::WORKGROUP_SIZE;
-use crate::manifold::{FeatureKind, EDGE_MIN_FRACTION};
+use crate::manifold::{FeatureKind, EDGE_MIN_FRACTION, SUPPORT_TIE_FRACTION, TIE_FRACTION};
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
@@ -157,6 +157,8 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         u32_constant("FEATURE_FACE", FeatureKind::Face as u32),
         u32_constant("FEATURE_DEEPEST", FeatureKind::Deepest as u32),
         f32_constant("EDGE_MIN_FRACTION", EDGE_MIN_FRACTION),
+        f32_constant("MANIFOLD_TIE_FRACTION", TIE_FRACTION),
+        f32_constant("MANIFOLD_SUPPORT_TIE_FRACTION", SUPPORT_TIE_FRACTION),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());
