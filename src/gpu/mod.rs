@@ -7,9 +7,9 @@
 //! device; [`limits`] and [`chunks`] say how batches are split, `groups` how a scene too large for the device
 //! goes up in parts; [`runner`] streams any kernel's batch through the ring of `ring`; `narrow_phase` and
 //! `penetration` are the GJK and GJK + EPA jobs ([`work`]: the counting GJK kernel's per-pair work and its SIMT
-//! proxies); [`marks`] marks each body from its pairs' answers on the
-//! GPU, for a renderer to colour from, and [`failure_list`] lists the pairs it could not answer; [`sat`] runs
-//! the separating axis test beside GJK.
+//! proxies; `scan_kernel`: the biggest scans shared by a subgroup's lanes where the device has subgroups);
+//! [`marks`] marks each body from its pairs' answers on the GPU, for a renderer to colour from, and
+//! [`failure_list`] lists the pairs it could not answer; [`sat`] runs the separating axis test beside GJK.
 
 mod binning;
 pub mod broad;
@@ -38,6 +38,7 @@ mod pipeline;
 mod ring;
 pub mod runner;
 pub mod sat;
+mod scan_kernel;
 mod scene;
 pub mod shader;
 mod shader_checks;
@@ -71,6 +72,7 @@ pub use penetration::GpuPenetrationBatch;
 pub use pipeline::read_buffer;
 pub use pipeline::wait;
 pub use runner::GpuTimings;
+pub use scan_kernel::{ScanKernel, SUBGROUP_SCAN_MIN_POINTS};
 pub use shader_checks::{check_shader_checks_env, ShaderChecks, SHADER_CHECKS_ENV};
 pub use work::{simt_efficiency, PairWork, WorkSummary, SIMT_WIDTH};
 pub(crate) use workgroup::WORKGROUP_SIZE;
