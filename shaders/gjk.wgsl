@@ -1,7 +1,8 @@
 // Kernel `gjk`: GJK (intersection or distance, from `params.kind`) for every pair of the chunk, one invocation
 // per pair: pairs are independent and short (5 to 15 iterations on the random mix), so a thread per pair
 // keeps every lane busy without cross-lane reductions. The twin of query::query_relative without its float64
-// repeat: a pair float32 cannot certify comes back STATUS_UNRESOLVED for the CPU to answer.
+// repeat: a pair float32 cannot certify comes back STATUS_UNRESOLVED for the CPU to answer. It answers the pairs
+// below `params.subgroup_from`; the subgroup kernel (gjk_subgroup.wgsl) the rest, where it runs.
 
 // The answers, as words: one record per pair in the format of params.format (output.wgsl).
 @group(0) @binding(5) var<storage, read_write> results: array<vec4<u32>>;
@@ -9,7 +10,7 @@
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gjk_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {
     let index = gid.x;
-    if (index >= params.pair_count) {
+    if (index >= params.subgroup_from) {
         return;
     }
     loop_cut = false;

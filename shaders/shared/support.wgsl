@@ -1,8 +1,10 @@
 // Support mappings and the pair as GJK and EPA see it: the twins of src/shape/support.rs and src/gjk/pair.rs.
 
 // The hull point with the largest dot product with `dir`: climbed over the hull's adjacency when it has one
-// (hulls of HILL_CLIMB_MIN_VERTICES vertices and more, as on the CPU), else scanned. A kernel built with
-// CLIMBING = 0 (no uploaded hull climbs) leaves the climb out; a scan answers any hull.
+// (hulls of HILL_CLIMB_MIN_VERTICES vertices and more, as on the CPU), else scanned: by one invocation
+// (scan_thread.wgsl) or by the lanes of a subgroup together (scan_subgroup.wgsl), whichever file the kernel is
+// assembled with. A kernel built with CLIMBING = 0 (no uploaded hull climbs) leaves the climb out; a scan
+// answers any hull.
 fn support_hull(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
     if (CLIMBING == 1u && h.climbs == 1u) {
         return support_climb(h, dir);
@@ -89,34 +91,6 @@ fn support_climb(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
     }
     count_support(reads);
     return at.xyz;
-}
-
-// The hull point with the largest dot product with `dir`, the first one on ties (support_point on the CPU,
-// which scans in the same order). Four points per loop trip: the pool pads each hull to a multiple of four
-// with copies of its first point, which never win (a tie keeps the earlier point), so this picks what the
-// CPU's linear scan picks with a quarter of the loop trips. A scan that makes fewer trips than it should was
-// cut short by the adapter (see loop_budget.wgsl).
-fn support_scan(h: GpuHull, dir: vec3<f32>) -> vec3<f32> {
-    let padded = (h.count + 3u) & ~3u;
-    var best = vertices[h.offset].xyz;
-    var best_dot = dot(best, dir);
-    var trips = 0u;
-    for (var i = 0u; i < padded; i = i + 4u) {
-        for (var k = 0u; k < 4u; k = k + 1u) {
-            let p = vertices[h.offset + i + k].xyz;
-            let d = dot(p, dir);
-            if (d > best_dot) {
-                best_dot = d;
-                best = p;
-            }
-        }
-        trips = trips + 1u;
-    }
-    if (trips != padded / 4u) {
-        loop_cut = true;
-    }
-    count_support(padded);
-    return best;
 }
 
 // Two centred point sets in the pair-local frame, times `unit` (PairSupport in pair.rs).

@@ -45,7 +45,9 @@ struct GpuParams {
     format: u32,
     // Nonzero: the EPA queue holds pair i's task at slot i, and pass 2 runs over every pair (software adapters).
     epa_by_pair: u32,
-    pad1: u32,
+    // The first pair of the chunk the subgroup kernel answers (pair_count where it answers none): the per-thread
+    // GJK kernel stops there.
+    subgroup_from: u32,
 }
 
 // The penetration answer for one pair, in the pair-local frame, as Penetration on the CPU (epa/answer.rs).

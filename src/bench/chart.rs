@@ -144,6 +144,8 @@ pub(crate) mod tests {
             clean: None,
             gpu_work: None,
             epa_kernel: None,
+            scan_kernel: None,
+            subgroup_pairs: None,
             epa_private_bytes: None,
         }
     }

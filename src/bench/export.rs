@@ -15,6 +15,7 @@ pub fn to_json(spec: &BenchSpec, outcome: &BenchOutcome) -> String {
         "raw_scan": spec.raw_scan,
         "binning": spec.binning,
         "epa_kernels": spec.epa_kernels.iter().map(|k| k.name()).collect::<Vec<_>>(),
+        "scan_kernels": spec.scan_kernels.iter().map(|k| k.name()).collect::<Vec<_>>(),
         "shader_checks": spec.shader_checks.name(),
         "repeat": spec.repeat,
         "statistic": "best",

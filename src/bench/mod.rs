@@ -22,8 +22,9 @@ pub use record::{kind_name, BackendId, BenchKind, Record};
 pub use run::MAX_STEP_LABEL;
 pub use run::{run_bench, step_count, GpuBench, Group, Progress, GPU_WARMUP_PAIRS};
 pub use spec::{
-    parse_epa_kernels, parse_hull_points, parse_pairs, parse_repeat, parse_shapes, parse_within,
-    sweep_sizes, BenchSpec, EpaKernels, KindChoice, ShapeList,
+    parse_epa_kernels, parse_hull_points, parse_pairs, parse_repeat, parse_scan_kernels,
+    parse_shapes, parse_within, sweep_sizes, BenchSpec, EpaKernels, KindChoice, ScanKernels,
+    ShapeList,
 };
 #[cfg(test)]
 pub use spec::{MAX_PAIRS, MAX_REPEAT};

@@ -111,6 +111,10 @@ pub struct Record {
     /// the private memory one invocation of that EPA kernel needs, in bytes (from naga's IR).
     pub epa_kernel: Option<&'static str>,
     pub epa_private_bytes: Option<u64>,
+    /// GPU distance and intersection rows of `--scan`: how the kernel scanned the biggest scanned hulls
+    /// (`per-thread` or `subgroup`), and how many pairs the subgroup kernel answered.
+    pub scan_kernel: Option<&'static str>,
+    pub subgroup_pairs: Option<usize>,
 }
 
 /// The SIMT proxies of a GPU row ([`crate::gpu::WorkSummary`]): for each 32 consecutive pairs in dispatch order,
@@ -139,9 +143,10 @@ impl Record {
             ("cpu_all", Some(n)) if n > 1 => format!("CPU {n} threads"),
             ("cpu_all", Some(n)) => format!("CPU all threads ({n})"),
             ("cpu_all", None) => "CPU all threads".into(),
-            _ => match self.epa_kernel {
-                Some(kernel) => format!("GPU (EPA {kernel})"),
-                None => "GPU".into(),
+            _ => match (self.epa_kernel, self.scan_kernel) {
+                (Some(kernel), _) => format!("GPU (EPA {kernel})"),
+                (None, Some(scan)) => format!("GPU (scan {scan})"),
+                (None, None) => "GPU".into(),
             },
         }
     }

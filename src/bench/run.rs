@@ -9,7 +9,7 @@ use crate::epa::Penetration;
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::{
     EpaKernel, GpuContext, GpuLimits, GpuTimings, NarrowPhase, PackedDistance, PackedHit, RawSets,
-    ShaderChecks, WorkSummary,
+    ScanKernel, ShaderChecks, WorkSummary,
 };
 use crate::scenario::{random_scene, Scene};
 use crate::shape::ConvexShape;
@@ -273,13 +273,24 @@ pub fn run_bench(
             let mut gpu_report: Option<ValidationReport> = None;
             let mut gpu_penetration: Option<PenetrationReport> = None;
             if let Some(gpu) = gpu.as_deref_mut() {
-                // Penetration: one row per EPA kernel, their timed batches alternating.
-                let kernels = match kind {
+                // Penetration: one row per EPA kernel; distance and intersection: one per scan kernel asked
+                // for; their timed batches alternating.
+                let kernels: Vec<KernelChoice> = match kind {
                     BenchKind::Penetration if spec.epa_kernels.is_empty() => {
-                        vec![gpu.narrow.epa_kernel()]
+                        vec![KernelChoice::Epa(gpu.narrow.epa_kernel())]
                     }
-                    BenchKind::Penetration => spec.epa_kernels.clone(),
-                    BenchKind::Query(_) => Vec::new(),
+                    BenchKind::Penetration => spec
+                        .epa_kernels
+                        .iter()
+                        .copied()
+                        .map(KernelChoice::Epa)
+                        .collect(),
+                    BenchKind::Query(_) => spec
+                        .scan_kernels
+                        .iter()
+                        .copied()
+                        .map(KernelChoice::Scan)
+                        .collect(),
                 };
                 let rows = time_gpu(
                     gpu,
@@ -309,9 +320,16 @@ pub fn run_bench(
                         answers.epa_pairs,
                     );
                     record.gpu_work = Some(work);
-                    if let Some(&kernel) = kernels.get(k) {
-                        record.epa_kernel = Some(kernel.name());
-                        record.epa_private_bytes = Some(kernel.private_bytes_per_invocation());
+                    match kernels.get(k) {
+                        Some(KernelChoice::Epa(kernel)) => {
+                            record.epa_kernel = Some(kernel.name());
+                            record.epa_private_bytes = Some(kernel.private_bytes_per_invocation());
+                        }
+                        Some(KernelChoice::Scan(kernel)) => {
+                            record.scan_kernel = Some(kernel.name());
+                            record.subgroup_pairs = Some(answers.subgroup_pairs);
+                        }
+                        None => {}
                     }
                     records.push(record);
                     // The group's GPU agreement: the first row that disagrees, else the last row's.
@@ -350,6 +368,8 @@ struct Answers {
     penetrations: Option<Vec<Penetration<f32>>>,
     /// Pairs that went through the GPU's EPA pass.
     epa_pairs: Option<usize>,
+    /// Pairs the subgroup kernel answered (`NarrowPhase::subgroup_pairs`).
+    subgroup_pairs: usize,
 }
 
 /// Depth, normal and status of `answers` against `reference`, for penetration groups.
@@ -408,7 +428,7 @@ fn time_cpu(
                 Answers {
                     results,
                     penetrations: Some(penetrations),
-                    epa_pairs: None,
+                    ..Answers::default()
                 }
             }
         };
@@ -426,7 +446,7 @@ fn gpu_batch(
     config: &GjkConfig,
     convert: bool,
 ) -> anyhow::Result<(Option<Answers>, GpuTimings)> {
-    Ok(match kind {
+    let (mut answers, timings) = match kind {
         BenchKind::Query(QueryKind::Distance) => {
             let batch = narrow.distances(pairs, config)?;
             let answers = convert.then(|| Answers {
@@ -453,26 +473,52 @@ fn gpu_batch(
                 results: batch.records.iter().map(|c| c.gjk_result()).collect(),
                 penetrations: Some(batch.records.iter().map(|c| c.penetration()).collect()),
                 epa_pairs: Some(batch.epa_pairs),
+                ..Answers::default()
             });
             (answers, batch.timings)
         }
-    })
+    };
+    if let Some(answers) = &mut answers {
+        answers.subgroup_pairs = narrow.subgroup_pairs();
+    }
+    Ok((answers, timings))
+}
+
+/// A kernel a GPU row runs with, where `bench` compares two: where EPA keeps its polytope (penetration), or
+/// how GJK scans the biggest scanned hulls (distance and intersection).
+#[derive(Clone, Copy, Debug)]
+enum KernelChoice {
+    Epa(EpaKernel),
+    Scan(ScanKernel),
+}
+
+impl KernelChoice {
+    fn apply(self, narrow: &mut NarrowPhase) -> anyhow::Result<()> {
+        match self {
+            KernelChoice::Epa(kernel) => narrow.set_epa_kernel(kernel),
+            KernelChoice::Scan(kernel) => narrow
+                .set_scan_kernel(kernel)
+                .with_context(|| format!("--scan {}", kernel.name()))?,
+        }
+        Ok(())
+    }
 }
 
 /// Best of `repeat` GPU batches by end-to-end time, with that batch's split; after the untimed warm-up
-/// (a small batch, then batches until the GPU's speed settles, [`GPU_WARMUP_BATCH_PAIRS`]). With EPA
-/// `kernels` (penetration), one result per kernel: each warmed up, then run `r` of every kernel before run
-/// `r + 1` of any, so a machine whose speed drifts favours none. Without, one result with the kernel set.
+/// (a small batch, then batches until the GPU's speed settles, [`GPU_WARMUP_BATCH_PAIRS`]). With `kernels`
+/// (EPA kernels for penetration, scan kernels for the others), one result per kernel: each warmed up, then run
+/// `r` of every kernel before run `r + 1` of any, so a machine whose speed drifts favours none. Without, one
+/// result with the kernels set.
 fn time_gpu(
     gpu: &mut GpuBench<'_>,
     scene: &Scene,
     kind: BenchKind,
     config: &GjkConfig,
     repeat: usize,
-    kernels: &[EpaKernel],
+    kernels: &[KernelChoice],
     step: &mut dyn FnMut(usize),
 ) -> anyhow::Result<Vec<(Answers, GpuTimings)>> {
-    let chosen: Vec<Option<EpaKernel>> = if kernels.is_empty() {
+    let chosen: Vec<Option<KernelChoice>> = if kernels.is_empty() {
         vec![None]
     } else {
         kernels.iter().copied().map(Some).collect()
@@ -480,12 +526,12 @@ fn time_gpu(
     let warmup = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_PAIRS)];
     let clocks_up = &scene.pairs[..scene.pairs.len().min(GPU_WARMUP_BATCH_PAIRS)];
     for kernel in chosen.iter().flatten() {
-        gpu.narrow.set_epa_kernel(*kernel);
+        kernel.apply(&mut gpu.narrow)?;
         gpu_batch(&mut gpu.narrow, warmup, kind, config, false)?;
     }
     for kernel in &chosen {
         if let Some(kernel) = kernel {
-            gpu.narrow.set_epa_kernel(*kernel);
+            kernel.apply(&mut gpu.narrow)?;
         }
         let started = Instant::now();
         let mut settling = Settling::default();
@@ -505,7 +551,7 @@ fn time_gpu(
         step(r);
         for (k, kernel) in chosen.iter().enumerate() {
             if let Some(kernel) = kernel {
-                gpu.narrow.set_epa_kernel(*kernel);
+                kernel.apply(&mut gpu.narrow)?;
             }
             let (latest, timings) =
                 gpu_batch(&mut gpu.narrow, &scene.pairs, kind, config, r == repeat)?;
@@ -518,7 +564,7 @@ fn time_gpu(
         }
     }
     if let Some(Some(first)) = chosen.first() {
-        gpu.narrow.set_epa_kernel(*first);
+        first.apply(&mut gpu.narrow)?;
     }
     Ok(answers
         .into_iter()
@@ -578,6 +624,8 @@ impl RecordBase {
             gpu_work: None,
             epa_kernel: None,
             epa_private_bytes: None,
+            scan_kernel: None,
+            subgroup_pairs: None,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::BenchKind;
 use crate::gjk::QueryKind;
-use crate::gpu::EpaKernel;
+use crate::gpu::{EpaKernel, ScanKernel};
 use crate::scenario::{MixSpec, ShapeKind};
 
 /// `--kind`: one kind, or several one after the other on the same scene.
@@ -172,6 +172,28 @@ pub fn parse_epa_kernels(text: &str) -> Result<EpaKernels, String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EpaKernels(pub Vec<EpaKernel>);
 
+/// `--scan`: `per-thread`, `subgroup`, or both separated by a comma (one GPU distance or intersection row each,
+/// in that order, on the same scene in one run).
+pub fn parse_scan_kernels(text: &str) -> Result<ScanKernels, String> {
+    let mut kernels = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        let kernel = ScanKernel::from_name(name).ok_or_else(|| {
+            format!(
+                "unknown scan kernel `{name}`: expected per-thread, subgroup or per-thread,subgroup"
+            )
+        })?;
+        if kernels.contains(&kernel) {
+            return Err(format!("scan kernel `{name}` named twice"));
+        }
+        kernels.push(kernel);
+    }
+    Ok(ScanKernels(kernels))
+}
+
+/// The scan kernels of `--scan`, in order, none twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScanKernels(pub Vec<ScanKernel>);
+
 /// The sweep's pair counts: the decades 1e3 to 1e7 up to `max` (1e7 only when asked: the default is 1e6).
 pub fn sweep_sizes(max: usize) -> Result<Vec<usize>, String> {
     let sizes: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000, 10_000_000]
@@ -201,6 +223,9 @@ pub struct BenchSpec {
     /// The EPA kernels of the GPU's penetration rows, one row each in this order (`--epa-kernel`); empty for
     /// the narrow phase's own choice ([`EpaKernel::for_device`]).
     pub epa_kernels: Vec<EpaKernel>,
+    /// The scan kernels of the GPU's distance and intersection rows, one row each in this order (`--scan`);
+    /// empty for the narrow phase's own choice ([`ScanKernel::for_device`]).
+    pub scan_kernels: Vec<ScanKernel>,
     /// wgpu's runtime checks in the GPU kernels (`--shader-checks`).
     pub shader_checks: crate::gpu::ShaderChecks,
     pub repeat: usize,
@@ -236,6 +261,21 @@ mod tests {
             "{err}"
         );
         assert!(parse_shapes(",").is_err());
+    }
+
+    #[test]
+    fn scan_kernels_parse_in_order_and_bad_lists_are_named() {
+        use crate::gpu::ScanKernel::{PerThread, Subgroup};
+        assert_eq!(
+            parse_scan_kernels("per-thread, subgroup").unwrap().0,
+            [PerThread, Subgroup]
+        );
+        let err = parse_scan_kernels("per-thread,warp").unwrap_err();
+        assert!(
+            err.contains("`warp`") && err.contains("per-thread,subgroup"),
+            "{err}"
+        );
+        assert!(parse_scan_kernels("subgroup,subgroup").is_err());
     }
 
     #[test]

@@ -156,6 +156,13 @@ pub fn render_group(group: &Group, wide: bool) -> String {
                 "GPU (EPA {kernel}): {bytes} private bytes per invocation of the EPA kernel (naga)"
             );
         }
+        if let (Some(scan), Some(pairs)) = (gpu.scan_kernel, gpu.subgroup_pairs) {
+            let _ = writeln!(
+                out,
+                "GPU (scan {scan}): {} pairs answered one subgroup per pair",
+                thousands(pairs as f64)
+            );
+        }
     }
     if let Some(gpu) = group.records.iter().find(|r| r.backend == "gpu") {
         if gpu.kernel_s.is_none() {

@@ -4,10 +4,11 @@
 use super::bench_io::{run_io_bench, IoBenchSpec};
 use super::choices::BackendArg;
 use crate::bench::{
-    self, kind_name, parse_epa_kernels, parse_hull_points, parse_pairs, parse_repeat, parse_shapes,
-    render_chart, render_group, step_count, sweep_sizes, AlgorithmChoice, BenchSpec, EpaKernels,
-    FitWriter, GpuBench, Group, KindChoice, Progress, ShapeList, GPU_WARMUP_BATCH_PAIRS,
-    GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS, REPORT_COLUMNS,
+    self, kind_name, parse_epa_kernels, parse_hull_points, parse_pairs, parse_repeat,
+    parse_scan_kernels, parse_shapes, render_chart, render_group, step_count, sweep_sizes,
+    AlgorithmChoice, BenchSpec, EpaKernels, FitWriter, GpuBench, Group, KindChoice, Progress,
+    ScanKernels, ShapeList, GPU_WARMUP_BATCH_PAIRS, GPU_WARMUP_PAIRS, GPU_WARMUP_SECONDS,
+    REPORT_COLUMNS,
 };
 use crate::gpu::ShaderChecks;
 use crate::io::batch::{select_backend, Selected, SoftwareAdapters};
@@ -47,6 +48,13 @@ pub struct BenchArgs {
     /// same scene. By default the adapter's own choice (private on a software adapter, scratch elsewhere).
     #[arg(long, value_name = "LIST", value_parser = parse_epa_kernels, conflicts_with = "io")]
     pub epa_kernel: Option<EpaKernels>,
+    /// How the GPU's distance and intersection kernels scan hulls of 65 points or more that have no adjacency
+    /// (`--raw-scan` clouds, hulls of fewer than 256 vertices): `per-thread` (one invocation per pair),
+    /// `subgroup` (one subgroup per pair, the lanes sharing each scan; needs an adapter with subgroups), or
+    /// `per-thread,subgroup`: one GPU row each, alternating on the same scene. By default `subgroup` where the
+    /// adapter has subgroups, but on a software adapter.
+    #[arg(long, value_name = "LIST", value_parser = parse_scan_kernels, conflicts_with = "io")]
+    pub scan: Option<ScanKernels>,
     /// wgpu's runtime checks in the GPU kernels (bounds checks, loop bounds): `off` builds them as trusted
     /// modules without the checks, `auto` does so on hardware adapters only (software ones keep them).
     #[arg(
@@ -128,6 +136,7 @@ impl BenchArgs {
             raw_scan: self.raw_scan,
             binning: !self.no_binning,
             epa_kernels: self.epa_kernel.clone().map(|k| k.0).unwrap_or_default(),
+            scan_kernels: self.scan.clone().map(|k| k.0).unwrap_or_default(),
             shader_checks: self.shader_checks,
             repeat: self.repeat,
             kinds: self.kind.kinds(),

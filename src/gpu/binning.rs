@@ -3,8 +3,11 @@
 //! While staging a batch the host sorts the pairs by a work key (a stable counting sort: one pass to count,
 //! one to place), dispatches them in that order, and writes each record back to its pair's own index when the
 //! batch is read back. The kernels are unchanged: a pair's answer is computed from that pair alone, so only the
-//! order of the work changes (docs/gpu.md, "Pairs binned by work").
+//! order of the work changes (docs/gpu.md, "Pairs binned by work"). With the subgroup scan in use
+//! ([`super::ScanKernel::Subgroup`]) the pairs it answers go last, binned alike, so a chunk hands them to it as
+//! one run at its end.
 
+use super::scan_kernel::SUBGROUP_SCAN_MIN_POINTS;
 use super::scene::Scene;
 use crate::instance::Pair;
 
@@ -24,6 +27,8 @@ pub(super) struct WorkBins {
     counts: Vec<u32>,
     keys: Vec<u16>,
     scratch: Vec<u32>,
+    /// The first pair, in dispatch order, that the subgroup kernel answers (the pair count when none).
+    subgroup_from: usize,
 }
 
 /// Instance `i`'s size class ([`CLASSES`]).
@@ -43,25 +48,47 @@ fn size_class(scene: &Scene, instance: u32) -> usize {
     }
 }
 
+/// Whether instance `i`'s support calls scan [`SUBGROUP_SCAN_MIN_POINTS`] points or more (a climbing hull's walk
+/// reads a few dozen, whatever its size).
+fn scans_many(scene: &Scene, instance: u32) -> bool {
+    let hull = &scene.hull_set().hulls[scene.gpu_instances()[instance as usize].hull as usize];
+    hull.climbs == 0 && hull.count >= SUBGROUP_SCAN_MIN_POINTS
+}
+
 /// The pair's bin: the class of its bigger shape, then of its smaller one, so sphere and capsule pairs come
-/// first in a bin of their own, and each later bin holds pairs whose support calls read alike.
-fn work_key(scene: &Scene, [a, b]: Pair) -> u16 {
+/// first in a bin of their own, and each later bin holds pairs whose support calls read alike. With `subgroup`,
+/// the pairs with a shape that [`scans_many`] follow all others, in bins of their own.
+fn work_key(scene: &Scene, [a, b]: Pair, subgroup: bool) -> u16 {
+    let last = subgroup && (scans_many(scene, a) || scans_many(scene, b));
     let (a, b) = (size_class(scene, a), size_class(scene, b));
-    (a.max(b) * CLASSES + a.min(b)) as u16
+    (usize::from(last) * CLASSES * CLASSES + a.max(b) * CLASSES + a.min(b)) as u16
 }
 
 impl WorkBins {
-    /// Sorts `pairs` into bins; returns them in dispatch order, or `None` when a pair names an instance the scene
-    /// lacks (the batch then runs unbinned and fails naming it) or there is nothing to reorder.
-    pub(super) fn bin(&mut self, scene: &Scene, pairs: &[Pair]) -> Option<&[Pair]> {
+    /// Sorts `pairs` into bins, those the subgroup kernel answers last where `subgroup`
+    /// ([`WorkBins::subgroup_from`]), for [`WorkBins::binned`]; `false` when a pair names an instance the scene
+    /// lacks (the batch then runs unbinned and fails naming it) or there is nothing to reorder (one pair, unless
+    /// the subgroup kernel may answer it).
+    pub(super) fn bin(&mut self, scene: &Scene, pairs: &[Pair], subgroup: bool) -> bool {
         let instances = scene.instance_count();
-        if pairs.len() < 2 || pairs.iter().flatten().any(|&i| i as usize >= instances) {
-            return None;
+        let nothing_to_do = pairs.is_empty() || (pairs.len() < 2 && !subgroup);
+        if nothing_to_do || pairs.iter().flatten().any(|&i| i as usize >= instances) {
+            return false;
         }
         self.keys.clear();
-        self.keys.extend(pairs.iter().map(|&p| work_key(scene, p)));
+        self.keys
+            .extend(pairs.iter().map(|&p| work_key(scene, p, subgroup)));
         self.counts.clear();
-        self.counts.resize(CLASSES * CLASSES, 0);
+        let halves = if subgroup { 2 } else { 1 };
+        self.counts.resize(halves * CLASSES * CLASSES, 0);
+        self.subgroup_from = if subgroup {
+            self.keys
+                .iter()
+                .filter(|&&k| (k as usize) < CLASSES * CLASSES)
+                .count()
+        } else {
+            pairs.len()
+        };
         for &key in &self.keys {
             self.counts[key as usize] += 1;
         }
@@ -81,7 +108,19 @@ impl WorkBins {
         self.binned.clear();
         self.binned
             .extend(self.order.iter().map(|&k| pairs[k as usize]));
-        Some(&self.binned)
+        true
+    }
+
+    /// The pairs of the last [`WorkBins::bin`], in dispatch order.
+    pub(super) fn binned(&self) -> &[Pair] {
+        &self.binned
+    }
+
+    /// The first pair, in the dispatch order of the last [`WorkBins::bin`], that the subgroup kernel answers: the
+    /// pairs from there on each have a shape whose support calls scan [`SUBGROUP_SCAN_MIN_POINTS`] points or
+    /// more. The pair count when the bins were made without `subgroup`.
+    pub(super) fn subgroup_from(&self) -> usize {
+        self.subgroup_from
     }
 
     /// The dispatch order of the last [`WorkBins::bin`]: `order()[j]` is the pair invocation `j` ran.

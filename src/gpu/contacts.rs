@@ -22,11 +22,7 @@ impl NarrowPhase {
     ) -> Result<(GpuTimings, &PenetrationJob), GpuError> {
         let mut bins = std::mem::take(&mut self.bins);
         let start = Instant::now();
-        let staged = if self.binning() {
-            bins.bin(&self.scene, pairs)
-        } else {
-            None
-        };
+        let staged = (self.binning() && bins.bin(&self.scene, pairs, false)).then(|| bins.binned());
         let binning_s = start.elapsed().as_secs_f64();
         let binned = staged.is_some();
         let (scene, ring, job) = self.penetration_parts();

@@ -257,8 +257,8 @@ impl GpuContext {
     }
 
     /// Picks the best adapter of the chosen backends that runs compute shaders and opens a device with the
-    /// adapter's own limits (the defaults would cap storage bindings far below what the hardware allows) and
-    /// timestamp queries where the adapter has them.
+    /// adapter's own limits (the defaults would cap storage bindings far below what the hardware allows),
+    /// timestamp queries and subgroup operations where the adapter has them.
     /// With `ADAPTER_ENV` set, the adapter of that index instead.
     pub fn new(choice: BackendChoice) -> Result<Self, GpuError> {
         let instance = new_instance(choice);
@@ -284,7 +284,9 @@ impl GpuContext {
                 reason: "it cannot run compute shaders".into(),
             });
         }
-        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        // Subgroups where the adapter has them, for the subgroup scan (`ScanKernel`).
+        let wanted = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP;
+        let features = adapter.features() & wanted;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("gpu-gjk"),
             required_features: features,

@@ -61,7 +61,9 @@ pub(crate) struct GpuParams {
     /// Nonzero: the EPA queue holds pair `i`'s task at slot `i` and pass 2 runs over every pair
     /// ([`EpaOrder::ByPair`](super::penetration::EpaOrder)); zero: tasks in the order of an atomic append.
     pub epa_by_pair: u32,
-    pub pad: u32,
+    /// The first pair of the chunk the subgroup GJK kernel answers, `pair_count` where it answers none
+    /// ([`ScanKernel`](super::ScanKernel)): the per-thread GJK kernel stops there.
+    pub subgroup_from: u32,
 }
 
 /// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and

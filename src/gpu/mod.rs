@@ -7,10 +7,10 @@
 //! device; [`limits`] and [`chunks`] say how batches are split, `groups` how a scene too large for the device
 //! goes up in parts; [`runner`] streams any kernel's batch through the ring of `ring`; `narrow_phase` and
 //! `penetration` are the GJK and GJK + EPA jobs ([`work`]: the counting GJK kernel's per-pair work and its SIMT
-//! proxies); [`marks`] marks each body from its pairs' answers on the
-//! GPU, for a renderer to colour from, and [`failure_list`] lists the pairs it could not answer; [`sat`] runs
-//! the separating axis test beside GJK; [`body_pairs`] lists one body's pairs where a frame's pairs lie on the
-//! device (the demo's picked body).
+//! proxies; `scan_kernel`: the biggest scans shared by a subgroup's lanes where the device has subgroups);
+//! [`marks`] marks each body from its pairs' answers on the GPU, for a renderer to colour from, and
+//! [`failure_list`] lists the pairs it could not answer; [`sat`] runs the separating axis test beside GJK;
+//! [`body_pairs`] lists one body's pairs where a frame's pairs lie on the device (the demo's picked body).
 
 mod binning;
 pub mod body_pairs;
@@ -40,6 +40,7 @@ mod pipeline;
 mod ring;
 pub mod runner;
 pub mod sat;
+mod scan_kernel;
 mod scene;
 pub mod shader;
 mod shader_checks;
@@ -73,6 +74,7 @@ pub use penetration::GpuPenetrationBatch;
 pub use pipeline::read_buffer;
 pub use pipeline::wait;
 pub use runner::GpuTimings;
+pub use scan_kernel::{ScanKernel, SUBGROUP_SCAN_MIN_POINTS};
 pub use shader_checks::{check_shader_checks_env, ShaderChecks, SHADER_CHECKS_ENV};
 pub use work::{simt_efficiency, PairWork, WorkSummary, SIMT_WIDTH};
 pub(crate) use workgroup::WORKGROUP_SIZE;

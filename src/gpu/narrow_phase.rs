@@ -19,9 +19,10 @@ use super::runner::{
     chunk_capacity, run_batch, run_batch_deferred, run_batch_from_device, settle, BatchSettings,
     GpuTimings, KernelJob, OutputSpec, Read, RecordSample,
 };
+use super::scan_kernel::{subgroup_pairs_per_workgroup, ScanKernel};
 use super::scene::Scene;
 use super::shader::constants::Climbing;
-use super::shader::{Kernel, GJK, GJK_COUNTING, GJK_NULL};
+use super::shader::{Kernel, GJK, GJK_COUNTING, GJK_NULL, GJK_SUBGROUP};
 use super::work::PairWork;
 use super::RawSets;
 use super::{GpuError, ShaderChecks};
@@ -182,16 +183,47 @@ impl NarrowPhase {
         self.epa_kernel
     }
 
+    /// How the distance and intersection batches scan the biggest scanned hulls ([`ScanKernel`]; the default is
+    /// [`ScanKernel::for_device`]): one invocation per pair, or one subgroup per pair for the pairs with a
+    /// scanned hull of [`SUBGROUP_SCAN_MIN_POINTS`](super::SUBGROUP_SCAN_MIN_POINTS) points or more. The same
+    /// bits either way. [`ScanKernel::Subgroup`] needs a device with wgpu's `SUBGROUP` feature
+    /// ([`ScanKernel::available_on`]): without it this fails, naming the adapter, and the per-thread kernel
+    /// stays. Binned batches only: a marked or unbinned batch runs every pair one invocation each. Penetration
+    /// batches scan one invocation per pair either way. Takes effect from the next batch.
+    pub fn set_scan_kernel(&mut self, kernel: ScanKernel) -> Result<(), GpuError> {
+        if kernel == ScanKernel::Subgroup && !ScanKernel::available_on(&self.scene.device) {
+            return Err(GpuError::Device {
+                adapter: self.scene.device.adapter_info().name,
+                reason: "the subgroup scan needs wgpu's SUBGROUP feature, which this device lacks"
+                    .into(),
+            });
+        }
+        self.gjk.scan = kernel;
+        Ok(())
+    }
+
+    /// How many pairs of the last distance or intersection batch the subgroup kernel answered (0 with
+    /// [`ScanKernel::PerThread`], or when none has a big scanned hull).
+    pub fn subgroup_pairs(&self) -> usize {
+        self.gjk.subgroup_pairs
+    }
+
+    /// The scan kernel in use ([`NarrowPhase::set_scan_kernel`]).
+    pub fn scan_kernel(&self) -> ScanKernel {
+        self.gjk.scan
+    }
+
     /// Whether batches are binned by work ([`NarrowPhase::set_binning`]).
     pub fn binning(&self) -> bool {
         self.binning
     }
 
     /// The order in which a blocking batch of `pairs` on the current instances is dispatched: `order[j]` is the
-    /// index of the pair invocation `j` runs (`0..pairs.len()` without binning). For SIMT measures over the
-    /// counts of [`NarrowPhase::count_work`], which come back in pair order.
+    /// index of the pair invocation `j` runs (`0..pairs.len()` without binning; with the subgroup scan, its pairs
+    /// last). For SIMT measures over the counts of [`NarrowPhase::count_work`], which come back in pair order.
     pub fn dispatch_order(&mut self, pairs: &[Pair]) -> Vec<u32> {
-        if self.binning && self.bins.bin(&self.scene, pairs).is_some() {
+        let subgroup = self.gjk.scan == ScanKernel::Subgroup;
+        if self.binning && self.bins.bin(&self.scene, pairs, subgroup) {
             self.bins.order().to_vec()
         } else {
             (0..pairs.len() as u32).collect()
@@ -225,9 +257,13 @@ impl NarrowPhase {
         self.scene.upload_hulls(shapes);
         let (device, climbing) = (&self.scene.device, self.scene.climbing());
         self.gjk.pipeline.select(device, climbing);
-        for pipelines in [&mut self.gjk.counting, &mut self.gjk.null]
-            .into_iter()
-            .flatten()
+        for pipelines in [
+            &mut self.gjk.counting,
+            &mut self.gjk.null,
+            &mut self.gjk.subgroup,
+        ]
+        .into_iter()
+        .flatten()
         {
             pipelines.select(device, climbing);
         }
@@ -305,11 +341,16 @@ impl NarrowPhase {
         self.gjk.begin(format, pairs.len());
         let binned = self.binning && self.gjk.mark.is_none();
         let start = Instant::now();
-        let staged = if binned {
-            self.bins.bin(&self.scene, pairs)
-        } else {
-            None
-        };
+        // Counting batches bin as answering ones do, so their counts come in the same dispatch order.
+        let subgroup = self.gjk.scan == ScanKernel::Subgroup;
+        let staged =
+            (binned && self.bins.bin(&self.scene, pairs, subgroup)).then(|| self.bins.binned());
+        let answering = self.gjk.mode == GjkMode::Answer;
+        if staged.is_some() && answering && self.bins.subgroup_from() < pairs.len() {
+            self.gjk.subgroup_from = self.bins.subgroup_from();
+            self.gjk.subgroup_pairs = pairs.len() - self.bins.subgroup_from();
+            self.gjk.prepare_subgroup(&self.scene);
+        }
         let binning_s = start.elapsed().as_secs_f64();
         let mut timings = run_batch(
             &mut self.scene,
@@ -691,6 +732,16 @@ struct GjkJob {
     counting: Option<KernelPipelines>,
     null: Option<KernelPipelines>,
     mode: GjkMode,
+    /// The subgroup kernel's pipelines, built by the first batch that hands it pairs; the scan in use; the first
+    /// pair of the batch, in dispatch order, that it answers (`usize::MAX`: none) and how many it answers; the
+    /// pairs a workgroup of it answers ([`subgroup_pairs_per_workgroup`]) and the most workgroups one dispatch
+    /// may have.
+    subgroup: Option<KernelPipelines>,
+    scan: ScanKernel,
+    subgroup_from: usize,
+    subgroup_pairs: usize,
+    subgroup_pairs_per_group: u32,
+    max_workgroups: u32,
     format: ResultFormat,
     outputs: [OutputSpec; 1],
     /// The batch's records as words, in pair order (kept between batches, so they only grow).
@@ -730,6 +781,17 @@ impl GjkJob {
         .select(device, climbing);
     }
 
+    /// Builds the subgroup kernel's pipelines if needed, the variant the scene needs: on the first batch that
+    /// hands it pairs (only [`ScanKernel::Subgroup`] does, which the device has subgroups for).
+    fn prepare_subgroup(&mut self, scene: &Scene) {
+        let (device, climbing, checked) = (&scene.device, scene.climbing(), self.checked);
+        self.subgroup
+            .get_or_insert_with(|| {
+                KernelPipelines::new(device, &GJK_SUBGROUP, &self.layout, climbing, checked)
+            })
+            .select(device, climbing);
+    }
+
     fn new(device: &wgpu::Device, climbing: Climbing, checked: bool) -> Self {
         let mut bindings = SCENE_BINDINGS.to_vec();
         bindings.push(Access::ReadWrite);
@@ -744,6 +806,12 @@ impl GjkJob {
             counting: None,
             null: None,
             mode: GjkMode::Answer,
+            subgroup: None,
+            scan: ScanKernel::for_device(device),
+            subgroup_from: usize::MAX,
+            subgroup_pairs: 0,
+            subgroup_pairs_per_group: subgroup_pairs_per_workgroup(device),
+            max_workgroups: device.limits().max_compute_workgroups_per_dimension.max(1),
             layout,
             format: ResultFormat::Full,
             outputs: [OutputSpec {
@@ -764,7 +832,11 @@ impl GjkJob {
         }
     }
 
+    /// Readies the job for a batch of `pairs` in `format`, every pair one invocation each until the binning
+    /// says otherwise.
     fn begin(&mut self, format: ResultFormat, pairs: usize) {
+        self.subgroup_from = usize::MAX;
+        self.subgroup_pairs = 0;
         self.format = format;
         self.outputs[0].stride = format.stride();
         let words = pairs * (format.stride() / 4) as usize;
@@ -803,6 +875,7 @@ impl KernelJob for GjkJob {
         &self,
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
+        first: usize,
         count: u32,
         timestamps: Option<&wgpu::QuerySet>,
         _outputs: &[wgpu::Buffer],
@@ -821,9 +894,18 @@ impl KernelJob for GjkJob {
             (GjkMode::Null, _, Some(null)) => null.active(),
             _ => self.pipeline.active(),
         };
-        pass.set_pipeline(pipeline);
+        let split = self.subgroup_from(first, count);
         pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(workgroups(count), 1, 1);
+        if split > 0 {
+            pass.set_pipeline(pipeline);
+            pass.dispatch_workgroups(workgroups(split), 1, 1);
+        }
+        if let (true, Some(subgroup)) = (split < count, &self.subgroup) {
+            // The pairs from `split` on: fewer workgroups than pairs, as each holds several subgroups.
+            let groups = (count - split).div_ceil(self.subgroup_pairs_per_group);
+            pass.set_pipeline(subgroup.active());
+            pass.dispatch_workgroups(groups.min(self.max_workgroups), 1, 1);
+        }
         drop(pass);
         if let Some((pipeline, marks)) = &self.mark {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -860,6 +942,10 @@ impl KernelJob for GjkJob {
 
     fn reads_back(&self) -> bool {
         self.read_back
+    }
+
+    fn subgroup_from(&self, first: usize, count: u32) -> u32 {
+        self.subgroup_from.saturating_sub(first).min(count as usize) as u32
     }
 
     fn collect(&mut self, first: usize, outputs: &[&[u8]]) {

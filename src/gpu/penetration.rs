@@ -321,6 +321,7 @@ impl KernelJob for PenetrationJob {
         &self,
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
+        _first: usize,
         count: u32,
         timestamps: Option<&wgpu::QuerySet>,
         outputs: &[wgpu::Buffer],

@@ -84,12 +84,13 @@ pub(crate) trait KernelJob {
     fn outputs(&self) -> &[OutputSpec];
     /// The format code the kernel reads from its settings (`FORMAT_*`).
     fn format(&self) -> u32;
-    /// Records the chunk's passes for `count` pairs. `timestamps` are to be written at the start of the first
-    /// pass and the end of the last. `outputs` are the slot's output buffers.
+    /// Records the chunk's passes for `count` pairs from pair `first` of the batch. `timestamps` are to be written
+    /// at the start of the first pass and the end of the last. `outputs` are the slot's output buffers.
     fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
+        first: usize,
         count: u32,
         timestamps: Option<&wgpu::QuerySet>,
         outputs: &[wgpu::Buffer],
@@ -104,6 +105,11 @@ pub(crate) trait KernelJob {
     /// Whether the EPA queue is kept in pair order (`GpuParams::epa_by_pair`); only the penetration job has one.
     fn epa_by_pair(&self) -> bool {
         false
+    }
+    /// The first of the chunk's `count` pairs (from pair `first` of the batch) that the subgroup kernel answers
+    /// (`GpuParams::subgroup_from`); `count` where it answers none, as for every job but GJK's.
+    fn subgroup_from(&self, _first: usize, count: u32) -> u32 {
+        count
     }
 }
 
@@ -662,7 +668,7 @@ impl Stream<'_> {
             loop_probe: LOOP_PROBE_TRIPS,
             format: job.format(),
             epa_by_pair: u32::from(job.epa_by_pair()),
-            pad: 0,
+            subgroup_from: job.subgroup_from(first, count as u32),
         };
         let pairs_bytes: &[u8] = match pairs {
             ChunkPairs::Host(pairs) => bytemuck::cast_slice(pairs),
@@ -738,6 +744,7 @@ impl Stream<'_> {
         job.encode(
             &mut encoder,
             group,
+            first,
             count as u32,
             s.timestamps.as_ref().map(|(set, _)| set),
             &s.outputs,

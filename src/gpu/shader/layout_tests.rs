@@ -4,7 +4,7 @@
 
 use crate::gpu::layout::{GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult};
 use crate::gpu::shader::constants::{shared_constants, WgslValue};
-use crate::gpu::shader::naga_checks::parse_and_validate;
+use crate::gpu::shader::naga_checks::{parse_and_validate, parse_and_validate_with};
 use crate::gpu::shader::{kernel, KERNELS};
 use std::mem::{offset_of, size_of};
 
@@ -12,7 +12,7 @@ use std::mem::{offset_of, size_of};
 #[test]
 fn every_kernel_parses_and_validates_with_one_entry_point() {
     for k in KERNELS {
-        let (module, _) = parse_and_validate(k.name, &k.source());
+        let (module, _) = parse_and_validate_with(k.name, &k.source(), k.uses_subgroups());
         let entries: Vec<&str> = module
             .entry_points
             .iter()
@@ -106,6 +106,9 @@ fn wgsl_structs_match_their_rust_twins() {
             ("kind", offset_of!(GpuParams, kind)),
             ("touch_tolerance", offset_of!(GpuParams, touch_tolerance)),
             ("loop_probe", offset_of!(GpuParams, loop_probe)),
+            ("format", offset_of!(GpuParams, format)),
+            ("epa_by_pair", offset_of!(GpuParams, epa_by_pair)),
+            ("subgroup_from", offset_of!(GpuParams, subgroup_from)),
         ],
     );
 }
@@ -167,7 +170,7 @@ fn every_shared_constant_in_the_wgsl_is_the_rust_value() {
     let constants = shared_constants();
     assert!(constants.len() >= 40, "{} constants", constants.len());
     for k in KERNELS {
-        let (module, _) = parse_and_validate(k.name, &k.source());
+        let (module, _) = parse_and_validate_with(k.name, &k.source(), k.uses_subgroups());
         for c in &constants {
             assert_eq!(
                 wgsl_constant(&module, &c.name),
@@ -323,7 +326,7 @@ fn the_wgsl_twins_carry_the_rust_names() {
 #[test]
 fn every_kernel_translates_to_spirv_and_glsl() {
     for k in KERNELS {
-        let (module, info) = parse_and_validate(k.name, &k.source());
+        let (module, info) = parse_and_validate_with(k.name, &k.source(), k.uses_subgroups());
         naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
             .unwrap_or_else(|e| panic!("{}: SPIR-V: {e}", k.name));
         let options = naga::back::glsl::Options {

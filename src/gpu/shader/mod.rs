@@ -12,6 +12,8 @@ pub(crate) mod naga_checks;
 pub mod private_memory;
 #[cfg(test)]
 mod record_tests;
+#[cfg(test)]
+mod subgroup_tests;
 
 /// A shared WGSL file, by path (for messages) and text.
 pub(crate) struct SharedFile {
@@ -31,7 +33,8 @@ macro_rules! shared {
 /// What every kernel needs: the GPU structs and the scene bindings.
 static SCENE_FILES: [SharedFile; 2] = [shared!("shared/types.wgsl"), shared!("shared/scene.wgsl")];
 
-/// What the GJK kernels add: the GJK twin (layers 2 to 5) and their output.
+/// What the GJK kernels add: the GJK twin (layers 2 to 5) and their output; then one of the two support scans
+/// below.
 static GJK_FILES: [SharedFile; 9] = [
     shared!("shared/quaternion.wgsl"),
     shared!("shared/loop_budget.wgsl"),
@@ -43,6 +46,11 @@ static GJK_FILES: [SharedFile; 9] = [
     shared!("shared/pair.wgsl"),
     shared!("shared/output.wgsl"),
 ];
+
+/// How a support call scans a hull's points: one invocation reads them all, or a subgroup's lanes share them
+/// (`crate::gpu::ScanKernel`).
+static THREAD_SCAN: SharedFile = shared!("shared/scan_thread.wgsl");
+static SUBGROUP_SCAN: SharedFile = shared!("shared/scan_subgroup.wgsl");
 
 /// What the penetration kernels add: the EPA twin (after the polytope's storage, one of the two below), their
 /// outputs and the certificate.
@@ -59,12 +67,12 @@ static EPA_FILES: [SharedFile; 6] = [
 static PRIVATE_POLYTOPE: SharedFile = shared!("shared/epa/storage_private.wgsl");
 static SCRATCH_POLYTOPE: SharedFile = shared!("shared/epa/storage_scratch.wgsl");
 
-/// The shared files a kernel is assembled from, each set including the ones before it; the EPA set with the
-/// polytope's storage file.
+/// The shared files a kernel is assembled from, each set including the ones before it; the GJK set with its
+/// support scan's file, the EPA set (which scans one invocation per pair) with the polytope's storage file.
 #[derive(Clone, Copy)]
 enum Needs {
     Scene,
-    Gjk,
+    Gjk(&'static SharedFile),
     Epa(&'static SharedFile),
 }
 
@@ -82,7 +90,16 @@ pub(crate) struct Kernel {
 pub(crate) const GJK: Kernel = Kernel {
     name: "gjk_kernel",
     file: shared!("gjk.wgsl"),
-    needs: Needs::Gjk,
+    needs: Needs::Gjk(&THREAD_SCAN),
+    counting: false,
+};
+
+/// GJK for the pairs a chunk leaves to subgroups, one subgroup per pair sharing each support scan
+/// (`shaders/gjk_subgroup.wgsl`); needs wgpu's `SUBGROUP` feature.
+pub(crate) const GJK_SUBGROUP: Kernel = Kernel {
+    name: "gjk_subgroup",
+    file: shared!("gjk_subgroup.wgsl"),
+    needs: Needs::Gjk(&SUBGROUP_SCAN),
     counting: false,
 };
 
@@ -90,7 +107,7 @@ pub(crate) const GJK: Kernel = Kernel {
 pub(crate) const GJK_NULL: Kernel = Kernel {
     name: "gjk_null",
     file: shared!("gjk_null.wgsl"),
-    needs: Needs::Gjk,
+    needs: Needs::Gjk(&THREAD_SCAN),
     counting: false,
 };
 
@@ -98,7 +115,7 @@ pub(crate) const GJK_NULL: Kernel = Kernel {
 pub(crate) const GJK_COUNTING: Kernel = Kernel {
     name: "gjk_counting",
     file: shared!("gjk_counting.wgsl"),
-    needs: Needs::Gjk,
+    needs: Needs::Gjk(&THREAD_SCAN),
     counting: true,
 };
 
@@ -145,8 +162,9 @@ pub(crate) const LIST_FAILURES: Kernel = Kernel {
 
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 8] = [
+pub(crate) const KERNELS: [&Kernel; 9] = [
     &GJK,
+    &GJK_SUBGROUP,
     &GJK_COUNTING,
     &GJK_NULL,
     &PENETRATION_GJK,
@@ -164,12 +182,23 @@ impl Kernel {
         } else {
             &GJK_FILES
         };
-        let (storage, epa): (Option<&'static SharedFile>, &'static [SharedFile]) = match self.needs
-        {
-            Needs::Epa(storage) => (Some(storage), &EPA_FILES),
-            _ => (None, &[]),
+        let (scan, storage, epa): (_, _, &'static [SharedFile]) = match self.needs {
+            Needs::Scene => (None, None, &[]),
+            Needs::Gjk(scan) => (Some(scan), None, &[]),
+            Needs::Epa(storage) => (Some(&THREAD_SCAN), Some(storage), &EPA_FILES),
         };
-        SCENE_FILES.iter().chain(gjk).chain(storage).chain(epa)
+        SCENE_FILES
+            .iter()
+            .chain(gjk)
+            .chain(scan)
+            .chain(storage)
+            .chain(epa)
+    }
+
+    /// Whether the kernel uses subgroup operations (wgpu's `SUBGROUP` feature, naga's `SUBGROUP` capability).
+    #[cfg(test)]
+    pub fn uses_subgroups(&self) -> bool {
+        matches!(self.needs, Needs::Gjk(scan) if std::ptr::eq(scan, &SUBGROUP_SCAN))
     }
 
     /// The complete WGSL source.

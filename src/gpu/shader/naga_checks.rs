@@ -6,14 +6,33 @@ pub(crate) fn parse_and_validate(
     name: &str,
     source: &str,
 ) -> (naga::Module, naga::valid::ModuleInfo) {
+    parse_and_validate_with(name, source, false)
+}
+
+/// [`parse_and_validate`] with subgroup operations allowed in compute shaders where `subgroups` (the subgroup
+/// kernel, which wgpu builds only on a device with the `SUBGROUP` feature), refused otherwise.
+pub(crate) fn parse_and_validate_with(
+    name: &str,
+    source: &str,
+    subgroups: bool,
+) -> (naga::Module, naga::valid::ModuleInfo) {
+    use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags};
     let module = naga::front::wgsl::parse_str(source)
         .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::empty(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+    let capabilities = if subgroups {
+        Capabilities::SUBGROUP
+    } else {
+        Capabilities::empty()
+    };
+    let mut validator = naga::valid::Validator::new(ValidationFlags::all(), capabilities);
+    if subgroups {
+        validator
+            .subgroup_stages(ShaderStages::COMPUTE)
+            .subgroup_operations(SubgroupOperationSet::all());
+    }
+    let info = validator
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
     (module, info)
 }
 
