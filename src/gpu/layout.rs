@@ -61,7 +61,8 @@ pub(crate) struct GpuParams {
     /// Nonzero: the EPA queue holds pair `i`'s task at slot `i` and pass 2 runs over every pair
     /// ([`EpaOrder::ByPair`](super::penetration::EpaOrder)); zero: tasks in the order of an atomic append.
     pub epa_by_pair: u32,
-    pub pad: u32,
+    /// The index in the batch of the chunk's first pair.
+    pub first_pair: u32,
 }
 
 /// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and

@@ -143,9 +143,25 @@ pub(crate) const LIST_FAILURES: Kernel = Kernel {
     counting: false,
 };
 
+/// Writes a device-fed chunk's indirect dispatch from the pair count on the device (`shaders/chunk_dispatch.wgsl`).
+pub(crate) const CHUNK_DISPATCH: Kernel = Kernel {
+    name: "chunk_dispatch",
+    file: shared!("chunk_dispatch.wgsl"),
+    needs: Needs::Scene,
+    counting: false,
+};
+
+/// Gathers a device-fed chunk's share of the frame's sample, drawn on the device (`shaders/sample_gather.wgsl`).
+pub(crate) const SAMPLE_GATHER: Kernel = Kernel {
+    name: "sample_gather",
+    file: shared!("sample_gather.wgsl"),
+    needs: Needs::Scene,
+    counting: false,
+};
+
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 8] = [
+pub(crate) const KERNELS: [&Kernel; 10] = [
     &GJK,
     &GJK_COUNTING,
     &GJK_NULL,
@@ -154,6 +170,8 @@ pub(crate) const KERNELS: [&Kernel; 8] = [
     &PENETRATION_EPA_SCRATCH,
     &MARK_BODIES,
     &LIST_FAILURES,
+    &CHUNK_DISPATCH,
+    &SAMPLE_GATHER,
 ];
 
 impl Kernel {
