@@ -46,22 +46,33 @@ pub struct BroadTraffic {
     pub overflows: u32,
 }
 
+/// Pairs a box the pair buffer holds before a frame whose pairs stay on the device: such a frame learns its
+/// count only after its narrow phase, so an overflow costs it the pairs that did not fit (counted, and the buffer
+/// grows for the next frame). The stress scenes find about 2 pairs a body.
+const RESERVED_PAIRS_PER_BOX: u32 = 4;
+
 /// The frame's broad phase: the GPU's when it is on.
 pub struct FrameBroadPhase {
     gpu: Option<GpuBroadPhase>,
+    /// Pairs a box reserved before a frame fed on the device (0: the buffer keeps the capacity it was given).
+    reserved_per_box: u32,
 }
 
 impl FrameBroadPhase {
     pub fn new(choice: BroadPhaseChoice, device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         Self {
             gpu: (choice == BroadPhaseChoice::Gpu).then(|| GpuBroadPhase::new(device, queue)),
+            reserved_per_box: RESERVED_PAIRS_PER_BOX,
         }
     }
 
-    /// A GPU broad phase made elsewhere (tests give it a small pair buffer).
+    /// A GPU broad phase made elsewhere, keeping its pair capacity (tests give it a small pair buffer).
     #[cfg(test)]
     pub fn from_gpu(gpu: GpuBroadPhase) -> Self {
-        Self { gpu: Some(gpu) }
+        Self {
+            gpu: Some(gpu),
+            reserved_per_box: 0,
+        }
     }
 
     /// Whether the GPU finds the pairs (when the boxes fit its grid).
@@ -76,7 +87,10 @@ impl FrameBroadPhase {
 
     /// The CPU grid.
     pub fn cpu() -> Self {
-        Self { gpu: None }
+        Self {
+            gpu: None,
+            reserved_per_box: 0,
+        }
     }
 
     /// Every pair `[i, j]`, `i < j`, whose boxes overlap, sorted (the CPU grid's answer, wherever found).
@@ -105,6 +119,7 @@ impl FrameBroadPhase {
         let Some(gpu) = self.gpu.as_mut().filter(|_| GridFit::fit(boxes).is_ok()) else {
             return Ok(None);
         };
+        gpu.reserve_pairs(reserve(boxes.len(), self.reserved_per_box));
         let mut encoder = gpu.device().create_command_encoder(&Default::default());
         gpu.encode(boxes, &mut encoder).context("GPU broad phase")?;
         gpu.queue().submit([encoder.finish()]);
@@ -128,6 +143,7 @@ impl FrameBroadPhase {
         let Some(gpu) = self.gpu.as_mut() else {
             return Ok(None);
         };
+        gpu.reserve_pairs(reserve(count, self.reserved_per_box));
         let mut encoder = gpu.device().create_command_encoder(&Default::default());
         let mut up = 32;
         gpu.encode_device_boxes(fit, count, &mut encoder, |boxes, encoder| {
@@ -161,6 +177,13 @@ impl FrameBroadPhase {
             .as_mut()
             .is_some_and(|gpu| gpu.note_found(found, capacity))
     }
+}
+
+/// The pairs `boxes` boxes reserve at `per_box` a box.
+fn reserve(boxes: usize, per_box: u32) -> u32 {
+    u32::try_from(boxes)
+        .unwrap_or(u32::MAX)
+        .saturating_mul(per_box)
 }
 
 /// Runs the GPU broad phase and reads its pair count; a frame whose pairs outgrew the buffer is counted and runs

@@ -43,13 +43,23 @@ fn bodies_beyond_one_binding_of_their_own_hulls_leave_their_pairs_on_the_device(
                 "{bodies} bodies: {stats:?}"
             );
             let rest = 128 * listed.saturating_sub(FOLDED_FAILURES as usize) as u64;
-            per_frame.push(stats.bytes_down - rest);
+            // Each chunk's kernel timestamps (16 bytes, where the adapter has them): the broad phase and the
+            // readback are the frame's other submissions.
+            let chunks = u64::from(stats.submissions) - 2;
+            let stamps = if sim.gpu_mut().has_timestamps() {
+                16 * chunks
+            } else {
+                0
+            };
+            per_frame.push(stats.bytes_down - rest - stamps);
         }
         assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
         assert!(sim.check_description().contains("stay on the GPU"));
     }
-    // The first frame of each scene may overflow the pair buffer (which then grows): compare the second ones.
-    assert_eq!(per_frame[1], per_frame[3], "{per_frame:?}");
+    assert!(
+        per_frame.iter().all(|&b| b == per_frame[0]),
+        "{per_frame:?}"
+    );
     assert!(per_frame.iter().all(|&b| b <= 1 << 20), "{per_frame:?}");
 }
 

@@ -409,6 +409,11 @@ impl GpuBroadPhase {
         true
     }
 
+    /// Makes the next frame's pair buffer hold at least `pairs` pairs.
+    pub fn reserve_pairs(&mut self, pairs: u32) {
+        self.pair_capacity = self.pair_capacity.max(pairs);
+    }
+
     /// The pair capacity of the buffers the latest frame ran with.
     pub fn buffer_capacity(&self) -> Option<u32> {
         self.buffers.as_ref().map(|b| b.pair_capacity)
