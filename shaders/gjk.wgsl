@@ -8,9 +8,12 @@
 @group(0) @binding(5) var<storage, read_write> results: array<vec4<u32>>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn gjk_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.x;
-    if (index >= params.subgroup_from) {
+fn gjk_kernel(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let index = pair_index(gid, groups);
+    if (index >= min(params.pair_count, params.subgroup_from)) {
         return;
     }
     loop_cut = false;

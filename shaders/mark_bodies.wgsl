@@ -35,8 +35,11 @@ fn pair_mark(status: u32) -> u32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn mark_bodies(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let index = gid.x;
+fn mark_bodies(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let index = pair_index(gid, groups);
     if (index >= params.pair_count) {
         return;
     }

@@ -9,7 +9,7 @@ mod common;
 
 use common::gpu::{backend_contexts, exclusive};
 use glam::{Quat, Vec3};
-use gpu_gjk::gpu::body_pairs::{BodyPairs, DevicePairs, FoundPairs};
+use gpu_gjk::gpu::body_pairs::{BodyPairs, BodyPairsSource, FoundPairs};
 use gpu_gjk::pose::Pose;
 use std::collections::BTreeSet;
 use wgpu::util::DeviceExt;
@@ -103,7 +103,7 @@ fn buffers(device: &wgpu::Device, pairs: &[[u32; 2]], count: u32) -> Buffers {
 }
 
 fn find(scan: &BodyPairs, b: &Buffers, body: u32) -> FoundPairs {
-    let source = DevicePairs {
+    let source = BodyPairsSource {
         pairs: &b.pairs,
         count: &b.count,
         instances: &b.instances,
@@ -202,7 +202,7 @@ fn pairs_beyond_the_lists_capacity_are_counted_and_a_body_past_the_scene_is_refu
         assert_eq!(found.bytes_down, small.readback_bytes());
         assert_eq!(find(&small, &b, 5).bytes_down, small.readback_bytes());
 
-        let source = DevicePairs {
+        let source = BodyPairsSource {
             pairs: &b.pairs,
             count: &b.count,
             instances: &b.instances,
@@ -214,7 +214,7 @@ fn pairs_beyond_the_lists_capacity_are_counted_and_a_body_past_the_scene_is_refu
             "{name}: {error}"
         );
         // Instance records that do not cover the bodies named.
-        let short = DevicePairs {
+        let short = BodyPairsSource {
             bodies: BODIES + 10,
             ..source
         };

@@ -133,55 +133,16 @@ fn boxes_no_grid_holds_are_refused_naming_the_box() {
     }
 }
 
-#[test]
-fn a_sample_of_slots_reads_back_those_pairs_alone_at_any_scene_size() {
-    use gpu_gjk::gpu::broad::sample::PAIR_BYTES;
-    let contexts = backend_contexts();
-    let _guard = exclusive();
-    for (name, ctx) in contexts {
-        let mut broad = GpuBroadPhase::new(&ctx.device, &ctx.queue);
-        for bodies in [2_000, 8_000] {
-            let boxes = stress_boxes(bodies, 5, 3);
-            let mut status = broad.run(&boxes).unwrap();
-            if status.overflowed() {
-                status = broad.run(&boxes).unwrap();
-            }
-            let all = broad.read_pairs(status.stored).unwrap();
-            // Spread slots, a run of consecutive ones (copied as one), the first and the last, out of order.
-            let last = status.stored - 1;
-            let mut slots: Vec<u32> = (0..40).map(|k| k * (last / 40)).collect();
-            slots.extend(100..110);
-            slots.extend([last, 0, 7]);
-            let sample = broad.read_pair_sample(&status, &slots).unwrap();
-            assert_eq!(sample.len(), slots.len(), "{name}, {bodies} bodies");
-            assert_eq!(
-                sample.len() as u64 * PAIR_BYTES,
-                53 * 8,
-                "the bytes read back do not grow with the scene"
-            );
-            for (pair, &slot) in sample.iter().zip(&slots) {
-                assert_eq!(*pair, all[slot as usize], "{name}, slot {slot}");
-            }
-            assert!(broad.read_pair_sample(&status, &[]).unwrap().is_empty());
-            let error = broad
-                .read_pair_sample(&status, &[3, status.stored])
-                .unwrap_err()
-                .to_string();
-            assert!(
-                error.contains(&format!("slot {}", status.stored)) && error.contains("entry 1"),
-                "{name}: {error}"
-            );
-        }
-    }
-}
-
-/// The narrow phase reads the broad phase's pairs where they lie: the bodies' marks are those of the same pairs
-/// sent from the host, and no per-pair byte comes back.
+/// A narrow phase fed on the device answers the broad phase's pairs where they lie, dispatched from the count on
+/// the device: the same marks as the host-fed one, the records of the sample the device draws at the slots its
+/// CPU twin names, with the poses the GPU answered them on, and the colliding pairs counted; one readback, one
+/// wait. Chunks of 1,000 pairs with at most 3 workgroups a row run every chunk as rows, and answer the same.
 #[test]
 fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
-    use gpu_gjk::gjk::{GjkConfig, QueryKind};
+    use gpu_gjk::gjk::{GjkConfig, GjkStatus, QueryKind};
+    use gpu_gjk::gpu::device_frame::sample::sample_slots;
     use gpu_gjk::gpu::layout::GpuResult;
-    use gpu_gjk::gpu::{NarrowPhase, MARK_COLLIDING};
+    use gpu_gjk::gpu::{ChunkLimits, DevicePairs, NarrowPhase, SampleDraw, MARK_COLLIDING};
     let contexts = backend_contexts();
     let _guard = exclusive();
     let bodies = 2_000;
@@ -209,64 +170,112 @@ fn the_narrow_phase_fed_on_the_device_marks_the_bodies_as_the_host_fed_one() {
         if status.overflowed() {
             status = broad.run(&boxes).unwrap();
         }
-        let count = status.stored as usize;
+        let host_pairs = broad.read_pairs(status.stored).unwrap();
+        for rows in [false, true] {
+            let mut narrow = if rows {
+                let limits = ChunkLimits {
+                    max_pairs_per_chunk: 1_000,
+                    ..NarrowPhase::new(&ctx.device, &ctx.queue).limits()
+                };
+                let mut narrow = NarrowPhase::with_limits(&ctx.device, &ctx.queue, limits);
+                narrow.set_max_dispatch_groups(3);
+                narrow
+            } else {
+                NarrowPhase::new(&ctx.device, &ctx.queue)
+            };
+            narrow.upload_hulls(&scene.shapes).unwrap();
+            narrow.set_instances(&instances).unwrap();
+            narrow.set_body_slots(&slots).unwrap();
+            for kind in [QueryKind::Intersection, QueryKind::Distance] {
+                let host_records: Vec<GpuResult> = narrow
+                    .full_results_marked(&host_pairs, kind, &config, &[])
+                    .unwrap()
+                    .0
+                    .records
+                    .to_vec();
+                let host_marks = narrow.body_marks().unwrap().read().unwrap();
+                let (pairs, count) = broad.buffers().unwrap();
+                let on_device = DevicePairs {
+                    pairs,
+                    count,
+                    capacity: status.capacity,
+                };
+                let draw = SampleDraw {
+                    size: 34,
+                    seed: 7,
+                    frame: 3,
+                };
+                let (submitted, marked) = narrow
+                    .submit_marked_from_device(on_device, kind, &config, &[], Some(draw))
+                    .unwrap();
+                assert!(marked, "{name}");
+                let collected = narrow.collect_marked().unwrap().unwrap();
+                assert!(collected.records.is_empty());
+                let collected = collected.timings;
+                // Timestamps at most (16 bytes a chunk): no record, no pair, and no wait for a count.
+                let down = submitted.bytes_down + collected.bytes_down;
+                assert!(
+                    down <= 16 * u64::from(submitted.chunks),
+                    "{name}: {down} bytes"
+                );
+                assert!(
+                    submitted.bytes_up < 1024 * u64::from(submitted.chunks),
+                    "{name}"
+                );
+                let frames = narrow.collect_device_frames(true).unwrap();
+                assert_eq!(frames.len(), 1, "{name}");
+                let frame = &frames[0];
+                assert_eq!(
+                    (frame.found, frame.blocking_waits),
+                    (status.found, 1),
+                    "{name}"
+                );
+                let host_colliding = host_records
+                    .iter()
+                    .filter(|r| r.to_result().status == GjkStatus::Intersecting)
+                    .count();
+                assert_eq!(frame.colliding as usize, host_colliding, "{name}, {kind:?}");
+                let sample = frame.sample.as_ref().expect("a sampled frame");
+                let drawn = sample_slots(7, 3, 34, status.stored);
+                assert_eq!(sample.len(), drawn.len(), "{name}");
+                for (entry, &slot) in sample.iter().zip(&drawn) {
+                    let [a, b] = host_pairs[slot as usize];
+                    assert_eq!(entry.pair, [a, b], "{name}, slot {slot}");
+                    assert_eq!(
+                        bytemuck::bytes_of(&entry.record),
+                        bytemuck::bytes_of(&host_records[slot as usize]),
+                        "{name}, {kind:?}, slot {slot}"
+                    );
+                    let poses = [instances[a as usize].pose, instances[b as usize].pose];
+                    assert_eq!(entry.poses, poses, "{name}, slot {slot}");
+                }
+                let device_marks = narrow.body_marks().unwrap().read().unwrap();
+                let colliding = device_marks
+                    .iter()
+                    .filter(|&&m| m & MARK_COLLIDING != 0)
+                    .count();
+                assert!(colliding > bodies / 10, "{name}: {colliding} colliding");
+                assert_eq!(device_marks, host_marks, "{name}, {kind:?}, rows {rows}");
+                if rows {
+                    let dispatches = narrow.read_chunk_dispatches().unwrap();
+                    assert!(dispatches.iter().any(|d| d.groups[1] > 1), "{dispatches:?}");
+                }
+            }
+        }
+        // A capacity past the buffer is refused.
         let mut narrow = NarrowPhase::new(&ctx.device, &ctx.queue);
         narrow.upload_hulls(&scene.shapes).unwrap();
         narrow.set_instances(&instances).unwrap();
         narrow.set_body_slots(&slots).unwrap();
-        for kind in [QueryKind::Intersection, QueryKind::Distance] {
-            let host_pairs = broad.read_pairs(status.stored).unwrap();
-            let host_records: Vec<GpuResult> = narrow
-                .full_results_marked(&host_pairs, kind, &config, &[])
-                .unwrap()
-                .0
-                .records
-                .to_vec();
-            let host_marks = narrow.body_marks().unwrap().read().unwrap();
-            let (pairs, _) = broad.buffers().unwrap();
-            // Spread pairs, a run, the first and the last: their records come back, nothing else.
-            let mut sample: Vec<u32> = (0..30).map(|k| k * (count as u32 / 31) + 3).collect();
-            sample.extend([0, 1, 2, count as u32 - 1]);
-            sample.sort_unstable();
-            let (submitted, marked) = narrow
-                .submit_marked_from_device(pairs, count, kind, &config, &[], &sample)
-                .unwrap();
-            assert!(marked, "{name}");
-            let collected = narrow.collect_marked().unwrap().unwrap();
-            assert!(collected.records.is_empty());
-            let collected = collected.timings;
-            // Timestamps at most (16 bytes a chunk): no record, no pair.
-            let down = submitted.bytes_down + collected.bytes_down;
-            assert!(
-                down <= 16 * u64::from(submitted.chunks),
-                "{name}: {down} bytes"
-            );
-            assert!(
-                submitted.bytes_up < 1024 * u64::from(submitted.chunks),
-                "{name}"
-            );
-            let sampled = narrow.read_record_sample().unwrap();
-            assert_eq!(sampled.len(), sample.len());
-            for (record, &k) in sampled.iter().zip(&sample) {
-                assert_eq!(
-                    bytemuck::bytes_of(record),
-                    bytemuck::bytes_of(&host_records[k as usize]),
-                    "{name}, {kind:?}, pair {k}"
-                );
-            }
-            let device_marks = narrow.body_marks().unwrap().read().unwrap();
-            let colliding = device_marks
-                .iter()
-                .filter(|&&m| m & MARK_COLLIDING != 0)
-                .count();
-            assert!(colliding > bodies / 10, "{name}: {colliding} colliding");
-            assert_eq!(device_marks, host_marks, "{name}, {kind:?}");
-        }
-        // A count past the buffer is refused.
-        let (pairs, _) = broad.buffers().unwrap();
-        let too_many = (pairs.size() / 8 + 1) as usize;
+        let (pairs, count) = broad.buffers().unwrap();
+        let too_many = (pairs.size() / 8 + 1) as u32;
+        let on_device = DevicePairs {
+            pairs,
+            count,
+            capacity: too_many,
+        };
         let error = narrow
-            .submit_marked_from_device(pairs, too_many, QueryKind::Intersection, &config, &[], &[])
+            .submit_marked_from_device(on_device, QueryKind::Intersection, &config, &[], None)
             .unwrap_err()
             .to_string();
         assert!(

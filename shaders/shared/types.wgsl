@@ -48,6 +48,27 @@ struct GpuParams {
     // The first pair of the chunk the subgroup kernel answers (pair_count where it answers none): the per-thread
     // GJK kernel stops there.
     subgroup_from: u32,
+    // The index in the batch of the chunk's first pair (a chunk fed on the device finds its share of the frame's
+    // sample by it).
+    first_pair: u32,
+    // Keeps the struct a multiple of 16 bytes (GpuParams in src/gpu/layout.rs).
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// Settings of a frame whose pairs stay on the device (DeviceFrameSettings in src/gpu/device_frame/mod.rs): the
+// pair buffer's capacity, the pairs per chunk, the most workgroups per dispatch dimension, and the sample to draw
+// (`sample_size` slots from the 64-bit seed and frame number, as two words each).
+struct DeviceFrame {
+    pair_capacity: u32,
+    chunk_pairs: u32,
+    max_groups: u32,
+    sample_size: u32,
+    seed_lo: u32,
+    seed_hi: u32,
+    frame_lo: u32,
+    frame_hi: u32,
 }
 
 // The penetration answer for one pair, in the pair-local frame, as Penetration on the CPU (epa/answer.rs).

@@ -1,14 +1,15 @@
 //! The demo's broad phase, on the GPU ([`crate::gpu::broad`]) or on the CPU grid ([`grid_pairs`]), and what
 //! each frame's GPU broad phase cost on the bus.
 //!
-//! The narrow phase and the CPU check take their pairs from the host, so a GPU frame reads them back: 16
-//! bytes (the pair count and the indirect dispatch the kernels wrote) and then 8 bytes per candidate pair,
-//! two blocking waits. Boxes no GPU grid can hold (a coordinate not finite) are answered by the CPU grid.
+//! A frame whose narrow phase and check take their pairs from the host reads them back: 16 bytes (the pair
+//! count and the indirect dispatch the kernels wrote) and then 8 bytes per candidate pair, two blocking waits.
+//! A frame whose pairs stay on the device only submits the broad phase: its count comes back with the narrow
+//! phase's readback. Boxes no GPU grid can hold (a coordinate not finite) are answered by the CPU grid.
 
 use crate::broad_phase::{grid_pairs, Aabb};
 use crate::gpu::broad::grid::GridFit;
-use crate::gpu::broad::sample::PAIR_BYTES;
 use crate::gpu::broad::{BroadPhaseStatus, GpuBroadPhase};
+use crate::gpu::DevicePairs;
 use anyhow::{Context, Result};
 
 /// Where the candidate pairs are found (`--broad-phase`).
@@ -45,22 +46,33 @@ pub struct BroadTraffic {
     pub overflows: u32,
 }
 
+/// Pairs a box the pair buffer holds before a frame whose pairs stay on the device: such a frame learns its
+/// count only after its narrow phase, so an overflow costs it the pairs that did not fit (counted, and the buffer
+/// grows for the next frame). The stress scenes find about 2 pairs a body.
+const RESERVED_PAIRS_PER_BOX: u32 = 4;
+
 /// The frame's broad phase: the GPU's when it is on.
 pub struct FrameBroadPhase {
     gpu: Option<GpuBroadPhase>,
+    /// Pairs a box reserved before a frame fed on the device (0: the buffer keeps the capacity it was given).
+    reserved_per_box: u32,
 }
 
 impl FrameBroadPhase {
     pub fn new(choice: BroadPhaseChoice, device: &wgpu::Device, queue: &wgpu::Queue) -> Self {
         Self {
             gpu: (choice == BroadPhaseChoice::Gpu).then(|| GpuBroadPhase::new(device, queue)),
+            reserved_per_box: RESERVED_PAIRS_PER_BOX,
         }
     }
 
-    /// A GPU broad phase made elsewhere (tests give it a small pair buffer).
+    /// A GPU broad phase made elsewhere, keeping its pair capacity (tests give it a small pair buffer).
     #[cfg(test)]
     pub fn from_gpu(gpu: GpuBroadPhase) -> Self {
-        Self { gpu: Some(gpu) }
+        Self {
+            gpu: Some(gpu),
+            reserved_per_box: 0,
+        }
     }
 
     /// Whether the GPU finds the pairs (when the boxes fit its grid).
@@ -75,7 +87,10 @@ impl FrameBroadPhase {
 
     /// The CPU grid.
     pub fn cpu() -> Self {
-        Self { gpu: None }
+        Self {
+            gpu: None,
+            reserved_per_box: 0,
+        }
     }
 
     /// Every pair `[i, j]`, `i < j`, whose boxes overlap, sorted (the CPU grid's answer, wherever found).
@@ -96,97 +111,79 @@ impl FrameBroadPhase {
         Ok((pairs, traffic))
     }
 
-    /// Runs the GPU broad phase and leaves its pairs on the device ([`FrameBroadPhase::device_pairs`]) for a
-    /// narrow phase that reads them there: only the count comes back (16 bytes). `None` on the CPU grid and for
-    /// boxes it answers.
-    pub fn run_on_device(
-        &mut self,
-        boxes: &[Aabb],
-    ) -> Result<Option<(BroadPhaseStatus, BroadTraffic)>> {
+    /// Submits the GPU broad phase and leaves its pairs and their count on the device
+    /// ([`FrameBroadPhase::device_pairs`]) for a narrow phase that reads them there, without waiting: nothing
+    /// comes back here (the count comes back with the narrow phase's readback, [`FrameBroadPhase::note_found`]).
+    /// `None` on the CPU grid and for boxes it answers.
+    pub fn submit_on_device(&mut self, boxes: &[Aabb]) -> Result<Option<BroadTraffic>> {
         let Some(gpu) = self.gpu.as_mut().filter(|_| GridFit::fit(boxes).is_ok()) else {
             return Ok(None);
         };
-        run_counted(gpu, boxes).map(Some)
+        gpu.reserve_pairs(reserve(boxes.len(), self.reserved_per_box));
+        let mut encoder = gpu.device().create_command_encoder(&Default::default());
+        gpu.encode(boxes, &mut encoder).context("GPU broad phase")?;
+        gpu.queue().submit([encoder.finish()]);
+        Ok(Some(BroadTraffic {
+            on_gpu: true,
+            bytes_up: 32 * boxes.len() as u64 + 32,
+            submissions: 1,
+            ..BroadTraffic::default()
+        }))
     }
 
-    /// Like [`FrameBroadPhase::run_on_device`] for `count` boxes that never leave the device: `write_boxes`
-    /// records what writes them into the box buffer it is given (called with `true` once per frame, and with
-    /// `false` when the frame runs again on a grown pair buffer, where it must write the same boxes) and
-    /// returns the bytes it sent up; `fit` holds every box. Up: the parameters only. `None` on the CPU grid.
-    pub fn run_on_device_boxes(
+    /// Like [`FrameBroadPhase::submit_on_device`] for `count` boxes that never leave the device: `write_boxes`
+    /// records what writes them into the box buffer it is given and returns the bytes it sent up; `fit` holds
+    /// every box. Up: the parameters only. `None` on the CPU grid.
+    pub fn submit_on_device_boxes(
         &mut self,
         fit: &GridFit,
         count: usize,
-        mut write_boxes: impl FnMut(bool, &wgpu::Buffer, &mut wgpu::CommandEncoder) -> u64,
-    ) -> Result<Option<(BroadPhaseStatus, BroadTraffic)>> {
+        write_boxes: impl FnOnce(&wgpu::Buffer, &mut wgpu::CommandEncoder) -> u64,
+    ) -> Result<Option<BroadTraffic>> {
         let Some(gpu) = self.gpu.as_mut() else {
             return Ok(None);
         };
-        let mut traffic = BroadTraffic {
+        gpu.reserve_pairs(reserve(count, self.reserved_per_box));
+        let mut encoder = gpu.device().create_command_encoder(&Default::default());
+        let mut up = 32;
+        gpu.encode_device_boxes(fit, count, &mut encoder, |boxes, encoder| {
+            up += write_boxes(boxes, encoder);
+        })
+        .context("GPU broad phase on the device's boxes")?;
+        gpu.queue().submit([encoder.finish()]);
+        Ok(Some(BroadTraffic {
             on_gpu: true,
+            bytes_up: up,
+            submissions: 1,
             ..BroadTraffic::default()
-        };
-        let mut run = |first: bool, traffic: &mut BroadTraffic| -> Result<BroadPhaseStatus> {
-            let mut encoder = gpu.device().create_command_encoder(&Default::default());
-            let mut up = 32;
-            gpu.encode_device_boxes(fit, count, &mut encoder, |boxes, encoder| {
-                up += write_boxes(first, boxes, encoder);
-            })
-            .context("GPU broad phase on the device's boxes")?;
-            gpu.queue().submit([encoder.finish()]);
-            let status = gpu.finish().context("GPU broad phase")?;
-            traffic.bytes_up += up;
-            traffic.bytes_down += 16;
-            traffic.submissions += 1;
-            traffic.blocking_waits += 1;
-            Ok(status)
-        };
-        let mut status = run(true, &mut traffic)?;
-        if status.overflowed() {
-            traffic.overflows = 1;
-            status = run(false, &mut traffic)?;
-            anyhow::ensure!(
-                !status.overflowed(),
-                "GPU broad phase: {} pairs overflowed the grown buffer of {}",
-                status.found,
-                status.capacity
-            );
-        }
-        Ok(Some((status, traffic)))
+        }))
     }
 
-    /// The pair buffer of the latest [`FrameBroadPhase::run_on_device`].
-    pub fn device_pairs(&self) -> Option<&wgpu::Buffer> {
-        self.gpu.as_ref()?.buffers().map(|(pairs, _)| pairs)
+    /// The pair buffer, count buffer and capacity of the latest [`FrameBroadPhase::submit_on_device`].
+    pub fn device_pairs(&self) -> Option<DevicePairs<'_>> {
+        let gpu = self.gpu.as_ref()?;
+        let (pairs, count) = gpu.buffers()?;
+        Some(DevicePairs {
+            pairs,
+            count,
+            capacity: gpu.buffer_capacity()?,
+        })
     }
 
-    /// The pair buffer of the latest [`FrameBroadPhase::run_on_device`] and its count buffer (word 0: pairs
-    /// found), for a pass that reads the pairs where they lie.
-    pub fn device_pairs_and_count(&self) -> Option<(&wgpu::Buffer, &wgpu::Buffer)> {
-        self.gpu.as_ref()?.buffers()
+    /// Takes a device-fed frame's pair count when it comes back: an overflow is counted and the pair buffer
+    /// grows for the next frame. Returns whether it overflowed.
+    pub fn note_found(&mut self, found: u32, capacity: u32) -> bool {
+        self.gpu
+            .as_mut()
+            .is_some_and(|gpu| gpu.note_found(found, capacity))
     }
+}
 
-    /// The pairs at `slots` of the latest [`FrameBroadPhase::run_on_device`], with what reading them cost
-    /// (8 bytes a slot, one wait; nothing for no slot).
-    pub fn read_sample(
-        &self,
-        status: &BroadPhaseStatus,
-        slots: &[u32],
-        traffic: &mut BroadTraffic,
-    ) -> Result<Vec<[u32; 2]>> {
-        let Some(gpu) = self.gpu.as_ref() else {
-            return Ok(Vec::new());
-        };
-        let pairs = gpu
-            .read_pair_sample(status, slots)
-            .context("reading a sample of the GPU broad phase's pairs back")?;
-        if !slots.is_empty() {
-            traffic.bytes_down += PAIR_BYTES * slots.len() as u64;
-            traffic.submissions += 1;
-            traffic.blocking_waits += 1;
-        }
-        Ok(pairs)
-    }
+/// The pairs `boxes` boxes reserve at `per_box` a box.
+fn reserve(boxes: usize, per_box: u32) -> u32 {
+    u32::try_from(boxes)
+        .unwrap_or(u32::MAX)
+        .saturating_mul(per_box)
 }
 
 /// Runs the GPU broad phase and reads its pair count; a frame whose pairs outgrew the buffer is counted and runs

@@ -4,7 +4,7 @@
 
 use super::broad::{BroadTraffic, FrameBroadPhase};
 use super::check::{answer_on_cpu, total_iterations, CheckJob, CheckPolicy, CpuAnswers, CpuWorker};
-use super::check_sample::{add_listed_failures, restrict, CheckPairs};
+use super::check_sample::{restrict, CheckPairs};
 use super::draw_list::{draw_slots, mark_of_state};
 use super::physics::{PhysicsStats, ResponseMode, StressPhysics};
 use crate::batch::WarmCache;
@@ -20,6 +20,7 @@ use anyhow::{Context, Result};
 use std::sync::Arc;
 use std::time::Instant;
 
+mod device_frame;
 mod gpu_scene;
 mod pair_list;
 mod picked_pairs;
@@ -203,6 +204,8 @@ pub struct Simulation {
     deferred_check: Option<CheckJob>,
     /// Colliding pairs of the latest frame whose answers came back to the host.
     colliding_pairs_read_back: usize,
+    /// Candidate and colliding pairs of the latest frame fed on the device whose counts came back.
+    device_counts: (usize, usize),
     /// Whether frames fed on the device move the bodies on the GPU ([`gpu_scene`]); on unless a test turns it
     /// off to compare.
     pub gpu_scene: bool,
@@ -249,6 +252,7 @@ impl Simulation {
             gpu_time_trusted: false,
             deferred_check: None,
             colliding_pairs_read_back: 0,
+            device_counts: (0, 0),
             gpu_scene: true,
             gpu_bodies: None,
             picked: None,
@@ -474,142 +478,6 @@ impl Simulation {
             && !self.answers_wanted
             && self.broad.on_gpu()
             && self.gpu.indexes_directly(self.scene.bodies.len())
-    }
-
-    /// The frame with its pairs left on the device: the broad phase reads back its pair count (16 bytes); the
-    /// narrow phase copies the pairs on the device, colours the bodies with the marking pass and gathers the
-    /// records of the check's sample on the device; the host reads back the sampled pairs (8 bytes each) and
-    /// their records (48 bytes each) and hands them to the check. What crosses the bus does not grow with the
-    /// scene. The sample is drawn from the pair count this frame read, over the pair buffer's slots (the
-    /// kernel's order, which its atomic counter makes run-dependent). A frame the worker cannot take (checked
-    /// when idle) samples nothing. A checked frame also reads back the GPU's failure list (16 bytes, and 64 a
-    /// listed pair): every pair the GPU answered with a failure status joins the check, and failures beyond the
-    /// list's capacity are counted; the bodies of such pairs keep their unanswered mark. `false` when the GPU cannot answer this frame this way (boxes only the
-    /// CPU grid holds, or a scene the GPU cannot index directly): the frame then runs with its pairs read back.
-    fn step_on_device(
-        &mut self,
-        instances: &Arc<Vec<Instance>>,
-        feed: &Feed,
-        start: Instant,
-        stats: &mut FrameStats,
-    ) -> Result<bool> {
-        let run = match feed {
-            Feed::Host(boxes) => self.broad.run_on_device(boxes)?,
-            Feed::GpuBodies { dt } => self.run_broad_on_gpu_bodies(*dt)?,
-        };
-        let Some((status, mut traffic)) = run else {
-            return Ok(false);
-        };
-        let count = status.stored as usize;
-        self.collect_deferred(stats)?;
-        self.poll_check(stats)?;
-        let checking = self.policy == CheckPolicy::EveryFrame || !self.worker.is_busy();
-        let mut slots: Vec<u32> = match self.check_pairs.draw(self.frame, count) {
-            Some(drawn) => drawn.into_iter().map(|k| k as u32).collect(),
-            None => (0..status.stored).collect(),
-        };
-        if !checking {
-            slots.clear();
-        }
-        slots.sort_unstable();
-        let pairs = self.broad.read_sample(&status, &slots, &mut traffic)?;
-        stats.broad_phase_ms = ms(start);
-        stats.broad = traffic;
-        stats.bytes_up += traffic.bytes_up;
-        stats.bytes_down += traffic.bytes_down;
-        stats.submissions += traffic.submissions;
-        stats.gpu_blocking_waits += traffic.blocking_waits;
-        stats.candidate_pairs = count;
-        if let Feed::Host(_) = feed {
-            self.gpu
-                .set_instances(instances)
-                .context("uploading the bodies' poses to the GPU")?;
-        }
-        let pair_buffer = self
-            .broad
-            .device_pairs()
-            .context("the GPU broad phase kept no pairs")?;
-        let (timings, marked) = self
-            .gpu
-            .submit_marked_from_device(
-                pair_buffer,
-                count,
-                self.kind,
-                &self.config,
-                &self.disputed,
-                &slots,
-            )
-            .context("GPU narrow phase on the device's pairs")?;
-        if !marked {
-            return Ok(false);
-        }
-        stats.marked_on_gpu = true;
-        stats.add_narrow(&timings);
-        let mut narrow_s = timings.total_s;
-        let mut kernel_s = self.gpu_time(timings.kernel_s);
-        if let Some(done) = self
-            .gpu
-            .collect_marked()
-            .context("collecting the GPU narrow phase")?
-        {
-            stats.add_narrow(&done.timings);
-            narrow_s += done.timings.total_s;
-            kernel_s = add_s(
-                kernel_s,
-                done.timings.kernel_s.filter(|_| self.gpu_time_trusted),
-            );
-        }
-        stats.gpu_narrow_ms = Some(narrow_s * 1e3);
-        stats.gpu_kernel_ms = kernel_s.map(|s| s * 1e3);
-        if !slots.is_empty() {
-            let records = self
-                .gpu
-                .read_record_sample()
-                .context("reading the sampled records back")?;
-            stats.bytes_down += (records.len() * std::mem::size_of::<GpuResult>()) as u64;
-            stats.submissions += 1;
-            stats.gpu_blocking_waits += 1;
-            let gpu: Vec<GjkResult<f32>> = records.iter().map(GpuResult::to_result).collect();
-            #[cfg(debug_assertions)]
-            let gpu = {
-                let mut gpu = gpu;
-                flip_answers(&mut gpu, self.flip_gpu_answers);
-                gpu
-            };
-            // Every pair the GPU named a failure, sampled or not, is checked: the failure list says which.
-            let failed = self
-                .gpu
-                .read_failures()
-                .context("reading the GPU's failure list back")?;
-            stats.bytes_down += failed.bytes_down;
-            stats.submissions += failed.reads;
-            stats.gpu_blocking_waits += failed.reads;
-            let (mut pairs, mut gpu) = (pairs, gpu);
-            let failed_answers: Vec<GjkResult<f32>> =
-                failed.records.iter().map(GpuResult::to_result).collect();
-            add_listed_failures(&mut pairs, &mut gpu, &failed.pairs, &failed_answers);
-            stats.gpu_failures = failed.count as usize;
-            self.totals.gpu_failures += u64::from(failed.count);
-            self.totals.gpu_failures_listed += failed.pairs.len() as u64;
-            self.totals.gpu_failure_list_overflow += u64::from(failed.overflow());
-            let job = CheckJob {
-                frame: self.frame,
-                shapes: Arc::clone(&self.shapes),
-                instances: self.instances_for_check(instances, &pairs, stats)?,
-                pairs: Arc::new(pairs),
-            };
-            self.check_these(&job, &gpu, stats)?;
-            self.data.pairs = job.pairs;
-        } else {
-            self.data.pairs = Arc::new(Vec::new());
-        }
-        // Known only for frames read back whole: the latest such frame's count stands.
-        stats.colliding_pairs = self.colliding_pairs_read_back;
-        stats.disagreements = self.last_disagreements(stats);
-        self.data.answers = Vec::new();
-        self.data.gpu_answers = None;
-        self.data.disputed_pairs = self.disputed_pairs.clone();
-        Ok(true)
     }
 
     /// Submits the frame's narrow phase with the marking pass and returns without waiting: the records come
@@ -845,6 +713,14 @@ impl Simulation {
     pub fn finish_checks(&mut self) -> Result<()> {
         let mut stats = self.last.clone();
         self.collect_deferred(&mut stats)?;
+        // The counts of frames fed on the device still coming back: their overflows are counted too.
+        let frames = self
+            .gpu
+            .collect_device_frames(true)
+            .context("reading the last frames' counts back")?;
+        for readback in &frames {
+            self.take_counts(readback, &mut stats);
+        }
         self.last = stats;
         if let Some(cpu) = self.worker.wait()? {
             if let Some(pending) = self.pending.take() {
@@ -862,10 +738,10 @@ impl Simulation {
         match (self.mode, self.check_pairs) {
             (NarrowMode::Gpu, CheckPairs::Sample { size, seed }) if self.feeds_on_device() => {
                 format!(
-                    "{when}; a sample of {size} slots of the GPU's pair buffer per checked frame (PCG64 \
-                     seeded with {seed} and the frame number); the pairs stay on the GPU, and every pair the \
-                     GPU answered with a named failure is listed there and checked (up to {} a frame; \
-                     failures beyond that are counted)",
+                    "{when}; a sample of {size} slots of the GPU's pair buffer per checked frame, drawn on the GPU \
+                     (one slot from each of {size} equal strata, hashed from seed {seed} and the frame number); \
+                     the pairs stay on the GPU, and every pair the GPU answered with a named failure is listed \
+                     there and checked (up to {} a frame; failures beyond that are counted)",
                     self.gpu.failure_capacity()
                 )
             }

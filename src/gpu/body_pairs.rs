@@ -51,7 +51,7 @@ struct BodyPairParams {
 
 /// Where a frame's pairs and poses lie on the device.
 #[derive(Clone, Copy, Debug)]
-pub struct DevicePairs<'a> {
+pub struct BodyPairsSource<'a> {
     /// The pairs, `vec2<u32>` each ([`super::broad::GpuBroadPhase::buffers`]).
     pub pairs: &'a wgpu::Buffer,
     /// Word 0: how many pairs were found (only those within `pairs` are read).
@@ -193,7 +193,7 @@ impl BodyPairs {
     /// Lists `body`'s pairs among those of `source`, after the work already submitted that writes them (one
     /// submission, one wait). Refused, naming the index, for a body at or past `source.bodies`, instance
     /// records that do not hold `source.bodies` bodies, and a listed pair whose partner is not a body.
-    pub fn find(&self, source: DevicePairs<'_>, body: u32) -> Result<FoundPairs, GpuError> {
+    pub fn find(&self, source: BodyPairsSource<'_>, body: u32) -> Result<FoundPairs, GpuError> {
         if body >= source.bodies {
             return Err(GpuError::BadIndex(format!(
                 "body {body} picked, but the scene has {} bodies",

@@ -1,18 +1,17 @@
 //! The pairs a device-fed batch answered with a failure status, listed on the GPU: after each chunk's GJK pass
-//! the `list_failures` kernel (`shaders/list_failures.wgsl`) appends each failing pair, its two instances and its
-//! record, behind an atomic counter. The list is bounded; failures beyond its capacity are still counted, so the
-//! host knows how many it did not get (never silently). Reset before each batch, read back after it: 16 bytes
-//! while nothing failed, 64 more per listed pair.
+//! the `list_failures` kernel (`shaders/list_failures.wgsl`) appends each failing pair, its record and its two
+//! instances ([`PairEntry`]), behind an atomic counter, and counts the colliding pairs beside it. The list is
+//! bounded; failures beyond its capacity are still counted, so the host knows how many it did not get (never
+//! silently). Reset before each batch; its header and first entries come back in the frame's one readback
+//! ([`super::device_frame`]), the entries past those only when there are any.
 
-use super::layout::GpuResult;
+use super::pair_entry::{entries, PairEntry, PAIR_ENTRY_BYTES};
 use super::pipeline::{bind_group, bind_group_layout, compute_pipeline_over, read_buffer, Access};
 use super::shader::LIST_FAILURES;
 use super::GpuError;
 
-pub use super::failure_entry::FAILURE_ENTRY_WORDS;
-
-/// Bytes of the list's header: the failure count, the capacity and two words of padding.
-const HEADER_BYTES: u64 = 16;
+/// Bytes of the list's header: the failure count, the capacity, the colliding pairs and a word of padding.
+pub(super) const HEADER_BYTES: u64 = 16;
 
 /// Entries a list holds unless told otherwise: far more failures than a frame's pairs ever show (one or two in
 /// 100,000 on the demo's scenes), 64 KiB of device memory.
@@ -23,20 +22,15 @@ pub const DEFAULT_FAILURE_CAPACITY: u32 = 1024;
 pub struct FailedPairs {
     /// Every failure the kernels found, listed or not.
     pub count: u32,
-    /// The listed pairs (instance indices) and their records, in the kernels' (run-dependent) order: the first
+    /// The listed pairs with their records and poses, in the kernels' (run-dependent) order: the first
     /// `min(count, capacity)` failures.
-    pub pairs: Vec<[u32; 2]>,
-    pub records: Vec<GpuResult>,
-    /// Bytes read back for them.
-    pub bytes_down: u64,
-    /// Blocking reads it took (1, or 2 when something was listed).
-    pub reads: u32,
+    pub entries: Vec<PairEntry>,
 }
 
 impl FailedPairs {
     /// Failures counted beyond the list's capacity: not listed, so not checked.
     pub fn overflow(&self) -> u32 {
-        self.count - self.pairs.len() as u32
+        self.count - self.entries.len() as u32
     }
 }
 
@@ -62,7 +56,7 @@ impl FailureList {
         let capacity = capacity.max(1);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("failure list"),
-            size: HEADER_BYTES + u64::from(capacity) * u64::from(FAILURE_ENTRY_WORDS) * 4,
+            size: HEADER_BYTES + u64::from(capacity) * PAIR_ENTRY_BYTES,
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_DST
                 | wgpu::BufferUsages::COPY_SRC,
@@ -103,33 +97,20 @@ impl FailureList {
         (self.pipeline.clone(), self.bind_group.clone())
     }
 
-    /// Reads the list back, waiting for the batch: the header, then the listed entries if there are any.
-    pub(super) fn read(&self) -> Result<FailedPairs, GpuError> {
-        let header: Vec<u32> = self.copy_out(0, HEADER_BYTES)?;
-        let count = header[0];
-        let listed = count.min(self.capacity);
-        let mut failed = FailedPairs {
-            count,
-            bytes_down: HEADER_BYTES,
-            reads: 1,
-            ..FailedPairs::default()
-        };
-        if listed == 0 {
-            return Ok(failed);
+    /// The list's buffer: the header, then the entries.
+    pub(super) fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
+    }
+
+    /// Entries `from..to` of the list (below its capacity), waiting for the device: one blocking read.
+    pub(super) fn read_entries(&self, from: u32, to: u32) -> Result<Vec<PairEntry>, GpuError> {
+        let to = to.min(self.capacity);
+        if from >= to {
+            return Ok(Vec::new());
         }
-        let bytes = u64::from(listed) * u64::from(FAILURE_ENTRY_WORDS) * 4;
-        let words: Vec<u32> = self.copy_out(HEADER_BYTES, bytes)?;
-        for entry in words.chunks_exact(FAILURE_ENTRY_WORDS as usize) {
-            failed.pairs.push([entry[0], entry[1]]);
-            failed
-                .records
-                .push(bytemuck::pod_read_unaligned(bytemuck::cast_slice(
-                    &entry[4..16],
-                )));
-        }
-        failed.bytes_down += bytes;
-        failed.reads += 1;
-        Ok(failed)
+        let offset = HEADER_BYTES + u64::from(from) * PAIR_ENTRY_BYTES;
+        let words = self.copy_out(offset, u64::from(to - from) * PAIR_ENTRY_BYTES)?;
+        Ok(entries(&words))
     }
 
     fn copy_out(&self, offset: u64, bytes: u64) -> Result<Vec<u32>, GpuError> {

@@ -64,6 +64,10 @@ pub(crate) struct GpuParams {
     /// The first pair of the chunk the subgroup GJK kernel answers, `pair_count` where it answers none
     /// ([`ScanKernel`](super::ScanKernel)): the per-thread GJK kernel stops there.
     pub subgroup_from: u32,
+    /// The index in the batch of the chunk's first pair.
+    pub first_pair: u32,
+    /// Keeps the struct a multiple of 16 bytes, so what follows it in a slot's staging stays aligned.
+    pub _pad: [u32; 3],
 }
 
 /// The kernels end with a loop of this many trips (read from the uniform, so no compiler can unroll it) and
@@ -103,7 +107,7 @@ const _: () = assert!(std::mem::size_of::<GpuPenetration>() == 48);
 const _: () = assert!(std::mem::size_of::<GpuEpaTask>() == 144);
 const _: () = assert!(std::mem::size_of::<GpuInstance>() == 32);
 const _: () = assert!(std::mem::size_of::<GpuResult>() == 48);
-const _: () = assert!(std::mem::size_of::<GpuParams>() == 32);
+const _: () = assert!(std::mem::size_of::<GpuParams>() == 48);
 /// A vertex of the pool is a `vec4<f32>` (w unused): 16-byte stride, as WGSL arrays of vec3 would pad anyway.
 pub(crate) const VERTEX_STRIDE: u64 = 16;
 /// Bytes per pair of the results buffer.

@@ -19,11 +19,11 @@ pub mod chunks;
 mod contacts;
 mod context;
 mod copy_out;
+pub mod device_frame;
 mod epa_kernel;
 mod epa_scratch;
 mod epa_work;
 mod error;
-mod failure_entry;
 pub mod failure_list;
 mod groups;
 pub mod hulls;
@@ -34,6 +34,7 @@ mod mark_bits;
 pub mod marks;
 mod narrow_phase;
 pub mod packed;
+mod pair_entry;
 mod pair_kernel;
 mod penetration;
 mod pipeline;
@@ -55,6 +56,7 @@ pub use context::{
     check_backend_env, computing_adapter, list_adapters, log_instance_creation, BackendChoice,
     GpuContext,
 };
+pub use device_frame::{DevicePairs, FrameReadback, SampleDraw};
 pub use epa_kernel::EpaKernel;
 pub use epa_work::EpaSteps;
 pub use error::GpuError;
@@ -69,6 +71,7 @@ pub use packed::PackedContact;
 pub use packed::PenetrationFormat;
 pub use packed::ResultFormat;
 pub use packed::{PackedDistance, PackedHit};
+pub use pair_entry::PairEntry;
 pub use penetration::ContactRecords;
 pub use penetration::GpuPenetrationBatch;
 pub use pipeline::read_buffer;

@@ -6,18 +6,22 @@
 use super::binning::WorkBins;
 use super::chunks::ChunkLimits;
 use super::copy_out::{copy_out, parallel_copy_on};
+use super::device_frame::dispatch::ChunkDispatch;
+use super::device_frame::{DeviceFrame, DevicePairs, FrameReadback, SampleDraw};
 use super::epa_kernel::EpaKernel;
-use super::failure_list::{FailedPairs, FailureList, DEFAULT_FAILURE_CAPACITY};
+use super::failure_list::{FailureList, DEFAULT_FAILURE_CAPACITY};
 use super::layout::GpuResult;
 use super::limits::GpuLimits;
 use super::marks::BodyMarks;
 use super::packed::{PackedDistance, PackedHit, ResultFormat};
 use super::penetration::PenetrationJob;
-use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
+use super::pipeline::{
+    bind_group_layout, workgroups, Access, Dispatch, KernelPipelines, SCENE_BINDINGS,
+};
 use super::ring::Ring;
 use super::runner::{
-    chunk_capacity, run_batch, run_batch_deferred, run_batch_from_device, settle, BatchSettings,
-    GpuTimings, KernelJob, OutputSpec, Read, RecordSample,
+    chunk_capacity, device_chunk_pairs, run_batch, run_batch_deferred, run_batch_from_device,
+    settle, BatchSettings, GpuTimings, KernelJob, OutputSpec, Read,
 };
 use super::scan_kernel::{subgroup_pairs_per_workgroup, ScanKernel};
 use super::scene::Scene;
@@ -30,9 +34,6 @@ use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::instance::{Instance, Pair};
 use crate::shape::ConvexShape;
 use std::time::Instant;
-
-/// Bytes of one [`GpuResult`].
-const GPU_RESULT_BYTES: u64 = std::mem::size_of::<GpuResult>() as u64;
 
 /// Results of one batch as CPU types, in pair order and each pair's local frame ([`NarrowPhase::run`]).
 pub struct GpuBatch {
@@ -69,9 +70,11 @@ pub struct NarrowPhase {
     /// Whether batches dispatch their pairs binned by work ([`NarrowPhase::set_binning`]), and the bins.
     binning: bool,
     pub(super) bins: WorkBins,
-    /// The records of a device-fed batch's sample, and how many it holds.
-    sample: Option<wgpu::Buffer>,
-    sampled: usize,
+    /// The kernels and readbacks of device-fed batches (built by the first), and the number of such batches.
+    device_frame: Option<DeviceFrame>,
+    device_batches: u64,
+    /// Most workgroups per dimension a device-fed chunk dispatches ([`NarrowPhase::set_max_dispatch_groups`]).
+    max_dispatch_groups: u32,
     /// The pairs a device-fed batch answered with a failure status, listed on the device (built by the first
     /// such batch), and the capacity it is built with.
     failures: Option<FailureList>,
@@ -120,8 +123,9 @@ impl NarrowPhase {
             deferred: None,
             binning: true,
             bins: WorkBins::default(),
-            sample: None,
-            sampled: 0,
+            device_frame: None,
+            device_batches: 0,
+            max_dispatch_groups: device.limits().max_compute_workgroups_per_dimension,
             failures: None,
             failure_capacity: DEFAULT_FAILURE_CAPACITY,
         }
@@ -132,7 +136,7 @@ impl NarrowPhase {
         self.failure_capacity
     }
 
-    /// Entries of the failure list device-fed batches fill ([`NarrowPhase::read_failures`]): failures beyond
+    /// Entries of the failure list device-fed batches fill ([`FrameReadback::failures`]): failures beyond
     /// it are counted, not listed. Takes effect from the next such batch.
     pub fn set_failure_capacity(&mut self, entries: u32) {
         self.failure_capacity = entries.max(1);
@@ -524,102 +528,122 @@ impl NarrowPhase {
             && instances <= scene.instance_window().0 as usize
     }
 
-    /// Like [`NarrowPhase::submit_marked`] without reading back, over `count` pairs that already lie on the
-    /// device in `pairs` (`vec2<u32>` each, as the GPU broad phase writes them, [`super::broad::GpuBroadPhase::buffers`]):
-    /// the chunks copy their pairs on the device, the marking pass colours the bodies, and nothing per pair
-    /// crosses the bus either way, but for the records of the `sample` pairs (indices in the batch, sorted, each
-    /// once), gathered on the device for [`NarrowPhase::read_record_sample`].
-    /// [`NarrowPhase::collect_marked`] finishes it (with no records). `false` (nothing
-    /// started) when the GPU cannot mark this scene, which is also when it cannot index it directly.
+    /// Like [`NarrowPhase::submit_marked`] without reading back, over the pairs that already lie on the device in
+    /// `pairs` (as the GPU broad phase leaves them, [`super::broad::GpuBroadPhase::buffers`]), as many as the count
+    /// there says: the host never reads it first. Each chunk copies its pairs on the device and dispatches its
+    /// kernels from the count ([`super::device_frame`]); the marking pass colours the bodies, the failure list
+    /// lists the pairs answered with a failure status and counts the colliding ones, and `sample`, when given, is
+    /// drawn and gathered on the device. One small readback follows the batch, mapped without waiting:
+    /// [`NarrowPhase::collect_device_frames`] picks it up. [`NarrowPhase::collect_marked`] finishes the batch
+    /// (with no records). `false` (nothing started) when the GPU cannot mark this scene, which is also when it
+    /// cannot index it directly.
     pub fn submit_marked_from_device(
         &mut self,
-        pairs: &wgpu::Buffer,
-        count: usize,
+        pairs: DevicePairs<'_>,
         kind: QueryKind,
         config: &GjkConfig,
         disputed: &[u32],
-        sample: &[u32],
+        sample: Option<SampleDraw>,
     ) -> Result<(GpuTimings, bool), GpuError> {
         self.collect_marked()?;
         if !self.start_marks(disputed)? {
             self.gjk.mark = None;
             return Ok((GpuTimings::default(), false));
         }
-        self.gjk.begin(ResultFormat::Full, count);
+        self.gjk.begin(ResultFormat::Full, 0);
         self.gjk.read_back = false;
-        let bytes = (sample.len() as u64 * GPU_RESULT_BYTES).max(16);
-        if self.sample.as_ref().is_none_or(|b| b.size() < bytes) {
-            self.sample = Some(self.scene.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("narrow phase record sample"),
-                size: bytes.next_multiple_of(16),
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }));
-        }
-        self.sampled = sample.len();
         let (device, queue, layout) = (&self.scene.device, &self.scene.queue, &self.gjk.layout);
         let capacity = self.failure_capacity;
         let failures = self
             .failures
             .get_or_insert_with(|| FailureList::new(device, queue, layout, capacity));
         failures.reset();
+        let frame = self
+            .device_frame
+            .get_or_insert_with(|| DeviceFrame::new(device, queue, layout));
+        frame.max_groups = self.max_dispatch_groups;
+        let chunk = device_chunk_pairs(&self.scene, &self.gjk);
+        let settings_up = frame.begin(pairs, chunk, sample);
         self.gjk.list_failures = Some(failures.pass());
-        let into = self.sample.as_ref().expect("made above");
         let timings = run_batch_from_device(
             &mut self.scene,
             &mut self.gjk_ring,
             &mut self.gjk,
-            pairs,
-            count,
+            (pairs.pairs, pairs.capacity, chunk),
+            frame,
             BatchSettings { kind, config },
-            (!sample.is_empty()).then_some(RecordSample {
-                slots: sample,
-                into,
-            }),
         );
         self.gjk.mark = None;
         self.gjk.list_failures = None;
-        if timings.is_ok() {
-            self.deferred = Some((count, false));
-        } else {
-            self.gjk.read_back = true;
-        }
-        Ok((timings?, true))
+        let mut timings = match timings {
+            Ok(timings) => timings,
+            Err(e) => {
+                self.gjk.read_back = true;
+                return Err(e);
+            }
+        };
+        self.deferred = Some((0, false));
+        frame.submit_readback(pairs.count, failures);
+        self.device_batches += 1;
+        timings.bytes_up += settings_up;
+        timings.submissions += 1;
+        Ok((timings, true))
     }
 
-    /// The records of the latest device-fed batch's sample, in its order ([`GpuResult`], 48 bytes each, the only
-    /// per-pair bytes such a batch reads back): waits for the batch.
-    pub fn read_record_sample(&self) -> Result<Vec<GpuResult>, GpuError> {
-        let Some(buffer) = self.sample.as_ref().filter(|_| self.sampled > 0) else {
+    /// The readbacks of device-fed batches that have come back, oldest first: without waiting, or with `wait`
+    /// after one blocking wait for every one still in flight. A sampled frame collected before the next
+    /// device-fed batch also gets the failure list's entries past those its readback carries (a second read,
+    /// only when it listed more); collected later, those are counted but not listed.
+    pub fn collect_device_frames(&mut self, wait: bool) -> Result<Vec<FrameReadback>, GpuError> {
+        let Some(frame) = self.device_frame.as_mut() else {
             return Ok(Vec::new());
         };
-        let bytes = self.sampled as u64 * GPU_RESULT_BYTES;
-        let readback = self.scene.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("narrow phase record sample readback"),
-            size: bytes.next_multiple_of(16),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder =
-            self.scene
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("narrow phase record sample readback"),
-                });
-        encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, bytes);
-        self.scene.queue.submit([encoder.finish()]);
-        super::read_buffer(&self.scene.device, &readback, bytes, |b| {
-            bytemuck::pod_collect_to_vec(b)
-        })
+        let latest = self.device_batches;
+        let mut frames = frame.collect(wait)?;
+        let newest = latest - frame.pending() as u64;
+        let count = frames.len() as u64;
+        for (k, readback) in frames.iter_mut().enumerate() {
+            let batch = newest - count + 1 + k as u64;
+            let (Some(list), true) = (self.failures.as_ref(), batch == latest) else {
+                continue;
+            };
+            if readback.sample.is_none() {
+                continue;
+            }
+            let listed = readback.failures.count.min(list.capacity());
+            let have = readback.failures.entries.len() as u32;
+            if listed > have {
+                let rest = list.read_entries(have, listed)?;
+                readback.bytes_down += rest.len() as u64 * super::pair_entry::PAIR_ENTRY_BYTES;
+                readback.blocking_waits += 1;
+                readback.failures.entries.extend(rest);
+            }
+        }
+        Ok(frames)
     }
 
-    /// The pairs the latest device-fed batch answered with a failure status, listed on the device: every one
-    /// up to the list's capacity ([`NarrowPhase::set_failure_capacity`]) with its record, and the count of all
-    /// of them. Waits for the batch. Empty before any device-fed batch.
-    pub fn read_failures(&self) -> Result<FailedPairs, GpuError> {
-        match &self.failures {
-            Some(list) => list.read(),
-            None => Ok(FailedPairs::default()),
+    /// Most workgroups per dimension a device-fed chunk dispatches before it splits them into rows: the device's
+    /// limit unless lowered (tests lower it to see the rows on small batches). Takes effect from the next batch.
+    pub fn set_max_dispatch_groups(&mut self, groups: u32) {
+        let device = self
+            .scene
+            .device
+            .limits()
+            .max_compute_workgroups_per_dimension;
+        self.max_dispatch_groups = groups.clamp(1, device);
+    }
+
+    /// The pairs per chunk of device-fed batches.
+    pub fn device_chunk_pairs(&self) -> u32 {
+        device_chunk_pairs(&self.scene, &self.gjk)
+    }
+
+    /// The indirect dispatches the latest device-fed batch wrote, one per chunk, waiting for the device: for
+    /// tests and tools.
+    pub fn read_chunk_dispatches(&self) -> Result<Vec<ChunkDispatch>, GpuError> {
+        match &self.device_frame {
+            Some(frame) => frame.read_dispatches(),
+            None => Ok(Vec::new()),
         }
     }
 
@@ -876,7 +900,7 @@ impl KernelJob for GjkJob {
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
         first: usize,
-        count: u32,
+        dispatch: Dispatch<'_>,
         timestamps: Option<&wgpu::QuerySet>,
         _outputs: &[wgpu::Buffer],
     ) {
@@ -894,17 +918,26 @@ impl KernelJob for GjkJob {
             (GjkMode::Null, _, Some(null)) => null.active(),
             _ => self.pipeline.active(),
         };
-        let split = self.subgroup_from(first, count);
         pass.set_bind_group(0, bind_group, &[]);
-        if split > 0 {
-            pass.set_pipeline(pipeline);
-            pass.dispatch_workgroups(workgroups(split), 1, 1);
-        }
-        if let (true, Some(subgroup)) = (split < count, &self.subgroup) {
-            // The pairs from `split` on: fewer workgroups than pairs, as each holds several subgroups.
-            let groups = (count - split).div_ceil(self.subgroup_pairs_per_group);
-            pass.set_pipeline(subgroup.active());
-            pass.dispatch_workgroups(groups.min(self.max_workgroups), 1, 1);
+        match dispatch {
+            Dispatch::Pairs(count) => {
+                let split = self.subgroup_from(first, count);
+                if split > 0 {
+                    pass.set_pipeline(pipeline);
+                    pass.dispatch_workgroups(workgroups(split), 1, 1);
+                }
+                if let (true, Some(subgroup)) = (split < count, &self.subgroup) {
+                    // The pairs from `split` on: fewer workgroups than pairs, as each holds several subgroups.
+                    let groups = (count - split).div_ceil(self.subgroup_pairs_per_group);
+                    pass.set_pipeline(subgroup.active());
+                    pass.dispatch_workgroups(groups.min(self.max_workgroups), 1, 1);
+                }
+            }
+            // Pairs fed on the device are never binned, so the per-thread kernel answers them all.
+            Dispatch::Indirect { .. } => {
+                pass.set_pipeline(pipeline);
+                dispatch.record(&mut pass);
+            }
         }
         drop(pass);
         if let Some((pipeline, marks)) = &self.mark {
@@ -922,7 +955,7 @@ impl KernelJob for GjkJob {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind_group, &[]);
             pass.set_bind_group(1, marks, &[]);
-            pass.dispatch_workgroups(workgroups(count), 1, 1);
+            dispatch.record(&mut pass);
         }
         if let Some((pipeline, list)) = &self.list_failures {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -936,7 +969,7 @@ impl KernelJob for GjkJob {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind_group, &[]);
             pass.set_bind_group(1, list, &[]);
-            pass.dispatch_workgroups(workgroups(count), 1, 1);
+            dispatch.record(&mut pass);
         }
     }
 

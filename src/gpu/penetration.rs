@@ -12,7 +12,7 @@ use super::copy_out::{copy_out, parallel_copy_on};
 use super::epa_kernel::EpaKernel;
 use super::layout::{GpuEpaTask, GpuPenetration, EPA_QUEUE_HEADER, RESULT_STRIDE};
 use super::packed::{PackedContact, PenetrationFormat};
-use super::pipeline::{bind_group_layout, workgroups, Access, KernelPipelines, SCENE_BINDINGS};
+use super::pipeline::{bind_group_layout, Access, Dispatch, KernelPipelines, SCENE_BINDINGS};
 use super::runner::{GpuTimings, KernelJob, OutputSpec, Read};
 use super::shader::constants::Climbing;
 use super::shader::{PENETRATION_EPA, PENETRATION_EPA_SCRATCH, PENETRATION_GJK};
@@ -322,7 +322,7 @@ impl KernelJob for PenetrationJob {
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
         _first: usize,
-        count: u32,
+        dispatch: Dispatch<'_>,
         timestamps: Option<&wgpu::QuerySet>,
         outputs: &[wgpu::Buffer],
     ) {
@@ -337,7 +337,7 @@ impl KernelJob for PenetrationJob {
             });
             pass.set_pipeline(self.gjk_pass.active());
             pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(workgroups(count), 1, 1);
+            dispatch.record(&mut pass);
         }
         if self.epa_order == EpaOrder::Appended {
             encoder.copy_buffer_to_buffer(&outputs[2], 0, &self.indirect, 0, INDIRECT_BYTES);
@@ -354,7 +354,7 @@ impl KernelJob for PenetrationJob {
         pass.set_bind_group(0, bind_group, &[]);
         match self.epa_order {
             EpaOrder::Appended => pass.dispatch_workgroups_indirect(&self.indirect, 0),
-            EpaOrder::ByPair => pass.dispatch_workgroups(workgroups(count), 1, 1),
+            EpaOrder::ByPair => dispatch.record(&mut pass),
         }
     }
 

@@ -212,6 +212,24 @@ pub fn workgroups(count: u32) -> u32 {
     count.div_ceil(super::WORKGROUP_SIZE)
 }
 
+/// How a chunk's passes are dispatched: over a pair count the host knows, or from an indirect dispatch a kernel
+/// wrote on the device (`offset` bytes into `args`), for pairs the host never counts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Dispatch<'a> {
+    Pairs(u32),
+    Indirect { args: &'a wgpu::Buffer, offset: u64 },
+}
+
+impl Dispatch<'_> {
+    /// Dispatches the pass's pipeline: one invocation of [`super::WORKGROUP_SIZE`] per pair.
+    pub fn record(self, pass: &mut wgpu::ComputePass<'_>) {
+        match self {
+            Dispatch::Pairs(count) => pass.dispatch_workgroups(workgroups(count), 1, 1),
+            Dispatch::Indirect { args, offset } => pass.dispatch_workgroups_indirect(args, offset),
+        }
+    }
+}
+
 /// Maps the first `size` bytes of `buffer` (MAP_READ), waits for the device, hands the bytes to `read` and
 /// unmaps.
 pub fn read_buffer<T>(

@@ -8,9 +8,10 @@
 //! encode one chunk (one pass or two) and where the bytes read back go.
 
 use super::chunks::{chunk_ranges_by, pair_work};
+use super::device_frame::DeviceFrame;
 use super::groups::{plan_groups, plan_windows, Group, Window};
 use super::layout::{GpuParams, LOOP_PROBE_TRIPS, PAIR_STRIDE};
-use super::pipeline::{bind_group, poll};
+use super::pipeline::{bind_group, poll, Dispatch};
 pub(crate) use super::ring::OutputSpec;
 pub use super::ring::Read;
 use super::ring::{read_offsets, InFlight, Ring, Slot, PARAMS_BYTES, TIMESTAMP_BYTES};
@@ -84,14 +85,15 @@ pub(crate) trait KernelJob {
     fn outputs(&self) -> &[OutputSpec];
     /// The format code the kernel reads from its settings (`FORMAT_*`).
     fn format(&self) -> u32;
-    /// Records the chunk's passes for `count` pairs from pair `first` of the batch. `timestamps` are to be written
-    /// at the start of the first pass and the end of the last. `outputs` are the slot's output buffers.
+    /// Records the chunk's passes over its pairs, from pair `first` of the batch, each dispatched by `dispatch`.
+    /// `timestamps` are to be written at the start of the first pass and the end of the last. `outputs` are the
+    /// slot's output buffers.
     fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         bind_group: &wgpu::BindGroup,
         first: usize,
-        count: u32,
+        dispatch: Dispatch<'_>,
         timestamps: Option<&wgpu::QuerySet>,
         outputs: &[wgpu::Buffer],
     );
@@ -250,8 +252,9 @@ enum Source<'p> {
     Local(&'p [Pair]),
 }
 
-/// Where a chunk's pairs come from: the host's slice, written through the staging buffer, or `count` pairs
-/// from pair `first` of a device buffer, copied on the device.
+/// Where a chunk's pairs come from: the host's slice, written through the staging buffer, or up to `count`
+/// pairs from pair `first` of a device buffer, copied on the device, chunk `index` of a batch whose `frame`
+/// dispatches each chunk from the pair count on the device.
 #[derive(Clone, Copy)]
 enum ChunkPairs<'p> {
     Host(&'p [Pair]),
@@ -259,10 +262,13 @@ enum ChunkPairs<'p> {
         buffer: &'p wgpu::Buffer,
         first: u64,
         count: u64,
+        index: u32,
+        frame: &'p DeviceFrame,
     },
 }
 
 impl ChunkPairs<'_> {
+    /// The chunk's pairs, or the most it may hold when they lie on the device.
     fn count(&self) -> u64 {
         match self {
             ChunkPairs::Host(pairs) => pairs.len() as u64,
@@ -296,77 +302,76 @@ pub(crate) fn run_batch_deferred(
     stream_batch(scene, ring, job, pairs, settings, false)
 }
 
-/// Like [`run_batch_deferred`] over `count` pairs that already lie on the device, in `pairs` (`vec2<u32>` each,
-/// indices of the scene's instances, as the GPU broad phase writes them): each chunk copies its pairs on the
-/// device, so none crosses the bus. Only for a scene the batch indexes directly (every instance resident in one
-/// binding; refused otherwise, as the host cannot rebase or gather pairs it does not see). The indices are
-/// not checked on the host: a kernel's reads stay in its bindings whatever they are, and the broad phase
-/// writes only indices of the boxes it was given. Chunks go by pair count, cut short where the largest hulls
-/// could exceed the work per chunk (the host cannot see which pairs hold them).
+/// The pairs per chunk of a batch whose pairs lie on the device (see [`run_batch_from_device`]): the chunk
+/// capacity, cut short where the largest hulls could exceed the work per chunk (the host cannot see which pairs
+/// hold them).
+pub(crate) fn device_chunk_pairs(scene: &Scene, job: &dyn KernelJob) -> u32 {
+    let capacity = chunk_capacity(scene, job.outputs());
+    let most = pair_work(scene.max_points, scene.max_points);
+    let by_work = (scene.limits.chunk.max_work_per_chunk / most.max(1)).max(1);
+    capacity.min(by_work).min(u64::from(u32::MAX)) as u32
+}
+
+/// Like [`run_batch_deferred`] over pairs that already lie on the device, in `pairs` (`vec2<u32>` each, indices
+/// of the scene's instances, as the GPU broad phase writes them), as many as its count on the device says, up
+/// to `capacity`: the host never reads the count. It plans `capacity` pairs in chunks of `chunk` (from
+/// [`device_chunk_pairs`]); each chunk copies its share of the buffer on the device and `frame` writes its
+/// dispatch from the count ([`DeviceFrame::before_chunk`]), so a chunk past the count dispatches nothing. Only
+/// for a scene the batch indexes directly (every instance resident in one binding; refused otherwise, as the
+/// host cannot rebase or gather pairs it does not see). The indices are not checked on the host: a kernel's
+/// reads stay in its bindings whatever they are, and the broad phase writes only indices of the boxes it was
+/// given.
 pub(crate) fn run_batch_from_device(
     scene: &mut Scene,
     ring: &mut Ring,
     job: &mut dyn KernelJob,
-    pairs: &wgpu::Buffer,
-    count: usize,
+    device_pairs: (&wgpu::Buffer, u32, u32),
+    frame: &DeviceFrame,
     settings: BatchSettings<'_>,
-    sample: Option<RecordSample<'_>>,
 ) -> Result<GpuTimings, GpuError> {
+    let (pairs, capacity, chunk) = device_pairs;
     let start = Instant::now();
-    if let Some(sample) = &sample {
-        sample.check(count, job.outputs())?;
-    }
     if !scene.in_one_window() {
         return Err(GpuError::BadIndex(format!(
             "pairs on the device need every one of the {} instances resident in one binding",
             scene.instance_count()
         )));
     }
-    if count as u64 * PAIR_STRIDE > pairs.size() {
+    if u64::from(capacity) * PAIR_STRIDE > pairs.size() {
         return Err(GpuError::BadIndex(format!(
-            "{count} pairs asked of a pair buffer of {} bytes",
+            "{capacity} pairs asked of a pair buffer of {} bytes",
             pairs.size()
         )));
     }
     let pending = std::mem::take(&mut scene.pending);
-    let mut timings = GpuTimings {
+    let timings = GpuTimings {
         upload_s: pending.seconds,
         bytes_up: pending.bytes,
         ..GpuTimings::default()
     };
-    if count == 0 {
-        timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
-        return Ok(timings);
-    }
-    let capacity = chunk_capacity(scene, job.outputs());
-    let most = pair_work(scene.max_points, scene.max_points);
-    let by_work = (scene.limits.chunk.max_work_per_chunk / most.max(1)).max(1);
-    let chunk = capacity.min(by_work) as usize;
-    let chunks = count.div_ceil(chunk);
+    let (capacity, chunk) = (capacity as usize, chunk.max(1) as usize);
+    let chunks = capacity.div_ceil(chunk).max(1);
     ring.ensure(
         &scene.device,
         job.outputs(),
-        (chunk as u64).min(count as u64),
+        chunk.min(capacity.max(1)) as u64,
         scene.limits.ring.min(chunks),
     );
     let scene: &Scene = scene;
     let binding = scene.resident_binding(0);
     let mut stream = Stream::new(scene, ring, settings, timings);
-    for first in (0..count).step_by(chunk) {
+    for (index, first) in (0..capacity.max(1)).step_by(chunk).enumerate() {
         let slot = stream.next_slot;
         stream.next_slot = (stream.next_slot + 1) % stream.ring_size;
         stream.free(slot, job)?;
         let source = ChunkPairs::Device {
             buffer: pairs,
             first: first as u64,
-            count: (chunk.min(count - first)) as u64,
+            count: chunk.min(capacity - first) as u64,
+            index: index as u32,
+            frame,
         };
         stream.submit(slot, job, source, first, &binding)?;
-        if let Some(sample) = &sample {
-            let n = chunk.min(count - first) as u32;
-            let output = &stream.ring.slots[slot].outputs[0];
-            sample.gather(scene, output, &job.outputs()[0], first as u32, n);
-        }
         stream.collect_ready(job)?;
     }
     stream.collect_ready(job)?;
@@ -380,80 +385,6 @@ pub(crate) fn run_batch_from_device(
         .map(|_| stream.kernel_ns * 1e-9);
     timings.total_s = start.elapsed().as_secs_f64() + pending.seconds;
     Ok(timings)
-}
-
-/// Pairs of a device-fed batch whose records are copied, chunk by chunk, into `into` (record `k` of `slots` at
-/// `k` strides of the first output): each chunk's copies are submitted right after it, so they run before the
-/// chunk's slot serves another one, and only the sample need ever come back.
-#[derive(Clone, Copy)]
-pub(crate) struct RecordSample<'a> {
-    /// Pair indices in the batch, sorted, each once.
-    pub slots: &'a [u32],
-    pub into: &'a wgpu::Buffer,
-}
-
-impl RecordSample<'_> {
-    fn check(&self, count: usize, outputs: &[OutputSpec]) -> Result<(), GpuError> {
-        let stride = outputs.first().map_or(0, |o| o.stride);
-        if let Some(k) = self.slots.windows(2).position(|w| w[0] >= w[1]) {
-            return Err(GpuError::BadIndex(format!(
-                "record sample: entry {} ({}) does not follow {} in increasing order",
-                k + 1,
-                self.slots[k + 1],
-                self.slots[k]
-            )));
-        }
-        if let Some(&last) = self.slots.last().filter(|&&s| s as usize >= count) {
-            return Err(GpuError::BadIndex(format!(
-                "record sample: pair {last} of a batch of {count}"
-            )));
-        }
-        if stride == 0 || self.slots.len() as u64 * stride > self.into.size() {
-            return Err(GpuError::BadIndex(format!(
-                "record sample: {} records of {stride} bytes do not fit {} bytes",
-                self.slots.len(),
-                self.into.size()
-            )));
-        }
-        Ok(())
-    }
-
-    /// Copies the records of the sampled pairs among `first..first + count` out of the chunk's `output`.
-    fn gather(
-        &self,
-        scene: &Scene,
-        output: &wgpu::Buffer,
-        spec: &OutputSpec,
-        first: u32,
-        count: u32,
-    ) {
-        let from = self.slots.partition_point(|&s| s < first);
-        let to = self.slots.partition_point(|&s| s < first + count);
-        if from == to {
-            return;
-        }
-        let mut encoder = scene
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("record sample"),
-            });
-        let mut k = from;
-        while k < to {
-            let mut end = k + 1;
-            while end < to && self.slots[end] == self.slots[end - 1] + 1 {
-                end += 1;
-            }
-            encoder.copy_buffer_to_buffer(
-                output,
-                spec.header + u64::from(self.slots[k] - first) * spec.stride,
-                self.into,
-                k as u64 * spec.stride,
-                (end - k) as u64 * spec.stride,
-            );
-            k = end;
-        }
-        scene.queue.submit([encoder.finish()]);
-    }
 }
 
 /// Collects every chunk a deferred batch left in flight, waiting (once) only if one is still running. Returns
@@ -669,6 +600,8 @@ impl Stream<'_> {
             format: job.format(),
             epa_by_pair: u32::from(job.epa_by_pair()),
             subgroup_from: job.subgroup_from(first, count as u32),
+            first_pair: first as u32,
+            _pad: [0; 3],
         };
         let pairs_bytes: &[u8] = match pairs {
             ChunkPairs::Host(pairs) => bytemuck::cast_slice(pairs),
@@ -741,14 +674,23 @@ impl Stream<'_> {
             s.bind_group = Some((binding.key, group));
         }
         let (_, group) = s.bind_group.as_ref().expect("made above");
+        let dispatch = match pairs {
+            ChunkPairs::Host(_) => Dispatch::Pairs(count as u32),
+            ChunkPairs::Device { index, frame, .. } => {
+                frame.before_chunk(&mut encoder, group, &s.params, index)
+            }
+        };
         job.encode(
             &mut encoder,
             group,
             first,
-            count as u32,
+            dispatch,
             s.timestamps.as_ref().map(|(set, _)| set),
             &s.outputs,
         );
+        if let ChunkPairs::Device { frame, .. } = pairs {
+            frame.after_chunk(&mut encoder, group);
+        }
         if let Some((set, resolve)) = &s.timestamps {
             encoder.resolve_query_set(set, 0..2, resolve, 0);
             encoder.copy_buffer_to_buffer(resolve, 0, &s.readback, 0, TIMESTAMP_BYTES);

@@ -328,7 +328,7 @@ impl GpuBodies {
     }
 
     /// The poses of `bodies` (indices below [`GpuBodies::count`]), in their order: [`POSE_BYTES`] read back
-    /// each, in one wait. For the check's sampled pairs and for picking.
+    /// each, in one wait: for tools and tests, never for a frame at scale.
     pub fn read_poses(&self, bodies: &[u32]) -> Result<Vec<Pose>, GpuError> {
         if let Some(&bad) = bodies.iter().find(|&&b| b as usize >= self.count) {
             return Err(GpuError::BadIndex(format!(

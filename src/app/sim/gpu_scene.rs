@@ -6,15 +6,13 @@
 //! The CPU scene keeps stepping on the host by the same rule: it is the reference, what the window draws and
 //! what picking and the inspector read, and it takes over whenever a frame is not fed on the device (the
 //! response, every answer wanted, `--broad-phase cpu`); the GPU bodies are then dropped, and uploaded again from
-//! the CPU scene when frames go back to the device. The sampled check reads the poses of its pairs' bodies back
-//! from the GPU (32 bytes each), so it checks the answers on the poses the GPU answered.
+//! the CPU scene when frames go back to the device. The sampled check gets the poses of its pairs' bodies with
+//! the sample ([`crate::gpu::PairEntry`]), so it checks the answers on the poses the GPU answered.
 
 use super::{draw_slots, BroadTraffic, FrameStats, Simulation};
-use crate::gpu::broad::BroadPhaseStatus;
-use crate::gpu::stress_motion::{GpuBodies, POSE_BYTES};
+use crate::gpu::stress_motion::GpuBodies;
 use crate::instance::Instance;
 use anyhow::{Context, Result};
-use std::sync::Arc;
 
 impl Simulation {
     /// Makes sure the bodies are on the GPU for a frame fed on the device: uploaded from the CPU scene when they
@@ -58,12 +56,10 @@ impl Simulation {
         Ok(Some(0.0))
     }
 
-    /// The frame's motion pass and broad phase on the GPU's bodies, moved by `dt` seconds; the player's shape,
-    /// which the host moves, is sent up first. `None` when the bodies are not on the GPU.
-    pub(super) fn run_broad_on_gpu_bodies(
-        &mut self,
-        dt: f32,
-    ) -> Result<Option<(BroadPhaseStatus, BroadTraffic)>> {
+    /// Submits the frame's motion pass and broad phase on the GPU's bodies, moved by `dt` seconds, without
+    /// waiting; the player's shape, which the host moves, is sent up first. `None` when the bodies are not on
+    /// the GPU.
+    pub(super) fn run_broad_on_gpu_bodies(&mut self, dt: f32) -> Result<Option<BroadTraffic>> {
         let (Some(bodies), Some(instances)) = (
             self.gpu_bodies.as_ref(),
             self.gpu.resident_instance_buffer(),
@@ -77,14 +73,14 @@ impl Simulation {
                 .context("sending the player's shape up")?;
         }
         let instances = instances.clone();
-        let run = self.broad.run_on_device_boxes(
-            &bodies.grid_fit(),
-            bodies.count(),
-            |first, boxes, e| bodies.encode(if first { dt } else { 0.0 }, &instances, boxes, e),
-        )?;
-        Ok(run.map(|(status, mut traffic)| {
+        let run =
+            self.broad
+                .submit_on_device_boxes(&bodies.grid_fit(), bodies.count(), |boxes, e| {
+                    bodies.encode(dt, &instances, boxes, e)
+                })?;
+        Ok(run.map(|mut traffic| {
             traffic.bytes_up += player_bytes;
-            (status, traffic)
+            traffic
         }))
     }
 
@@ -105,31 +101,5 @@ impl Simulation {
         }
         bodies.encode_render_instances(colour, encoder);
         Some((bodies.render_instances(), per_mesh))
-    }
-
-    /// The frame's instances for the check of `pairs`: the CPU scene's, with the poses of the pairs' bodies as
-    /// the GPU holds them ([`POSE_BYTES`] read back per body of each pair, in one wait). Unchanged when the
-    /// bodies are not on the GPU or no pair is sampled.
-    pub(super) fn instances_for_check(
-        &self,
-        instances: &Arc<Vec<Instance>>,
-        pairs: &[[u32; 2]],
-        stats: &mut FrameStats,
-    ) -> Result<Arc<Vec<Instance>>> {
-        let Some(bodies) = self.gpu_bodies.as_ref().filter(|_| !pairs.is_empty()) else {
-            return Ok(Arc::clone(instances));
-        };
-        let wanted: Vec<u32> = pairs.iter().flatten().copied().collect();
-        let poses = bodies
-            .read_poses(&wanted)
-            .context("reading the sampled bodies' poses back")?;
-        stats.bytes_down += POSE_BYTES * wanted.len() as u64;
-        stats.submissions += 1;
-        stats.gpu_blocking_waits += 1;
-        let mut patched = instances.as_ref().clone();
-        for (&body, pose) in wanted.iter().zip(poses) {
-            patched[body as usize].pose = pose;
-        }
-        Ok(Arc::new(patched))
     }
 }

@@ -11,7 +11,7 @@
 
 use super::pair_list::{PairsSource, PickedPairs};
 use super::{FrameData, FrameStats, Simulation};
-use crate::gpu::body_pairs::{BodyPairs, DevicePairs, DEFAULT_BODY_PAIR_CAPACITY};
+use crate::gpu::body_pairs::{BodyPairs, BodyPairsSource, DEFAULT_BODY_PAIR_CAPACITY};
 use anyhow::{Context, Result};
 use std::sync::Arc;
 
@@ -77,7 +77,7 @@ impl Simulation {
             return Ok(());
         };
         let (Some((pairs, count)), Some(instances), Some((device, queue))) = (
-            self.broad.device_pairs_and_count(),
+            self.broad.device_pairs().map(|d| (d.pairs, d.count)),
             self.gpu.resident_instance_buffer(),
             self.broad.device_queue(),
         ) else {
@@ -86,7 +86,7 @@ impl Simulation {
         let scan = self
             .body_pairs
             .get_or_insert_with(|| BodyPairs::new(device, queue, DEFAULT_BODY_PAIR_CAPACITY));
-        let source = DevicePairs {
+        let source = BodyPairsSource {
             pairs,
             count,
             instances,

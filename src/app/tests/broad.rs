@@ -69,10 +69,12 @@ fn a_sampled_check_answers_a_fixed_number_of_pairs_and_agrees() {
     assert!(sim.check_description().contains("a sample of 64 pairs"));
 }
 
-/// Headless frames with the sampled check read back the pair count, the sample's pairs and their records, and
-/// nothing else: the same bytes at any scene size.
+/// Headless frames with the sampled check read back one buffer: the pair count, the failure list's header and
+/// first entries, and the sample's entries (pair, record and poses); nothing else, the same bytes at any scene
+/// size, in one blocking wait (a second only when the GPU listed more failures than that buffer carries).
 #[test]
 fn pairs_left_on_the_device_read_back_the_same_bytes_at_any_scene_size() {
+    use crate::gpu::device_frame::FOLDED_FAILURES;
     let Some(ctx) = context() else { return };
     let _guard = exclusive();
     let mut per_frame = Vec::new();
@@ -87,16 +89,23 @@ fn pairs_left_on_the_device_read_back_the_same_bytes_at_any_scene_size() {
             let listed = stats.gpu_failures as u64;
             let checked = sim.data.pairs.len() as u64;
             assert!((64..=64 + listed).contains(&checked));
-            // The count (16), 64 sampled pairs (8 each) and their records (48 each), the poses of every checked
-            // pair's bodies (2 x 32 each: the bodies move on the GPU), the failure list's header (16) and its
-            // entries (64 each), and the 16-byte timestamp slot of each chunk's readback.
-            let chunks = u64::from(stats.submissions) - 6 - u64::from(listed > 0);
-            let fixed = 16 + 64 * 56 + 64 * checked + 16 + 64 * listed;
+            let more = listed > u64::from(FOLDED_FAILURES);
+            // The count (16), the failure list's header (16) and first entries (128 each), 64 sampled entries
+            // (128 each), the entries past those when listed, and the 16-byte timestamp slot of each chunk.
+            let fixed = 32 + 128 * u64::from(FOLDED_FAILURES) + 64 * 128;
+            let rest = if more {
+                128 * (listed - u64::from(FOLDED_FAILURES))
+            } else {
+                0
+            };
+            let chunks = u64::from(stats.submissions).saturating_sub(2);
             assert!(
-                stats.bytes_down >= fixed && stats.bytes_down <= fixed + 16 * chunks.max(1),
+                stats.bytes_down >= fixed + rest
+                    && stats.bytes_down <= fixed + rest + 16 * chunks.max(1),
                 "{bodies} bodies: {stats:?}"
             );
-            per_frame.push(stats.bytes_down - 64 * listed - 64 * (checked - 64));
+            assert_eq!(stats.gpu_blocking_waits, 1 + u32::from(more), "{stats:?}");
+            per_frame.push(stats.bytes_down - rest);
         }
         assert!(sim.totals.pairs_checked <= 3 * 64 + sim.totals.gpu_failures);
         assert!(sim.totals.pairs_checked >= 3 * 64, "{:?}", sim.totals);
@@ -125,4 +134,28 @@ fn a_flipped_answer_left_on_the_device_is_caught_when_sampled() {
     assert!(stats.checked, "{stats:?}");
     assert_eq!(stats.disagreements, 3, "{stats:?}");
     assert_eq!(sim.data.disputed_pairs.len(), 3);
+}
+
+/// A frame fed on the device whose pairs outgrow the pair buffer is counted as an overflow when its count comes
+/// back, with every pair found reported, and the buffer grows: the next frame holds them all.
+#[test]
+fn an_overflow_on_the_device_is_counted_and_the_buffer_grows() {
+    let Some(ctx) = context() else { return };
+    let _guard = exclusive();
+    let mut sim = simulation(ctx, 2_000);
+    sim.check_pairs = CheckPairs::Sample { size: 64, seed: 3 };
+    sim.answers_wanted = false;
+    sim.broad = FrameBroadPhase::from_gpu(GpuBroadPhase::with_capacity(&ctx.device, &ctx.queue, 8));
+    let first = sim.step(1.0 / 60.0).unwrap().clone();
+    assert!(first.marked_on_gpu && first.checked, "{first:?}");
+    assert_eq!(first.broad.overflows, 1, "{first:?}");
+    assert!(first.candidate_pairs > 500, "{first:?}");
+    // The frame answered the 8 pairs that fit: its sample is those 8.
+    let checked = sim.data.pairs.len();
+    assert!((8..=8 + first.gpu_failures).contains(&checked), "{checked}");
+    let second = sim.step(1.0 / 60.0).unwrap().clone();
+    assert_eq!(second.broad.overflows, 0, "{second:?}");
+    assert!(second.candidate_pairs > 500, "{second:?}");
+    assert!(sim.data.pairs.len() >= 64, "{}", sim.data.pairs.len());
+    assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
 }

@@ -9,7 +9,6 @@
 //! never cut silently.
 
 pub mod grid;
-pub mod sample;
 
 use super::pipeline::{bind_group, bind_group_layout, read_buffer, workgroups, Access};
 use super::{GpuError, WORKGROUP_SIZE};
@@ -393,12 +392,31 @@ impl GpuBroadPhase {
             stored: found.min(b.pair_capacity),
             capacity: b.pair_capacity,
         };
-        if status.overflowed() {
-            self.overflows += 1;
-            // A quarter more than needed, so a scene that keeps growing does not overflow every frame.
-            self.pair_capacity = found.saturating_add(found / 4);
-        }
+        self.note_found(found, status.capacity);
         Ok(status)
+    }
+
+    /// Takes a frame's pair count, read back whenever it came (a frame whose pairs stayed on the device reads it
+    /// after its narrow phase, or a frame later): when the `found` pairs outgrew the `capacity` that frame ran
+    /// with, counts an overflow and grows the pair buffer for the next frame. Returns whether it overflowed.
+    pub fn note_found(&mut self, found: u32, capacity: u32) -> bool {
+        if found <= capacity {
+            return false;
+        }
+        self.overflows += 1;
+        // A quarter more than needed, so a scene that keeps growing does not overflow every frame.
+        self.pair_capacity = self.pair_capacity.max(found.saturating_add(found / 4));
+        true
+    }
+
+    /// Makes the next frame's pair buffer hold at least `pairs` pairs.
+    pub fn reserve_pairs(&mut self, pairs: u32) {
+        self.pair_capacity = self.pair_capacity.max(pairs);
+    }
+
+    /// The pair capacity of the buffers the latest frame ran with.
+    pub fn buffer_capacity(&self) -> Option<u32> {
+        self.buffers.as_ref().map(|b| b.pair_capacity)
     }
 
     /// Encodes, submits and finishes one frame: the pair count, with the pairs still on the device.

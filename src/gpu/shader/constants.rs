@@ -17,7 +17,6 @@ use crate::gpu::epa_scratch::{
     EPA_SCRATCH_CORNERS, EPA_SCRATCH_HORIZON, EPA_SCRATCH_PLANES, EPA_SCRATCH_VERTEX_A,
     EPA_SCRATCH_VERTEX_B, EPA_SCRATCH_WORDS,
 };
-use crate::gpu::failure_entry::FAILURE_ENTRY_WORDS;
 use crate::gpu::hulls::{END_OF_NEIGHBOURS, START_CELLS};
 use crate::gpu::manifold::codes::{
     MANIFOLD_ANSWERED, MANIFOLD_GPU_LOOP_LIMIT, MANIFOLD_POLYGON_BOUND, MANIFOLD_WORKGROUP_SIZE,
@@ -27,6 +26,7 @@ use crate::gpu::mark_bits::{MARK_COLLIDING, MARK_DISPUTED, MARK_UNANSWERED};
 use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
 };
+use crate::gpu::pair_entry::PAIR_ENTRY_WORDS;
 use crate::gpu::sat::codes::{
     AXIS_EDGES, AXIS_FACE_A, AXIS_FACE_B, HULL_HEADER_WORDS, SAT_ANSWERED, SAT_GPU_LOOP_LIMIT,
     SAT_PARALLEL_SINE,
@@ -137,7 +137,7 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         u32_constant("MARK_COLLIDING", MARK_COLLIDING),
         u32_constant("MARK_UNANSWERED", MARK_UNANSWERED),
         u32_constant("MARK_DISPUTED", MARK_DISPUTED),
-        u32_constant("FAILURE_ENTRY_WORDS", FAILURE_ENTRY_WORDS),
+        u32_constant("PAIR_ENTRY_WORDS", PAIR_ENTRY_WORDS),
         u32_constant("HULL_HEADER_WORDS", HULL_HEADER_WORDS as u32),
         u32_constant("SAT_ANSWERED", SAT_ANSWERED),
         u32_constant("SAT_GPU_LOOP_LIMIT", SAT_GPU_LOOP_LIMIT),

@@ -109,6 +109,25 @@ fn wgsl_structs_match_their_rust_twins() {
             ("format", offset_of!(GpuParams, format)),
             ("epa_by_pair", offset_of!(GpuParams, epa_by_pair)),
             ("subgroup_from", offset_of!(GpuParams, subgroup_from)),
+            ("first_pair", offset_of!(GpuParams, first_pair)),
+        ],
+    );
+    let frame = kernel("sample_gather").expect("the sample kernel");
+    let (module, _) = parse_and_validate(frame.name, &frame.source());
+    use crate::gpu::device_frame::DeviceFrameSettings as S;
+    check_layout(
+        &module,
+        "DeviceFrame",
+        size_of::<S>(),
+        &[
+            ("pair_capacity", offset_of!(S, pair_capacity)),
+            ("chunk_pairs", offset_of!(S, chunk_pairs)),
+            ("max_groups", offset_of!(S, max_groups)),
+            ("sample_size", offset_of!(S, sample_size)),
+            ("seed_lo", offset_of!(S, seed_lo)),
+            ("seed_hi", offset_of!(S, seed_hi)),
+            ("frame_lo", offset_of!(S, frame_lo)),
+            ("frame_hi", offset_of!(S, frame_hi)),
         ],
     );
 }

@@ -160,9 +160,25 @@ pub(crate) const LIST_FAILURES: Kernel = Kernel {
     counting: false,
 };
 
+/// Writes a device-fed chunk's indirect dispatch from the pair count on the device (`shaders/chunk_dispatch.wgsl`).
+pub(crate) const CHUNK_DISPATCH: Kernel = Kernel {
+    name: "chunk_dispatch",
+    file: shared!("chunk_dispatch.wgsl"),
+    needs: Needs::Scene,
+    counting: false,
+};
+
+/// Gathers a device-fed chunk's share of the frame's sample, drawn on the device (`shaders/sample_gather.wgsl`).
+pub(crate) const SAMPLE_GATHER: Kernel = Kernel {
+    name: "sample_gather",
+    file: shared!("sample_gather.wgsl"),
+    needs: Needs::Scene,
+    counting: false,
+};
+
 #[cfg(test)]
 /// Every kernel the crate compiles.
-pub(crate) const KERNELS: [&Kernel; 9] = [
+pub(crate) const KERNELS: [&Kernel; 11] = [
     &GJK,
     &GJK_SUBGROUP,
     &GJK_COUNTING,
@@ -172,6 +188,8 @@ pub(crate) const KERNELS: [&Kernel; 9] = [
     &PENETRATION_EPA_SCRATCH,
     &MARK_BODIES,
     &LIST_FAILURES,
+    &CHUNK_DISPATCH,
+    &SAMPLE_GATHER,
 ];
 
 impl Kernel {
