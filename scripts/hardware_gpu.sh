@@ -11,8 +11,8 @@
 # and, where the GPU machine has no Vulkan/EGL loader, the Debian loader packages in .gl/ (see the device
 # tool's README). On the GPU machine, from the repository root: `bash scripts/hardware_gpu.sh` (writes to $OUT).
 # STEPS (default: all of them, in this order) picks steps by name: machine bench_1m penetration_1m sweep
-# big_hulls climb opengl files hostile tests; epa_kernels (the two EPA kernels alternating, about 2 minutes) runs
-# only when named. DEADLINE_S (default 400) bounds the whole run.
+# big_hulls climb opengl files hostile tests; epa_kernels (the two EPA kernels alternating, about 2 minutes) and
+# scan_kernels (per-thread and subgroup scans of raw sets alternating, about 2 minutes) run only when named. DEADLINE_S (default 400) bounds the whole run.
 set -u
 out=${OUT:-/tmp/gpu-gjk-hardware}
 mkdir -p "$out"
@@ -86,6 +86,10 @@ wanted penetration_1m && step penetration_1m 100 "$gjk" bench --pairs 1000000 --
 # The two EPA kernels (polytope in private memory, or in the global scratch buffer) alternating in one run.
 wanted epa_kernels && step epa_kernels 120 "$gjk" bench --pairs 1000000 --backend "$backend" \
     --kind penetration --epa-kernel private,scratch --repeat 5 --json "$out/bench_epa_kernels.json"
+# Raw point sets kept scanned, per-thread and subgroup scans alternating in one run (the subgroup kernel runs
+# where the adapter offers subgroups; `subgroup_pairs` in the JSON says how many pairs it answered).
+wanted scan_kernels && step scan_kernels 120 "$gjk" bench --shapes hull --raw-scan --max-hull-points 5000 \
+    --pairs 100000 --backend "$backend" --scan per-thread,subgroup --repeat 5 --json "$out/bench_scan_kernels.json"
 wanted sweep && step sweep 150 "$gjk" bench --sweep --sweep-max 10000000 --backend "$backend" --repeat 2 \
     --json "$out/sweep.json" --chart "$out/scaling.svg"
 wanted big_hulls && step big_hulls 60 "$gjk" bench --shapes hull --max-hull-points 40000 --backend "$backend" \
