@@ -95,6 +95,16 @@ impl FrameStats {
         self.bytes_down += timings.bytes_down;
         self.submissions += timings.submissions;
     }
+
+    /// Takes the frame's broad phase: its time since `start`, and its traffic counted into the frame's.
+    fn add_broad(&mut self, traffic: BroadTraffic, start: Instant) {
+        self.broad_phase_ms = ms(start);
+        self.broad = traffic;
+        self.bytes_up += traffic.bytes_up;
+        self.bytes_down += traffic.bytes_down;
+        self.submissions += traffic.submissions;
+        self.gpu_blocking_waits += traffic.blocking_waits;
+    }
 }
 
 /// Totals since the start, for the HUD and the headless summary.
@@ -322,12 +332,7 @@ impl Simulation {
         let boxes = world_aabbs(&self.shapes, &instances);
         let (pairs, traffic) = self.broad.pairs(&boxes)?;
         let pairs = Arc::new(pairs);
-        stats.broad_phase_ms = ms(start);
-        stats.broad = traffic;
-        stats.bytes_up += traffic.bytes_up;
-        stats.bytes_down += traffic.bytes_down;
-        stats.submissions += traffic.submissions;
-        stats.gpu_blocking_waits += traffic.blocking_waits;
+        stats.add_broad(traffic, start);
         stats.candidate_pairs = pairs.len();
 
         let job = CheckJob {

@@ -230,6 +230,22 @@ impl Dispatch<'_> {
     }
 }
 
+/// A storage buffer of at least `bytes` (16 at least, in whole 16-byte steps, as bindings of `vec4`s and
+/// copies want), with `usage` beside `STORAGE`.
+pub(crate) fn storage(
+    device: &wgpu::Device,
+    label: &str,
+    bytes: u64,
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: bytes.max(16).next_multiple_of(16),
+        usage: wgpu::BufferUsages::STORAGE | usage,
+        mapped_at_creation: false,
+    })
+}
+
 /// Maps the first `size` bytes of `buffer` (MAP_READ), waits for the device, hands the bytes to `read` and
 /// unmaps.
 pub fn read_buffer<T>(

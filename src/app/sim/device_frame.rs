@@ -10,7 +10,7 @@
 
 #[cfg(debug_assertions)]
 use super::flip_answers;
-use super::{add_s, ms, CheckPairs, Feed, FrameStats, Simulation};
+use super::{add_s, CheckPairs, Feed, FrameStats, Simulation};
 use crate::app::check::{CheckJob, CheckPolicy};
 use crate::app::check_sample::add_listed_failures;
 use crate::gjk::GjkResult;
@@ -38,12 +38,7 @@ impl Simulation {
         let Some(traffic) = run else {
             return Ok(false);
         };
-        stats.broad_phase_ms = ms(start);
-        stats.broad = traffic;
-        stats.bytes_up += traffic.bytes_up;
-        stats.bytes_down += traffic.bytes_down;
-        stats.submissions += traffic.submissions;
-        stats.gpu_blocking_waits += traffic.blocking_waits;
+        stats.add_broad(traffic, start);
         self.collect_deferred(stats)?;
         self.poll_check(stats)?;
         let checking = self.policy == CheckPolicy::EveryFrame || !self.worker.is_busy();

@@ -10,7 +10,7 @@
 
 pub mod grid;
 
-use super::pipeline::{bind_group, bind_group_layout, read_buffer, workgroups, Access};
+use super::pipeline::{bind_group, bind_group_layout, read_buffer, storage, workgroups, Access};
 use super::{GpuError, WORKGROUP_SIZE};
 use crate::broad_phase::Aabb;
 use grid::{table_size, GridFit, CELL_BITS, MAX_CELL};
@@ -96,20 +96,6 @@ pub struct GpuBroadPhase {
     pair_capacity: u32,
     staged: Vec<[f32; 4]>,
     overflows: u64,
-}
-
-fn storage(
-    device: &wgpu::Device,
-    label: &str,
-    bytes: u64,
-    usage: wgpu::BufferUsages,
-) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: bytes.max(16).next_multiple_of(16),
-        usage: wgpu::BufferUsages::STORAGE | usage,
-        mapped_at_creation: false,
-    })
 }
 
 impl GpuBroadPhase {

@@ -17,8 +17,8 @@ pub mod sample;
 use super::failure_list::{FailedPairs, FailureList, HEADER_BYTES};
 use super::pair_entry::{entries, PairEntry, PAIR_ENTRY_BYTES};
 use super::pipeline::{
-    bind_group, bind_group_layout, compute_pipeline_over, poll, read_buffer, workgroups, Access,
-    Dispatch,
+    bind_group, bind_group_layout, compute_pipeline_over, poll, read_buffer, storage, workgroups,
+    Access, Dispatch,
 };
 use super::ring::MapState;
 use super::shader::{CHUNK_DISPATCH, SAMPLE_GATHER};
@@ -124,20 +124,6 @@ pub(crate) struct DeviceFrame {
     /// Most workgroups per dispatch dimension (the device's, unless a test lowers it).
     pub max_groups: u32,
     pending: VecDeque<Pending>,
-}
-
-fn storage(
-    device: &wgpu::Device,
-    label: &str,
-    bytes: u64,
-    usage: wgpu::BufferUsages,
-) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: bytes.max(16).next_multiple_of(16),
-        usage: wgpu::BufferUsages::STORAGE | usage,
-        mapped_at_creation: false,
-    })
 }
 
 impl DeviceFrame {
