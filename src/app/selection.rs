@@ -2,8 +2,7 @@
 //! and the CPU reference's answer for the same pair (computed when asked, on the frame's poses), with EPA's
 //! depth on colliding pairs, for the HUD's panel, "copy pair" and the inspector; and the row of a selected pair
 //! that is no longer a candidate. On a frame fed on the device the pairs are the GPU's list of the body's and
-//! the poses the GPU's ([`FrameData::pairs_of`]); their GPU records stayed on the device, so only the CPU
-//! answers them.
+//! the poses the GPU's, the GPU's answers those of a batch of the listed pairs alone ([`FrameData::pairs_of`]).
 
 use super::overlays::{contact, Contact};
 use super::sim::FrameData;
@@ -42,10 +41,7 @@ pub fn pair_rows(
     let mut rows: Vec<PairRow> = data
         .pairs_of(body)
         .into_iter()
-        .map(|(k, pair)| {
-            let gpu = k.and_then(|k| data.gpu_answers.as_ref()?.get(k)).copied();
-            cpu_row(scene, data, body, pair, kind, config, gpu)
-        })
+        .map(|(gpu, pair)| cpu_row(scene, data, body, pair, kind, config, gpu))
         .collect();
     rows.sort_by(|x, y| {
         y.disputed

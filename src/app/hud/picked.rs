@@ -81,8 +81,7 @@ pub fn show(ctx: &egui::Context, view: &PickedView, actions: &mut Vec<Action>) {
                 ui.label(RichText::new(format!("pairs and poses listed on the GPU{more}")).small())
                     .on_hover_text(
                         "the frame's pairs stayed on the GPU, which listed this body's with the poses it \
-                         answered; their GPU answers were not read back (the body's colour is the GPU's), so \
-                         the CPU answers them on those poses",
+                         answered; the GPU answers the listed pairs again on those poses, and the CPU beside it",
                     );
             }
             pair_table(ui, view, actions);

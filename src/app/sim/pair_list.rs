@@ -1,6 +1,7 @@
 //! What a frame keeps of the picked body's pairs when the GPU listed them ([`super::picked_pairs`]), and where a
 //! body's pairs came from.
 
+use crate::gjk::GjkResult;
 use serde::Serialize;
 
 /// Where a frame's pairs of a body came from.
@@ -21,4 +22,7 @@ pub struct PickedPairs {
     pub pairs: Vec<[u32; 2]>,
     /// Its pairs the list had no room for: counted, not listed.
     pub not_listed: u32,
+    /// The GPU's answers to `pairs`, in their order, on the poses the frame was answered on (a batch of these
+    /// pairs alone on the instances resident on the device).
+    pub gpu_answers: Vec<GjkResult<f32>>,
 }

@@ -2,31 +2,43 @@
 //! in the broad phase's buffer, so the GPU lists the picked body's ([`crate::gpu::body_pairs`]) and one readback
 //! of a fixed size brings them with the poses the narrow phase answered, the body's and its partners'. The
 //! picked body's panel, the selected pair (`[` `]`) and the inspector then show the GPU's pairs on the GPU's
-//! poses; their records are not read back, so the CPU answers them there. The CPU scene stays the reference for
-//! everything else.
+//! poses. The frame's records of those pairs did not outlive its chunks, so the listed pairs are answered again
+//! on the GPU, alone, on the instances still resident there (8 bytes up and 48 down a pair): the panel's GPU
+//! column beside the CPU's. The CPU scene stays the reference for everything else.
 //!
 //! The list is made on every such frame while a body is picked, not only on checked ones: the panel, the
-//! partners' outlines and the selected pair follow the moving bodies frame by frame, for one wait and
-//! [`BodyPairs::readback_bytes`] a frame, whatever the scene.
+//! partners' outlines and the selected pair follow the moving bodies frame by frame, for two waits,
+//! [`BodyPairs::readback_bytes`] and the listed pairs' answers a frame, whatever the scene.
 
 use super::pair_list::{PairsSource, PickedPairs};
 use super::{FrameData, FrameStats, Simulation};
+use crate::gjk::GjkResult;
 use crate::gpu::body_pairs::{BodyPairs, BodyPairsSource, DEFAULT_BODY_PAIR_CAPACITY};
 use anyhow::{Context, Result};
 use std::sync::Arc;
 
 impl FrameData {
-    /// `body`'s candidate pairs, each with its index in [`FrameData::pairs`] (where its answers are) when it is
-    /// there: the GPU's list when the frame made one for `body`, else those of `pairs`.
-    pub fn pairs_of(&self, body: u32) -> Vec<(Option<usize>, [u32; 2])> {
+    /// `body`'s candidate pairs, each with the GPU's answer when the frame has it: the GPU's list and its answers
+    /// when the frame made one for `body`, else those of `pairs` and `gpu_answers`.
+    pub fn pairs_of(&self, body: u32) -> Vec<(Option<GjkResult<f32>>, [u32; 2])> {
         match self.listed(body) {
-            Some(listed) => listed.pairs.iter().map(|&pair| (None, pair)).collect(),
+            Some(listed) => listed
+                .pairs
+                .iter()
+                .enumerate()
+                .map(|(k, &pair)| (listed.gpu_answers.get(k).copied(), pair))
+                .collect(),
             None => self
                 .pairs
                 .iter()
                 .enumerate()
                 .filter(|(_, pair)| pair.contains(&body))
-                .map(|(k, &pair)| (Some(k), pair))
+                .map(|(k, &pair)| {
+                    (
+                        self.gpu_answers.as_ref().and_then(|g| g.get(k)).copied(),
+                        pair,
+                    )
+                })
                 .collect(),
         }
     }
@@ -112,11 +124,38 @@ impl Simulation {
         self.data.instances = Arc::new(instances);
         let mut listed: Vec<[u32; 2]> = found.pairs.iter().map(|p| p.pair).collect();
         listed.sort_unstable();
+        let gpu_answers = self.answer_listed(&listed, stats)?;
         self.data.picked_pairs = Some(PickedPairs {
             body,
             pairs: listed,
             not_listed: found.overflow(),
+            gpu_answers,
         });
         Ok(())
+    }
+
+    /// The GPU's answers to `pairs` on the instances resident on the device: a batch of its own, after the
+    /// frame's (collected first, so its cost counts in this frame's figures as the batch's does).
+    fn answer_listed(
+        &mut self,
+        pairs: &[[u32; 2]],
+        stats: &mut FrameStats,
+    ) -> Result<Vec<GjkResult<f32>>> {
+        if pairs.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(done) = self
+            .gpu
+            .collect_marked()
+            .context("collecting the GPU narrow phase")?
+        {
+            stats.add_narrow(&done.timings);
+        }
+        let answered = self
+            .gpu
+            .full_results(pairs, self.kind, &self.config)
+            .context("answering the picked body's pairs on the GPU")?;
+        stats.add_narrow(&answered.timings);
+        Ok(answered.records.iter().map(|r| r.to_result()).collect())
     }
 }

@@ -1,8 +1,8 @@
 //! A picked body on frames fed on the device: the GPU lists its pairs from the pair buffer, and they are the CPU
 //! grid's pairs of that body on the CPU scene (which steps by the same rule), for the player, the body with the
 //! most pairs, one with none and a spread of others, over several frames; the panel's rows are those pairs,
-//! candidates, answered by the CPU on the GPU's poses; the readback counts in the frame's bus figures; and a
-//! frame on the host takes its pairs from its own.
+//! candidates, answered again by the GPU and by the CPU on the GPU's poses, alike; the readbacks count in the
+//! frame's bus figures; and a frame on the host takes its pairs from its own.
 
 use super::{context, exclusive, gpu_broad_simulation};
 use crate::app::check_sample::CheckPairs;
@@ -37,6 +37,7 @@ fn the_picked_bodys_pairs_listed_on_the_gpu_are_the_cpu_grids() {
     sim.answers_wanted = false;
     sim.picked = Some(0);
     let mut compared = 0;
+    let mut answered = 0;
     for frame in 0..6 {
         let stats = sim.step(1.0 / 60.0).unwrap().clone();
         assert!(
@@ -63,23 +64,43 @@ fn the_picked_bodys_pairs_listed_on_the_gpu_are_the_cpu_grids() {
             assert_eq!(gpu.len(), listed.pairs.len(), "each pair once");
             assert_eq!(gpu, cpu[body as usize], "frame {frame}, body {body}");
             assert_eq!(sim.data.pairs_source(body), PairsSource::Gpu);
-            // One wait and a fixed readback, in the frame's bus figures (the list of the body picked during
-            // the step was read in it).
+            // A fixed readback for the list and 48 bytes a listed pair for its answers (with at most a
+            // timestamp pair), in the frame's bus figures (the list of the body picked during the step was read
+            // in it).
             if relists {
-                let bytes = 16 + 32 + 48 * u64::from(DEFAULT_BODY_PAIR_CAPACITY);
-                assert_eq!(after.bytes_down, before.bytes_down + bytes);
-                assert_eq!(after.gpu_blocking_waits, before.gpu_blocking_waits + 1);
+                let list = 16 + 32 + 48 * u64::from(DEFAULT_BODY_PAIR_CAPACITY);
+                let answers = 48 * listed.pairs.len() as u64;
+                let down = after.bytes_down - before.bytes_down;
+                assert!(
+                    (list + answers..=list + answers + 16).contains(&down),
+                    "frame {frame}, body {body}: {down} bytes down for {} pairs",
+                    listed.pairs.len()
+                );
+                assert!(after.gpu_blocking_waits > before.gpu_blocking_waits);
             }
-            // The panel's rows: those pairs, candidates, answered by the CPU only.
+            // The panel's rows: those pairs, candidates, each with the GPU's answer, which is the CPU's on the
+            // same poses outside the touching band.
+            assert_eq!(listed.gpu_answers.len(), listed.pairs.len());
             let rows = pair_rows(&sim.scene, &sim.data, body, sim.kind, &sim.config);
             let shown: BTreeSet<[u32; 2]> = rows.iter().map(|r| r.pair).collect();
             assert_eq!(shown, gpu);
-            assert!(rows.iter().all(|r| r.candidate && r.gpu.is_none()));
+            for row in &rows {
+                let answer = row.gpu.expect("the GPU answered every listed pair");
+                assert!(row.candidate);
+                assert!(
+                    answer.intersecting == row.cpu.intersecting || row.cpu.distance < 1e-4,
+                    "frame {frame}, pair {:?}: GPU {answer:?}, CPU {:?}",
+                    row.pair,
+                    row.cpu
+                );
+            }
+            answered += rows.len();
             compared += 1;
         }
         sim.set_picked(Some(0)).unwrap();
     }
     assert_eq!(compared, 36);
+    assert!(answered > 36, "{answered} rows answered");
     assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
 
     // A frame on the host: every pair came back, and the rows read them with the GPU's answers.
