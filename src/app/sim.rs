@@ -227,7 +227,7 @@ pub struct Simulation {
     /// The scan that lists them, made on the first frame that does.
     body_pairs: Option<crate::gpu::body_pairs::BodyPairs>,
     /// Whether the latest frame was fed on the device (its pairs are still in the broad phase's buffer).
-    pairs_on_device: bool,
+    pub(super) pairs_on_device: bool,
 }
 
 impl Simulation {
@@ -598,15 +598,20 @@ impl Simulation {
             .context("reading the bodies' marks back")
     }
 
-    /// The GPU's answer for one pair of the latest frame, with EPA (for the inspector beside the CPU's trace).
+    /// The GPU's answer for one pair of the latest frame, with EPA (for the inspector beside the CPU's trace). A
+    /// frame fed on the device left its poses there, so the pair is answered on them and only the pair goes up;
+    /// otherwise the frame's instances go up first.
     pub fn gpu_penetration(
         &mut self,
         pair: [u32; 2],
     ) -> Result<(GjkResult<f32>, crate::epa::Penetration<f32>)> {
-        let batch = self
-            .gpu
-            .run_penetration(&self.data.instances, &[pair], &self.config)
-            .context("GPU penetration query for the inspected pair")?;
+        let batch = if self.pairs_on_device {
+            self.gpu.penetration_on_resident(&[pair], &self.config)
+        } else {
+            self.gpu
+                .run_penetration(&self.data.instances, &[pair], &self.config)
+        }
+        .context("GPU penetration query for the inspected pair")?;
         let answer = batch
             .results
             .first()

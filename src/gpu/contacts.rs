@@ -70,6 +70,17 @@ impl NarrowPhase {
         config: &GjkConfig,
     ) -> Result<GpuPenetrationBatch, GpuError> {
         self.set_instances(instances)?;
+        self.penetration_on_resident(pairs, config)
+    }
+
+    /// Like [`NarrowPhase::run_penetration`] on the instances already on the device (the latest
+    /// [`NarrowPhase::set_instances`], or the poses a pass that moves the bodies on the device wrote there): only
+    /// the pairs go up, where setting the instances again would send every one.
+    pub fn penetration_on_resident(
+        &mut self,
+        pairs: &[Pair],
+        config: &GjkConfig,
+    ) -> Result<GpuPenetrationBatch, GpuError> {
         let (timings, job) = self.run_penetration_job(pairs, PenetrationFormat::Full, config)?;
         let words = pairs.len() * (RESULT_STRIDE / 4) as usize;
         let results: &[GpuResult] = bytemuck::cast_slice(&job.result_words[..words]);

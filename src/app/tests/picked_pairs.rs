@@ -99,6 +99,15 @@ fn the_picked_bodys_pairs_listed_on_the_gpu_are_the_cpu_grids() {
         }
         sim.set_picked(Some(0)).unwrap();
     }
+    // The inspector's GPU answer on a frame fed on the device: on the poses left there, the same bits as with
+    // the frame's instances (the GPU's poses for the picked body and its partners) sent up again.
+    let picked = sim.data.picked_pairs.clone().expect("a list");
+    let pair = *picked.pairs.first().expect("the player has pairs");
+    let resident = sim.gpu_penetration(pair).unwrap();
+    sim.pairs_on_device = false;
+    let uploaded = sim.gpu_penetration(pair).unwrap();
+    sim.pairs_on_device = true;
+    assert_eq!(resident, uploaded, "pair {pair:?}");
     assert_eq!(compared, 36);
     assert!(answered > 36, "{answered} rows answered");
     assert_eq!(sim.totals.disagreements, 0, "{:?}", sim.totals);
