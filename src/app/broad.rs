@@ -159,6 +159,13 @@ impl FrameBroadPhase {
         }))
     }
 
+    /// Times the GPU grid's pass into `timed` from now on (or no longer); nothing on the CPU grid.
+    pub fn time_pass(&mut self, timed: Option<crate::gpu::pass_times::TimedPass>) {
+        if let Some(gpu) = self.gpu.as_mut() {
+            gpu.time_pass(timed);
+        }
+    }
+
     /// The pair buffer, count buffer and capacity of the latest [`FrameBroadPhase::submit_on_device`].
     pub fn device_pairs(&self) -> Option<DevicePairs<'_>> {
         let gpu = self.gpu.as_ref()?;

@@ -11,6 +11,7 @@ use crate::batch::WarmCache;
 use crate::broad_phase::{world_aabbs, Aabb};
 use crate::gjk::{GjkConfig, GjkResult, QueryKind};
 use crate::gpu::layout::GpuResult;
+use crate::gpu::pass_times::PassTimes;
 use crate::gpu::{GpuTimings, NarrowPhase, RawSets};
 use crate::instance::Instance;
 use crate::shape::ConvexShape;
@@ -54,6 +55,10 @@ pub struct FrameStats {
     /// GPU time of the narrow phase's passes finished this frame, from timestamp queries; `None` where the
     /// adapter has none (or the GPU did not run).
     pub gpu_kernel_ms: Option<f64>,
+    /// GPU time of the pass that moved the bodies and of the broad phase's grid pass, from timestamp queries,
+    /// on a checked frame whose bodies moved on the GPU while its passes are timed
+    /// ([`Simulation::time_scene_passes`]); `None` otherwise.
+    pub gpu_scene_ms: Option<[f64; 2]>,
     /// The frame left its batch running and did not wait for its answers (see [`FrameStats::gpu_narrow_ms`]).
     pub gpu_deferred: bool,
     /// CPU reference on the same pairs (all threads), when a CPU run finished this frame.
@@ -226,6 +231,12 @@ pub struct Simulation {
     pub picked: Option<u32>,
     /// The scan that lists them, made on the first frame that does.
     body_pairs: Option<crate::gpu::body_pairs::BodyPairs>,
+    /// [`FrameStats::gpu_scene_ms`] of the latest checked frame that timed the scene's passes.
+    pub latest_scene_ms: Option<[f64; 2]>,
+    /// The timestamp queries of the motion pass (0) and the broad phase's grid pass (1), while timed.
+    scene_pass_times: Option<PassTimes>,
+    /// Whether the latest frame resolved [`Simulation::scene_pass_times`] (its bodies moved on the GPU).
+    scene_passes_timed: bool,
     /// Whether the latest frame was fed on the device (its pairs are still in the broad phase's buffer).
     pub(super) pairs_on_device: bool,
 }
@@ -267,6 +278,9 @@ impl Simulation {
             gpu_bodies: None,
             picked: None,
             body_pairs: None,
+            latest_scene_ms: None,
+            scene_pass_times: None,
+            scene_passes_timed: false,
             pairs_on_device: false,
         }
     }
@@ -307,6 +321,7 @@ impl Simulation {
         let start = Instant::now();
         let instances = Arc::new(self.scene.instances());
         self.pairs_on_device = false;
+        self.scene_passes_timed = false;
         if self.feeds_on_device() {
             // The boxes stay on the device when the bodies do (picking computes them from the instances).
             let feed = match self.ensure_gpu_bodies(&instances, dt, &mut stats)? {
@@ -596,6 +611,20 @@ impl Simulation {
             .map(|m| m.read())
             .transpose()
             .context("reading the bodies' marks back")
+    }
+
+    /// Times, or stops timing, the passes of frames whose bodies move on the GPU: the motion pass and the broad
+    /// phase's grid pass write timestamps, and each checked frame reads them back (32 bytes, one more wait) into
+    /// [`FrameStats::gpu_scene_ms`]. Nothing is timed without the GPU broad phase or timestamp queries. The demo
+    /// times them where the adapter's timestamps time its work ([`Simulation::gpu_time_trusted`]).
+    pub fn time_scene_passes(&mut self, on: bool) {
+        self.scene_pass_times = self
+            .broad
+            .device_queue()
+            .filter(|_| on)
+            .and_then(|(device, queue)| PassTimes::new(device, queue, 2));
+        let grid = self.scene_pass_times.as_ref().map(|t| t.timed_pass(1));
+        self.broad.time_pass(grid);
     }
 
     /// The GPU's answer for one pair of the latest frame, with EPA (for the inspector beside the CPU's trace). A

@@ -14,6 +14,8 @@ pub struct FrameLog {
     broad_phase_ms: Sum,
     gpu_narrow_ms: Sum,
     gpu_kernel_ms: Sum,
+    gpu_motion_ms: Sum,
+    gpu_grid_ms: Sum,
     cpu_narrow_ms: Sum,
     render_ms: Sum,
     candidate_pairs: Sum,
@@ -126,6 +128,8 @@ impl FrameLog {
         self.broad_phase_ms.add(Some(stats.broad_phase_ms));
         self.gpu_narrow_ms.add(stats.gpu_narrow_ms);
         self.gpu_kernel_ms.add(stats.gpu_kernel_ms);
+        self.gpu_motion_ms.add(stats.gpu_scene_ms.map(|ms| ms[0]));
+        self.gpu_grid_ms.add(stats.gpu_scene_ms.map(|ms| ms[1]));
         self.cpu_narrow_ms.add(stats.cpu_narrow_ms);
         self.candidate_pairs.add(Some(stats.candidate_pairs as f64));
         self.colliding_pairs.add(Some(stats.colliding_pairs as f64));
@@ -159,6 +163,8 @@ impl FrameLog {
                 broad_phase: self.broad_phase_ms.mean().unwrap_or(0.0),
                 gpu_narrow_phase: self.gpu_narrow_ms.mean(),
                 gpu_kernel: self.gpu_kernel_ms.mean(),
+                gpu_motion: self.gpu_motion_ms.mean(),
+                gpu_broad_phase: self.gpu_grid_ms.mean(),
                 cpu_narrow_phase: self.cpu_narrow_ms.mean(),
                 render: self.render_ms.mean().unwrap_or(0.0),
                 response: self.response_ms.mean(),
@@ -236,6 +242,11 @@ pub struct PhaseMillis {
     pub gpu_narrow_phase: Option<f64>,
     /// GPU time of the narrow phase's passes, from timestamp queries; `null` where the adapter has none.
     pub gpu_kernel: Option<f64>,
+    /// GPU time of the pass that moves the bodies on the GPU, from timestamp queries, over the checked frames
+    /// that timed it; `null` where none did.
+    pub gpu_motion: Option<f64>,
+    /// GPU time of the GPU broad phase's grid pass, likewise.
+    pub gpu_broad_phase: Option<f64>,
     /// CPU reference on the same pairs, all threads (the live check, or the narrow phase in CPU mode).
     pub cpu_narrow_phase: Option<f64>,
     /// Drawing the scene and the HUD, and presenting (in a window); drawing the scene and waiting for the GPU

@@ -735,6 +735,7 @@ impl Running {
             gpu_narrow_ms: stats.gpu_narrow_ms,
             gpu_kernel_ms: stats.gpu_kernel_ms,
             gpu_timestamps: self.timestamps(),
+            gpu_scene_ms: self.sim.latest_scene_ms,
             gpu_deferred: stats.gpu_deferred,
             cpu_narrow_ms: stats.cpu_narrow_ms.or(self.last_cpu_ms()),
             disagreements_frame: stats.disagreements,

@@ -36,6 +36,7 @@ mod narrow_phase;
 pub mod packed;
 mod pair_entry;
 mod pair_kernel;
+pub mod pass_times;
 mod penetration;
 mod pipeline;
 mod ring;

@@ -248,6 +248,18 @@ impl GpuBodies {
         boxes: &wgpu::Buffer,
         encoder: &mut wgpu::CommandEncoder,
     ) -> u64 {
+        self.encode_timed(dt, instances, boxes, encoder, None)
+    }
+
+    /// [`GpuBodies::encode`] with the pass's start and end timestamps written as `timestamps` says.
+    pub fn encode_timed(
+        &self,
+        dt: f32,
+        instances: &wgpu::Buffer,
+        boxes: &wgpu::Buffer,
+        encoder: &mut wgpu::CommandEncoder,
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> u64 {
         let params = MotionParams {
             dt,
             half_extent: self.half_extent,
@@ -269,7 +281,7 @@ impl GpuBodies {
         );
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("stress motion"),
-            timestamp_writes: None,
+            timestamp_writes: timestamps,
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &group, &[]);

@@ -6,7 +6,7 @@ use super::layout::{PAUSED_BANNER, STATS_WINDOW};
 use super::painter::ui_scale;
 use super::rows::{
     self, fps_text, row_texts, rows, traffic_rows, HudRow, BLOCKING_WAITS, BROAD_OVERFLOWS,
-    BYTES_DOWN, BYTES_UP, GPU_ONLY, SUBMISSIONS,
+    BYTES_DOWN, BYTES_UP, GPU_GRID_TIME, GPU_MOTION_TIME, GPU_ONLY, SUBMISSIONS,
 };
 use super::tests::stats;
 use super::{HudControls, HudStats};
@@ -319,6 +319,8 @@ fn the_frames_traffic_rows_show_its_bytes_submissions_waits_and_overflows() {
     assert_eq!(value(SUBMISSIONS), Some("7"));
     assert_eq!(value(BLOCKING_WAITS), Some("5"));
     assert_eq!(value(BROAD_OVERFLOWS), Some("1"));
+    assert_eq!(value(GPU_MOTION_TIME), Some("0.25"));
+    assert_eq!(value(GPU_GRID_TIME), Some("0.75"));
     let hover = &row(&shown, BYTES_DOWN).unwrap().hover;
     assert!(hover.starts_with("57,392 bytes"), "{hover}");
     assert!(row(&rows(&stats), "Broad phase ms")
@@ -334,6 +336,7 @@ fn the_frames_traffic_rows_show_its_bytes_submissions_waits_and_overflows() {
     stats.gpu_narrow_phase = false;
     let shown = traffic_rows(&stats);
     assert!(row(&shown, BROAD_OVERFLOWS).is_none());
+    assert!(row(&shown, GPU_GRID_TIME).is_none());
     assert_eq!(shown.len(), 4);
     assert!(row(&rows(&stats), "Broad phase ms")
         .unwrap()

@@ -49,6 +49,8 @@ impl HudRow {
 
 /// Labels of the rows that exist only while the GPU is the narrow phase.
 pub const GPU_TIME: &str = "GPU time ms";
+pub const GPU_MOTION_TIME: &str = "GPU motion ms";
+pub const GPU_GRID_TIME: &str = "GPU grid ms";
 pub const HOST_ROUND_TRIP: &str = "Host round trip ms";
 pub const HOST_SUBMIT: &str = "Host submit ms";
 pub const CPU_CHECK: &str = "CPU check ms";
@@ -190,10 +192,25 @@ pub fn traffic_rows(stats: &HudStats) -> Vec<HudRow> {
     if t.broad_on_gpu {
         rows.push(
             HudRow::new(BROAD_OVERFLOWS, format_count(u64::from(t.broad_overflows))).hover(
-                "times this frame's candidate pairs outgrew the GPU broad phase's pair buffer: counted, the \
-                 buffer grown and the broad phase run again, so no pair was lost",
+                "times the candidate pairs outgrew the GPU broad phase's pair buffer: counted and the buffer \
+                 grown; a frame read back on the host runs its broad phase again, one fed on the device \
+                 answers the pairs that fit and the next frame holds them all",
             ),
         );
+    }
+    if let Some([motion, grid]) = stats.gpu_scene_ms.filter(|_| t.broad_on_gpu) {
+        let pass = |label, t, what: &str| {
+            HudRow::new(label, ms(Some(t))).tone(Tone::Gpu).hover(format!(
+                "{what} on the GPU, from timestamp queries (the latest checked frame whose bodies moved \
+                 on the GPU)"
+            ))
+        };
+        rows.push(pass(
+            GPU_MOTION_TIME,
+            motion,
+            "the pass that moves the bodies",
+        ));
+        rows.push(pass(GPU_GRID_TIME, grid, "the GPU broad phase's grid pass"));
     }
     rows
 }

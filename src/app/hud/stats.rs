@@ -36,6 +36,9 @@ pub struct HudStats<'a> {
     pub gpu_kernel_ms: Option<f64>,
     /// Whether the adapter has timestamp queries (so there is a GPU time to show).
     pub gpu_timestamps: bool,
+    /// GPU time of the motion pass and of the broad phase's grid pass, from timestamp queries, as the latest
+    /// checked frame that timed them read it; `None` where they are not timed.
+    pub gpu_scene_ms: Option<[f64; 2]>,
     /// The frame left its batch running rather than wait for its answers.
     pub gpu_deferred: bool,
     /// The CPU reference on the same pairs (all threads), or the CPU narrow phase.

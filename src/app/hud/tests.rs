@@ -38,6 +38,7 @@ pub(super) fn stats(history: &[(f64, f64)]) -> HudStats<'_> {
         gpu_narrow_ms: Some(0.8),
         gpu_kernel_ms: Some(0.5),
         gpu_timestamps: true,
+        gpu_scene_ms: Some([0.25, 0.75]),
         gpu_deferred: false,
         cpu_narrow_ms: Some(4.2),
         disagreements_frame: 1,

@@ -92,6 +92,20 @@ impl Simulation {
         }
         stats.gpu_narrow_ms = Some(narrow_s * 1e3);
         stats.gpu_kernel_ms = kernel_s.map(|s| s * 1e3);
+        // The scene's passes ran before the batch, which this checked frame has waited for.
+        if let Some(timer) = self
+            .scene_pass_times
+            .as_ref()
+            .filter(|_| sample.is_some() && self.scene_passes_timed)
+        {
+            let ms = timer
+                .read()
+                .context("reading the scene passes' timestamps back")?;
+            stats.gpu_scene_ms = Some([ms[0], ms[1]]);
+            self.latest_scene_ms = stats.gpu_scene_ms;
+            stats.bytes_down += timer.readback_bytes();
+            stats.gpu_blocking_waits += 1;
+        }
         for readback in &frames {
             self.take_counts(readback, stats);
         }

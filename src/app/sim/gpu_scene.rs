@@ -73,13 +73,21 @@ impl Simulation {
                 .context("sending the player's shape up")?;
         }
         let instances = instances.clone();
+        let timer = self.scene_pass_times.as_ref();
         let run =
             self.broad
                 .submit_on_device_boxes(&bodies.grid_fit(), bodies.count(), |boxes, e| {
-                    bodies.encode(dt, &instances, boxes, e)
+                    let motion = timer.map(|t| t.writes(0));
+                    bodies.encode_timed(dt, &instances, boxes, e, motion)
                 })?;
+        self.scene_passes_timed = run.is_some() && timer.is_some();
         Ok(run.map(|mut traffic| {
             traffic.bytes_up += player_bytes;
+            if let Some(timer) = timer {
+                // Resolved after the passes, in a submission of its own; read back with a checked frame.
+                timer.submit_resolve();
+                traffic.submissions += 1;
+            }
             traffic
         }))
     }

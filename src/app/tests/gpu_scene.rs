@@ -178,3 +178,51 @@ fn the_scene_drawn_from_the_gpus_bodies_is_the_cpu_scenes_picture() {
         "{background} of {pixels} background"
     );
 }
+
+/// The scene's passes timed on the device: each checked frame whose bodies moved on the GPU reads the motion
+/// pass's and the grid pass's GPU times back into its figures, for 32 bytes, one more wait and the resolve's
+/// submission; untimed, a frame has none of them. (A software adapter's times do not time its work, so only
+/// their presence is checked here.)
+#[test]
+fn timed_scene_passes_come_back_with_a_checked_frame() {
+    let Some(ctx) = context() else { return };
+    if !ctx
+        .device
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY)
+    {
+        eprintln!("SKIPPED: the adapter has no timestamp queries");
+        return;
+    }
+    let _guard = exclusive();
+    let mut plain = simulation(ctx, 2_000);
+    let mut timed = simulation(ctx, 2_000);
+    timed.time_scene_passes(true);
+    plain.step(1.0 / 60.0).unwrap();
+    timed.step(1.0 / 60.0).unwrap();
+    for frame in 0..4 {
+        let a = plain.step(1.0 / 60.0).unwrap().clone();
+        let b = timed.step(1.0 / 60.0).unwrap().clone();
+        assert!(
+            a.checked && b.checked && b.marked_on_gpu,
+            "frame {frame}: {b:?}"
+        );
+        assert_eq!(a.gpu_scene_ms, None, "frame {frame}");
+        let [motion, grid] = b.gpu_scene_ms.expect("the timed frame's scene passes");
+        assert!(
+            motion.is_finite() && motion >= 0.0 && grid.is_finite() && grid >= 0.0,
+            "frame {frame}: {motion} / {grid} ms"
+        );
+        assert_eq!(
+            b.gpu_blocking_waits,
+            a.gpu_blocking_waits + 1,
+            "frame {frame}"
+        );
+        assert_eq!(b.bytes_down, a.bytes_down + 32, "frame {frame}");
+        assert_eq!(b.submissions, a.submissions + 1, "frame {frame}");
+    }
+    assert!(timed.latest_scene_ms.is_some());
+    timed.time_scene_passes(false);
+    let untimed = timed.step(1.0 / 60.0).unwrap().clone();
+    assert_eq!(untimed.gpu_scene_ms, None);
+}

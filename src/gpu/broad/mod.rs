@@ -10,6 +10,7 @@
 
 pub mod grid;
 
+use super::pass_times::TimedPass;
 use super::pipeline::{bind_group, bind_group_layout, read_buffer, storage, workgroups, Access};
 use super::{GpuError, WORKGROUP_SIZE};
 use crate::broad_phase::Aabb;
@@ -96,6 +97,8 @@ pub struct GpuBroadPhase {
     pair_capacity: u32,
     staged: Vec<[f32; 4]>,
     overflows: u64,
+    /// The queries the grid's pass writes its start and end into, when timed.
+    timed: Option<TimedPass>,
 }
 
 impl GpuBroadPhase {
@@ -149,6 +152,7 @@ impl GpuBroadPhase {
             pair_capacity: pair_capacity.max(1),
             staged: Vec::new(),
             overflows: 0,
+            timed: None,
         }
     }
 
@@ -320,6 +324,11 @@ impl GpuBroadPhase {
         Ok(())
     }
 
+    /// Times the grid's compute pass from now on into `timed` (its start and end timestamps), or no longer.
+    pub fn time_pass(&mut self, timed: Option<TimedPass>) {
+        self.timed = timed;
+    }
+
     /// Writes the parameters and records the passes over the `count` boxes in the box buffer, with the copy of
     /// the pair count into its readback buffer.
     fn record(&self, fit: &GridFit, count: usize, encoder: &mut wgpu::CommandEncoder) {
@@ -340,7 +349,7 @@ impl GpuBroadPhase {
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("broad phase"),
-                timestamp_writes: None,
+                timestamp_writes: self.timed.as_ref().map(TimedPass::writes),
             });
             pass.set_bind_group(0, &b.bind_group, &[]);
             if per_box > 0 {
