@@ -4,35 +4,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn bench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .arg("bench")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
 
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// True (after printing SKIPPED) when `--backend gpu` found no adapter; fails instead under `CI=true`.
-fn no_adapter(out: &Output) -> bool {
-    let (_, stderr) = text(out);
-    if out.status.code() == Some(2) && stderr.contains("no GPU adapter") {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "CI=true requires an adapter: {stderr}"
-        );
-        eprintln!("SKIPPED: {stderr}");
-        return true;
-    }
-    false
-}
+use common::bench_cli::{bench, no_adapter, text};
 
 /// Table rows (lines with column separators) whose backend cell starts with `backend`.
 fn rows(stdout: &str, backend: &str) -> usize {

@@ -2,33 +2,9 @@
 //! the feature where it has none (llvmpipe through OpenGL), and a bad name refused naming it. Runs without an
 //! adapter are skipped, except under `CI=true`.
 
-use std::process::{Command, Output};
+mod common;
 
-fn bench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpu-gjk"))
-        .arg("bench")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// True (after printing SKIPPED) when the backend found no adapter; fails instead under `CI=true`.
-fn no_adapter(out: &Output) -> bool {
-    let (_, stderr) = text(out);
-    if out.status.code() == Some(2) && stderr.contains("no GPU adapter") {
-        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "{stderr}");
-        eprintln!("SKIPPED: {stderr}");
-        return true;
-    }
-    false
-}
+use common::bench_cli::{bench, no_adapter, text};
 
 const SCENE: [&str; 12] = [
     "--shapes",

@@ -35,6 +35,22 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `input` (JSON Lines) converted into a shapes table and a pairs table in `dir`, both of `extension`'s format.
+fn convert(dir: &Path, input: &Path, extension: &str) -> (PathBuf, PathBuf) {
+    let shapes = dir.join(format!("shapes.{extension}"));
+    let pairs = dir.join(format!("pairs.{extension}"));
+    let convert = gpu_gjk(&[
+        "convert",
+        path(input),
+        "--shapes",
+        path(&shapes),
+        "--pairs",
+        path(&pairs),
+    ]);
+    assert!(convert.status.success(), "{convert:?}");
+    (shapes, pairs)
+}
+
 fn scratch() -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("gpu-gjk-manifold-columnar-{}", std::process::id()));
@@ -81,17 +97,7 @@ fn columnar_manifolds_equal_the_json_lines_manifolds() {
     assert_eq!(want.len(), 6);
     assert!(want[0].contains("\"points\": [{"), "{}", want[0]);
     for extension in ["arrow", "parquet"] {
-        let shapes = dir.join(format!("shapes.{extension}"));
-        let pairs = dir.join(format!("pairs.{extension}"));
-        let convert = gpu_gjk(&[
-            "convert",
-            path(&input),
-            "--shapes",
-            path(&shapes),
-            "--pairs",
-            path(&pairs),
-        ]);
-        assert!(convert.status.success(), "{convert:?}");
+        let (shapes, pairs) = convert(&dir, &input, extension);
         let base = [
             "query",
             "--kind",
@@ -408,17 +414,7 @@ fn gpu_backends_answer_columnar_manifolds_within_the_band() {
     std::fs::write(&input, lines).unwrap();
     let bad_row = scales.len();
     for extension in ["arrow", "parquet"] {
-        let shapes = dir.join(format!("shapes.{extension}"));
-        let pairs = dir.join(format!("pairs.{extension}"));
-        let convert = gpu_gjk(&[
-            "convert",
-            path(&input),
-            "--shapes",
-            path(&shapes),
-            "--pairs",
-            path(&pairs),
-        ]);
-        assert!(convert.status.success(), "{convert:?}");
+        let (shapes, pairs) = convert(&dir, &input, extension);
         let query = |backend: &str, output: Option<&Path>| -> Option<(Vec<String>, Vec<Value>)> {
             let mut args = vec!["query", "--kind", "manifold", "--backend", backend];
             args.extend([path(&pairs), "--shapes", path(&shapes)]);

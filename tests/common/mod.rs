@@ -1,5 +1,6 @@
 #![allow(dead_code)]
 pub mod analytic;
+pub mod bench_cli;
 pub mod certificate;
 pub mod exact;
 pub mod fuzz;
