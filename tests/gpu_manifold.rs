@@ -118,8 +118,14 @@ fn hostile_pairs_match_the_cpu_manifolds_in_both_orders() {
             &hull8,
             turned(1.1, 0.3, 0.2, skew, 1.2),
         ),
-        // Identical and nested.
+        // Identical (also turned, where A's and B's faces tie for the reference) and nested.
         PairInput::new(&cube, at(0.0, 0.0, 0.0), &cube, at(0.0, 0.0, 0.0)),
+        PairInput::new(
+            &cube,
+            turned(0.3, -0.2, 0.1, skew, 0.7),
+            &cube,
+            turned(0.3, -0.2, 0.1, skew, 0.7),
+        ),
         PairInput::new(
             &huge,
             at(0.0, 0.0, 0.0),
