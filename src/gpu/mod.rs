@@ -38,6 +38,7 @@ mod pair_entry;
 mod pair_kernel;
 pub mod pass_times;
 mod penetration;
+pub mod physics;
 mod pipeline;
 mod ring;
 pub mod runner;
