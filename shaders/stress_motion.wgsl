@@ -134,3 +134,23 @@ fn render_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
     out.colour = render_colour;
     render_out[bitcast<u32>(body.velocity.w)] = out;
 }
+
+// Kernel `take_physics`: each body's pose and velocities from the GPU physics' body of the same index
+// (`PhysicsBody`, shaders/shared/physics_types.wgsl), keeping its mesh scale, draw slot and local box, so the
+// motion pass (run with dt = 0) and the renderer's pass read the poses physics found.
+@group(1) @binding(0) var<storage, read> physics_bodies: array<PhysicsBody>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn take_physics(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.x;
+    if (i >= params.count) {
+        return;
+    }
+    let p = physics_bodies[i];
+    var body = bodies[i];
+    body.position = vec4<f32>(p.position.xyz, body.position.w);
+    body.rotation = p.rotation;
+    body.velocity = vec4<f32>(p.velocity.xyz, body.velocity.w);
+    body.spin = vec4<f32>(p.spin.xyz, 0.0);
+    bodies[i] = body;
+}

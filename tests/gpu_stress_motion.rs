@@ -278,3 +278,81 @@ fn draw_slots_that_do_not_fit_the_bodies_are_refused_naming_them() {
         "{error}"
     );
 }
+
+/// The bodies take the GPU physics' poses and velocities (`take_physics`), keep their scale, draw slot and local
+/// box, and the motion pass at dt = 0 then writes exactly those poses and their boxes.
+#[test]
+fn bodies_take_the_poses_physics_found() {
+    use glam::Quat;
+    use gpu_gjk::gpu::physics::layout::GpuPhysicsBody;
+    use gpu_gjk::instance::Instance;
+    use gpu_gjk::physics::RigidBody;
+    use gpu_gjk::Pose;
+    let contexts = backend_contexts();
+    let _guard = exclusive();
+    for (name, ctx) in contexts {
+        let scene = scene();
+        let slots: Vec<u32> = (0..BODIES as u32).rev().collect();
+        let bodies = GpuBodies::new(&ctx.device, &ctx.queue, &scene, &slots).unwrap();
+        let moved: Vec<RigidBody> = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let turn = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), i as f32);
+                let pose = Pose::new(b.pose.position + Vec3::new(0.5, -1.0, 0.25), turn);
+                let mut rigid = RigidBody::new(b.shape, &scene.shapes[b.shape as usize], pose, 1.0);
+                rigid.velocity = Vec3::new(i as f32, 1.0, -2.0);
+                rigid.angular = Vec3::new(0.0, 3.0, i as f32 * 0.01);
+                rigid
+            })
+            .collect();
+        let records: Vec<GpuPhysicsBody> = moved.iter().map(GpuPhysicsBody::from_body).collect();
+        use wgpu::util::DeviceExt;
+        let physics = ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("physics bodies"),
+                contents: bytemuck::cast_slice(&records),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let instances = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("instances"),
+            size: BODIES as u64 * 32,
+            usage,
+            mapped_at_creation: false,
+        });
+        let boxes = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("boxes"),
+            size: BODIES as u64 * 32,
+            usage,
+            mapped_at_creation: false,
+        });
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        bodies.encode_take_physics(&physics, &mut encoder);
+        bodies.encode(0.0, &instances, &boxes, &mut encoder);
+        ctx.queue.submit([encoder.finish()]);
+        let taken = bodies.read_bodies().unwrap();
+        let written = read_buffer_via_copy(&ctx.device, &ctx.queue, &boxes, BODIES);
+        for (i, (body, rigid)) in taken.iter().zip(&moved).enumerate() {
+            assert_eq!(body.pose, rigid.pose, "{name}: body {i}'s pose");
+            assert_eq!(body.velocity, rigid.velocity, "{name}: body {i}'s velocity");
+            assert_eq!(body.spin, rigid.angular, "{name}: body {i}'s spin");
+            let instance = Instance {
+                shape: body.shape,
+                pose: rigid.pose,
+            };
+            let expected = world_aabbs(&scene.shapes, &[instance])[0];
+            let got = &written[i];
+            for k in 0..3 {
+                let tolerance = 1e-4 * (1.0 + expected.max[k].abs());
+                assert!(
+                    (got[k] - expected.min[k]).abs() <= tolerance
+                        && (got[4 + k] - expected.max[k]).abs() <= tolerance,
+                    "{name}: body {i}'s box {got:?}, expected {expected:?}"
+                );
+            }
+        }
+    }
+}

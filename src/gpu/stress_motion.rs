@@ -22,11 +22,12 @@ use glam::{Quat, Vec3, Vec4};
 /// The kernel file, assembled after the constants of [`shader_source`] and the shared quaternion helpers.
 const SHADER: &str = include_str!("../../shaders/stress_motion.wgsl");
 const QUATERNION: &str = include_str!("../../shaders/shared/quaternion.wgsl");
+const PHYSICS_TYPES: &str = include_str!("../../shaders/shared/physics_types.wgsl");
 
 fn shader_source() -> String {
     format!(
         "// Generated from Rust by src/gpu/stress_motion.rs.\nconst WORKGROUP_SIZE: u32 = {WORKGROUP_SIZE}u;\n\
-         {QUATERNION}\n{SHADER}"
+         {QUATERNION}\n{PHYSICS_TYPES}\n{SHADER}"
     )
 }
 
@@ -322,6 +323,43 @@ impl GpuBodies {
         &self.render.out
     }
 
+    /// Records the pass that gives every body the pose and velocities of the GPU physics' body of the same
+    /// index (`physics`: `PhysicsBody` records in body order, as [`crate::gpu::physics::GpuWorld::bodies`]
+    /// holds them, at least [`GpuBodies::count`] of them): the motion pass then runs with dt = 0, writing the
+    /// boxes and poses physics found. Returns the bytes it sends up: the parameters.
+    pub fn encode_take_physics(
+        &self,
+        physics: &wgpu::Buffer,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> u64 {
+        let params = MotionParams {
+            dt: 0.0,
+            half_extent: self.half_extent,
+            count: self.count as u32,
+            _pad: 0,
+        };
+        self.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        let group = bind_group(
+            &self.device,
+            "stress physics bodies",
+            &self.render.physics_layout,
+            &[(physics, None)],
+        );
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("stress take physics"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.render.take_physics);
+        pass.set_bind_group(0, &self.render.scene_group, &[]);
+        pass.set_bind_group(1, &group, &[]);
+        let groups = workgroups(self.count as u32);
+        if groups > 0 {
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+        MOTION_PARAMS_BYTES
+    }
+
     /// Every body as the GPU holds it (waits for the device; reads back 96 bytes a body): for tests and for
     /// handing the scene back to the host.
     pub fn read_bodies(&self) -> Result<Vec<Body>, GpuError> {
@@ -434,6 +472,9 @@ fn scene_grid(scene: &StressScene) -> Result<GridFit, GridError> {
 /// The pass that writes the renderer's instances, and its buffers.
 struct RenderInstances {
     pipeline: wgpu::ComputePipeline,
+    /// The pass that takes the poses from the GPU physics' bodies, and its second group's layout.
+    take_physics: wgpu::ComputePipeline,
+    physics_layout: wgpu::BindGroupLayout,
     colour: wgpu::Buffer,
     out: wgpu::Buffer,
     scene_group: wgpu::BindGroup,
@@ -465,6 +506,20 @@ impl RenderInstances {
             compilation_options: Default::default(),
             cache: None,
         });
+        let physics_layout = bind_group_layout(device, "stress physics bodies", &[Access::Read]);
+        let take_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("stress take physics"),
+            bind_group_layouts: &[Some(&scene_layout), Some(&physics_layout)],
+            immediate_size: 0,
+        });
+        let take_physics = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("take_physics"),
+            layout: Some(&take_layout),
+            module,
+            entry_point: Some("take_physics"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
         let colour = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("stress render colour"),
             size: 16,
@@ -491,6 +546,8 @@ impl RenderInstances {
         );
         Self {
             pipeline,
+            take_physics,
+            physics_layout,
             colour,
             out,
             scene_group,
