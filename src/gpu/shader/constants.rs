@@ -32,7 +32,10 @@ use crate::gpu::sat::codes::{
     SAT_PARALLEL_SINE,
 };
 use crate::gpu::WORKGROUP_SIZE;
-use crate::manifold::{FeatureKind, EDGE_MIN_FRACTION, SUPPORT_TIE_FRACTION, TIE_FRACTION};
+use crate::manifold::{
+    FeatureKind, EDGE_MIN_FRACTION, FACE_MIN_ALIGNMENT, REFERENCE_BIAS, SUPPORT_TIE_FRACTION,
+    TIE_FRACTION,
+};
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
@@ -159,6 +162,8 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         f32_constant("EDGE_MIN_FRACTION", EDGE_MIN_FRACTION),
         f32_constant("MANIFOLD_TIE_FRACTION", TIE_FRACTION),
         f32_constant("MANIFOLD_SUPPORT_TIE_FRACTION", SUPPORT_TIE_FRACTION),
+        f32_constant("MANIFOLD_FACE_MIN_ALIGNMENT", FACE_MIN_ALIGNMENT),
+        f32_constant("MANIFOLD_REFERENCE_BIAS", REFERENCE_BIAS),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());
