@@ -130,6 +130,39 @@ fn empty_contact(i: u32, j: u32, status: u32) -> PhysicsContact {
     return c;
 }
 
+// The slot's record of the `count` chosen candidates (positions in kept_index) in world coordinates: each point
+// halfway between the surfaces with its depth, placed by the rank of its feature id (A's side, then B's) as
+// `physics::collide` sorts a CPU contact's points; the normal along SAT's axis with the deepest depth.
+fn world_contact(i: u32, j: u32, count: u32, chosen: vec4<u32>, body_i: PhysicsBody) -> PhysicsContact {
+    var result = empty_contact(i, j, PHYSICS_CONTACT_TOUCHING);
+    var deepest_depth = -3.4028235e38;
+    for (var m = 0u; m < count; m = m + 1u) {
+        let c = kept_index[chosen[m]];
+        let id = cand_id[c];
+        var rank = 0u;
+        for (var o = 0u; o < count; o = o + 1u) {
+            let other = cand_id[kept_index[chosen[o]]];
+            if (other.x < id.x || (other.x == id.x && (other.y < id.y || (other.y == id.y && o < m)))) {
+                rank = rank + 1u;
+            }
+        }
+        let middle = (cand_a[c] + cand_b[c]) * 0.5;
+        let world = quat_rotate(body_i.rotation, middle) + body_i.position.xyz;
+        result.points[rank] = vec4<f32>(world, cand_depth[c]);
+        // FeatureId::packed: A's side in the high word; stored low word first.
+        if (rank % 2u == 0u) {
+            result.ids[rank / 2u].x = id.y;
+            result.ids[rank / 2u].y = id.x;
+        } else {
+            result.ids[rank / 2u].z = id.y;
+            result.ids[rank / 2u].w = id.x;
+        }
+        deepest_depth = max(deepest_depth, cand_depth[c]);
+    }
+    result.normal = vec4<f32>(quat_rotate(body_i.rotation, best_axis), deepest_depth);
+    return result;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn physics_contacts(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let k = gid.x + gid.y * groups.x * WORKGROUP_SIZE;
@@ -189,35 +222,7 @@ fn physics_contacts(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_
             status = PHYSICS_CONTACT_POLYGON_BOUND;
             count = 0u;
         }
-        // The points in the order of their feature ids (A's side, then B's), each placed by its rank.
-        var deepest_depth = -3.4028235e38;
-        for (var m = 0u; m < count; m = m + 1u) {
-            let c = kept_index[chosen[m]];
-            var rank = 0u;
-            for (var o = 0u; o < count; o = o + 1u) {
-                let other = cand_id[kept_index[chosen[o]]];
-                let id = cand_id[c];
-                if (other.x < id.x || (other.x == id.x && (other.y < id.y || (other.y == id.y && o < m)))) {
-                    rank = rank + 1u;
-                }
-            }
-            let middle = (cand_a[c] + cand_b[c]) * 0.5;
-            let world = quat_rotate(body_i.rotation, middle) + body_i.position.xyz;
-            result.points[rank] = vec4<f32>(world, cand_depth[c]);
-            let id = cand_id[c];
-            // FeatureId::packed: A's side in the high word; stored low word first.
-            if (rank % 2u == 0u) {
-                result.ids[rank / 2u].x = id.y;
-                result.ids[rank / 2u].y = id.x;
-            } else {
-                result.ids[rank / 2u].z = id.y;
-                result.ids[rank / 2u].w = id.x;
-            }
-            deepest_depth = max(deepest_depth, cand_depth[c]);
-        }
-        if (count > 0u) {
-            result.normal = vec4<f32>(quat_rotate(body_i.rotation, best_axis), deepest_depth);
-        }
+        result = world_contact(i, j, count, chosen, body_i);
     }
     if (loops_were_cut()) {
         status = PHYSICS_CONTACT_LOOP_LIMIT;

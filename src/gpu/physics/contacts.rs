@@ -19,6 +19,8 @@
 //! there, so the host never waits for it. [`check_contacts`] holds sampled records against the CPU manifold.
 
 mod check;
+#[cfg(test)]
+mod check_tests;
 pub(crate) mod codes;
 mod shapes;
 #[cfg(test)]
@@ -189,8 +191,9 @@ impl GpuContactPass {
 
     /// Records the pass into `encoder`: for each slot `k < min(count[0], capacity)`, `contacts[k]` from `pairs[k]`
     /// (`vec2<u32>` body indices) and `bodies` (`GpuPhysicsBody` records). The dispatch is indirect, from `count`'s
-    /// words 1 to 3 (the broad phase's: one 64-invocation workgroup per stored pair, in rows past the device's
-    /// workgroup limit), and the pair count is read from word 0 on the device. `count` needs `STORAGE | INDIRECT`
+    /// words 1 to 3 (the broad phase's: workgroups of 64 invocations, one invocation
+    /// per stored pair, numbered in rows where a dispatch goes in rows), and the pair count is read from word 0 on
+    /// the device. `count` needs `STORAGE | INDIRECT`
     /// usage, `contacts` `STORAGE` (see [`GpuContactPass::contact_buffer`]). `capacity` is also bounded by what the
     /// pair and contact buffers hold, so no slot beyond them is read or written. Slots at or past the count are
     /// left as they are.
