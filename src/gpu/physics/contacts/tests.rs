@@ -1,6 +1,6 @@
 //! The contact kernel parses, validates and translates with naga, its structs have their Rust twins' sizes, and
 //! the shapes it cannot take are refused by name. Runs on any machine, GPU or not; the GPU runs are
-//! `tests/gpu_physics_contacts.rs`.
+//! `tests/gpu_physics_contacts/`.
 
 use super::shapes::pack_shapes;
 use super::{contacts_source, ContactParams};
