@@ -165,6 +165,7 @@ fn world_contact(i: u32, j: u32, count: u32, chosen: vec4<u32>, body_i: PhysicsB
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn physics_contacts(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    // The slot as shared/scene.wgsl's `pair_index` numbers a pair when the dispatch goes in rows.
     let k = gid.x + gid.y * groups.x * WORKGROUP_SIZE;
     // The count is read here, on the device: the broad phase may have found more pairs than the buffers hold.
     if (k >= min(pair_count[0], min(params.capacity, arrayLength(&pairs)))) {
