@@ -43,9 +43,9 @@
 //!    repeat, world coordinates): the front door above, and [`query::advanced`] below it for batch code.
 //! 6. [`manifold`](mod@manifold) (where two shapes touch: up to four contact points from EPA's normal),
 //!    [`sat`] (the separating axis test between polyhedra, the second algorithm beside GJK and EPA),
-//!    [`batch`] (many pairs on the CPU) and [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5).
-//! 7. [`resolve`] (the GPU's named failures answered again on the CPU), [`validate`] (GPU against CPU) and
-//!    [`physics`] (rigid bodies over the contact manifolds, on the CPU).
+//!    [`batch`] (many pairs on the CPU), [`physics`] (rigid bodies over the contact manifolds, on the CPU) and
+//!    [`gpu`] (many pairs on the GPU, the WGSL twins of layers 2 to 5, and the physics' contacts).
+//! 7. [`resolve`] (the GPU's named failures answered again on the CPU) and [`validate`] (GPU against CPU).
 //! 8. With the `io` feature, `io`: batches in and answers out (JSON Lines, Arrow IPC and Parquet tables) and
 //!    the drivers that answer them on the CPU or the GPU, shared by the command line and the Python module.
 //!

@@ -21,6 +21,19 @@ pub enum GpuError {
         bytes: u64,
         limit: u64,
     },
+    /// A kernel does not take this shape (the GPU contact pass takes solid hulls without radius whose faces fit
+    /// its bounds).
+    #[error("shape {shape}: {reason}")]
+    UnsupportedShape { shape: usize, reason: String },
+    /// The packed shapes exceed what one binding of the device holds.
+    #[error(
+        "the shapes' {what} need {bytes} bytes, more than the device can bind ({limit} bytes)"
+    )]
+    ShapesTooLarge {
+        what: &'static str,
+        bytes: u64,
+        limit: u64,
+    },
     /// Mapping results back failed.
     #[error("reading results back from the GPU failed: {0}")]
     Readback(String),

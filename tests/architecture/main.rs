@@ -30,8 +30,9 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["broad_phase", "scenario", "gjk"],
     &["epa"],
     &["query"],
-    &["manifold", "sat", "batch", "gpu"],
-    &["resolve", "validate", "physics"],
+    // The GPU physics' records convert the CPU physics' bodies, and its contact check runs the CPU's manifold.
+    &["manifold", "sat", "batch", "physics", "gpu"],
+    &["resolve", "validate"],
     // Batches read and answered: JSON Lines, Arrow and Parquet, the batch drivers on the CPU and the GPU.
     &["io"],
 ];

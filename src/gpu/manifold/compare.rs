@@ -91,7 +91,7 @@ pub fn compare_with_cpu(pairs: &[PairInput], batch: &GpuManifoldBatch) -> GpuMan
             (ManifoldSource::Gpu, None) => Some("no GPU penetration answer".to_owned()),
             _ => {
                 let cpu = manifold(pair, QueryOptions::default());
-                difference(&cpu, gpu, scale(pair), 0.0).err()
+                difference(&cpu, gpu, scale(pair), 0.0, 0.0).err()
             }
         };
         if let Some(problem) = problem {
@@ -129,14 +129,14 @@ fn gpu_difference(
         depth_upper: None,
     };
     let twin = manifold_from(pair, &gpu_hit, tolerance);
-    let errors = match difference(&twin, gpu, scale, 0.0) {
+    let errors = match difference(&twin, gpu, scale, 0.0, 0.0) {
         Ok(errors) => {
             found.with_gpu_normal += 1;
             errors
         }
         Err(from_gpu_normal) => {
             let cpu = manifold(pair, QueryOptions::default());
-            match difference(&cpu, gpu, scale, POINT_BAND) {
+            match difference(&cpu, gpu, scale, 0.0, POINT_BAND) {
                 Ok(errors) => {
                     found.with_cpu_normal += 1;
                     errors
@@ -193,7 +193,7 @@ fn invariants(
 
 /// How far `p` (in the shape's local frame) lies from the surface of a solid hull without radius: the largest
 /// distance beyond a face's plane, exact inside and on a face, a lower bound outside near an edge or corner.
-fn surface_distance(shape: &ConvexShape, p: DVec3) -> f64 {
+pub(crate) fn surface_distance(shape: &ConvexShape, p: DVec3) -> f64 {
     let HullFaces::Faces(faces) = shape.faces() else {
         return f64::NAN;
     };
@@ -216,17 +216,20 @@ fn surface_distance(shape: &ConvexShape, p: DVec3) -> f64 {
 }
 
 /// The largest point and depth differences of an agreeing manifold, as fractions of the scale.
-struct Errors {
-    point: f64,
-    depth: f64,
+pub(crate) struct Errors {
+    pub point: f64,
+    pub depth: f64,
 }
 
 /// `gpu` against `cpu`, or why not: the same status, point count and feature ids (points matched by id), points
-/// and depths within [`POINT_BAND`] of `scale`, the normals within `normal_band` where there are points.
-fn difference(
+/// within [`POINT_BAND`] of `scale` beyond `slack` (an absolute allowance for the rounding of points stored in
+/// float32 world coordinates; 0 where they come in float64) and depths within [`POINT_BAND`] of `scale`, the
+/// normals within `normal_band` where there are points.
+pub(crate) fn difference(
     cpu: &Manifold,
     gpu: &Manifold,
     scale: f64,
+    slack: f64,
     normal_band: f64,
 ) -> Result<Errors, String> {
     let fail = |problem: String| Err(problem);
@@ -262,10 +265,12 @@ fn difference(
         };
         used[c] = true;
         let p = &cpu.points[c];
-        let point_error = p
+        let point_error = (p
             .point_a
             .distance(g.point_a)
             .max(p.point_b.distance(g.point_b))
+            - slack)
+            .max(0.0)
             / scale;
         let depth_error = (p.depth - g.depth).abs() / scale;
         if !(point_error <= POINT_BAND && depth_error <= POINT_BAND) {

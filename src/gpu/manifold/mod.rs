@@ -14,7 +14,7 @@
 
 pub(crate) mod codes;
 pub mod compare;
-mod pack;
+pub(crate) mod pack;
 #[cfg(test)]
 mod tests;
 
@@ -23,10 +23,7 @@ use super::pair_kernel::PairKernel;
 use super::GpuError;
 use crate::epa::{Penetration, PenetrationStatus};
 use crate::instance::{Instance, Pair};
-use crate::manifold::{
-    manifold, ContactPoint, FeatureId, Manifold, DEEPEST_SLACK, FACE_MIN_ALIGNMENT, MERGE_DISTANCE,
-    REFERENCE_BIAS,
-};
+use crate::manifold::{manifold, ContactPoint, FeatureId, Manifold, DEEPEST_SLACK, MERGE_DISTANCE};
 use crate::pose::{Pose, RelativePose};
 use crate::query::{PairInput, QueryOptions};
 use crate::shape::{ConvexShape, HullFace, HullFaces};
@@ -85,7 +82,7 @@ const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 /// The most hull words one chunk binds, below the device's binding limit.
 const MAX_HULL_BYTES_PER_CHUNK: u64 = 64 << 20;
 
-/// The kernel's source: the loop-budget probe and the kernel.
+/// The kernel's source: the loop-budget probe, the clipping and the kernel.
 pub(crate) fn manifold_source() -> String {
     let constants = crate::gpu::shader::constants::wgsl_constants_for(
         crate::gpu::shader::constants::Climbing::Left,
@@ -94,6 +91,10 @@ pub(crate) fn manifold_source() -> String {
         (
             "shared/loop_budget.wgsl",
             include_str!("../../../shaders/shared/loop_budget.wgsl"),
+        ),
+        (
+            "shared/manifold_clip.wgsl",
+            include_str!("../../../shaders/shared/manifold_clip.wgsl"),
         ),
         (
             "manifold.wgsl",
@@ -318,8 +319,8 @@ impl GpuManifolds {
         let params = [
             chunk.len() as u32,
             crate::gpu::layout::LOOP_PROBE_TRIPS,
-            (FACE_MIN_ALIGNMENT as f32).to_bits(),
-            (REFERENCE_BIAS as f32).to_bits(),
+            0,
+            0,
         ];
         let pair_words: Vec<ManifoldPairWords> = chunk.iter().map(|p| p.words).collect();
         let records: Vec<ManifoldResultWords> = self.kernel.run(params, hull_words, &pair_words)?;
@@ -336,7 +337,7 @@ impl GpuManifolds {
 }
 
 /// A shape's faces when the kernel takes it: a solid hull without radius whose faces are all polygons.
-fn solid_faces(shape: &ConvexShape) -> Option<&[HullFace]> {
+pub(crate) fn solid_faces(shape: &ConvexShape) -> Option<&[HullFace]> {
     shape.polyhedron()?;
     match shape.faces() {
         HullFaces::Faces(faces) if faces.iter().all(|f| f.vertices.len() >= 3) => Some(faces),

@@ -18,7 +18,7 @@ fn f(x: f64) -> u32 {
 }
 
 /// The words of one hull's points (centre + core point, in float64 then rounded) and faces, from its base.
-pub(super) fn hull_words(shape: &ConvexShape, faces: &[HullFace]) -> Vec<u32> {
+pub(crate) fn hull_words(shape: &ConvexShape, faces: &[HullFace]) -> Vec<u32> {
     let centre = shape.centre().as_dvec3();
     let core = shape.core_points();
     let points_at = HULL_HEADER_WORDS;

@@ -9,7 +9,7 @@
 
 pub(crate) mod codes;
 pub mod compare;
-mod pack;
+pub(crate) mod pack;
 #[cfg(test)]
 mod tests;
 
@@ -72,7 +72,7 @@ const MAX_PAIRS_PER_CHUNK: usize = 65_536;
 /// The most hull words one chunk binds, below the device's binding limit.
 const MAX_HULL_BYTES_PER_CHUNK: u64 = 64 << 20;
 
-/// The kernel's source: the loop-budget probe, the polyhedron reader and the kernel.
+/// The kernel's source: the loop-budget probe, the polyhedron reader, the axis search and the kernel.
 pub(crate) fn sat_source() -> String {
     let constants = crate::gpu::shader::constants::wgsl_constants_for(
         crate::gpu::shader::constants::Climbing::Left,
@@ -85,6 +85,10 @@ pub(crate) fn sat_source() -> String {
         (
             "shared/polyhedron.wgsl",
             include_str!("../../../shaders/shared/polyhedron.wgsl"),
+        ),
+        (
+            "shared/sat_axes.wgsl",
+            include_str!("../../../shaders/shared/sat_axes.wgsl"),
         ),
         ("sat.wgsl", include_str!("../../../shaders/sat.wgsl")),
     ]

@@ -12,7 +12,7 @@ pub(super) use super::codes::HULL_HEADER_WORDS;
 const CLIMB_MIN_POINTS: usize = 24;
 
 /// The words of one polyhedron, from its base (`shaders/shared/polyhedron.wgsl`).
-pub(super) fn hull_words(hull: &Polyhedron) -> Vec<u32> {
+pub(crate) fn hull_words(hull: &Polyhedron) -> Vec<u32> {
     let count = hull.points.len();
     let mut degree = vec![0u32; count + 1];
     for e in &hull.edges {

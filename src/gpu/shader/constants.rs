@@ -27,12 +27,21 @@ use crate::gpu::packed::{
     PenetrationFormat, ResultFormat, MAX_PACKED_ITERATIONS, STATUS_WORD_SHIFT,
 };
 use crate::gpu::pair_entry::PAIR_ENTRY_WORDS;
+use crate::gpu::physics::contacts::codes::{
+    PHYSICS_CONTACT_INVALID, PHYSICS_CONTACT_LOOP_LIMIT, PHYSICS_CONTACT_POLYGON_BOUND,
+};
+use crate::gpu::physics::layout::{
+    PHYSICS_BODY_ASLEEP, PHYSICS_CONTACT_NONE, PHYSICS_CONTACT_TOUCHING,
+};
 use crate::gpu::sat::codes::{
     AXIS_EDGES, AXIS_FACE_A, AXIS_FACE_B, HULL_HEADER_WORDS, SAT_ANSWERED, SAT_GPU_LOOP_LIMIT,
     SAT_PARALLEL_SINE,
 };
 use crate::gpu::WORKGROUP_SIZE;
-use crate::manifold::{FeatureKind, EDGE_MIN_FRACTION, SUPPORT_TIE_FRACTION, TIE_FRACTION};
+use crate::manifold::{
+    FeatureKind, EDGE_MIN_FRACTION, FACE_MIN_ALIGNMENT, REFERENCE_BIAS, SUPPORT_TIE_FRACTION,
+    TIE_FRACTION,
+};
 use crate::query::{
     F32_EXPONENT_BIAS, F32_MANTISSA_BITS, UNIT_MAX_EXPONENT, UNIT_OFFSET_EXPONENTS,
 };
@@ -159,6 +168,17 @@ pub(crate) fn shared_constants() -> Vec<WgslConstant> {
         f32_constant("EDGE_MIN_FRACTION", EDGE_MIN_FRACTION),
         f32_constant("MANIFOLD_TIE_FRACTION", TIE_FRACTION),
         f32_constant("MANIFOLD_SUPPORT_TIE_FRACTION", SUPPORT_TIE_FRACTION),
+        f32_constant("MANIFOLD_FACE_MIN_ALIGNMENT", FACE_MIN_ALIGNMENT),
+        f32_constant("MANIFOLD_REFERENCE_BIAS", REFERENCE_BIAS),
+        u32_constant("PHYSICS_BODY_ASLEEP", PHYSICS_BODY_ASLEEP),
+        u32_constant("PHYSICS_CONTACT_NONE", PHYSICS_CONTACT_NONE),
+        u32_constant("PHYSICS_CONTACT_TOUCHING", PHYSICS_CONTACT_TOUCHING),
+        u32_constant("PHYSICS_CONTACT_LOOP_LIMIT", PHYSICS_CONTACT_LOOP_LIMIT),
+        u32_constant(
+            "PHYSICS_CONTACT_POLYGON_BOUND",
+            PHYSICS_CONTACT_POLYGON_BOUND,
+        ),
+        u32_constant("PHYSICS_CONTACT_INVALID", PHYSICS_CONTACT_INVALID),
     ];
     for status in GjkStatus::ALL {
         let name = format!("STATUS_{}", status.name().to_uppercase());
