@@ -30,8 +30,9 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["broad_phase", "scenario", "gjk"],
     &["epa"],
     &["query"],
-    &["manifold", "sat", "batch", "gpu"],
-    &["resolve", "validate", "physics"],
+    // The CPU physics below the GPU's: the GPU solver takes its world description.
+    &["manifold", "sat", "batch", "physics", "gpu"],
+    &["resolve", "validate"],
     // Batches read and answered: JSON Lines, Arrow and Parquet, the batch drivers on the CPU and the GPU.
     &["io"],
 ];
