@@ -210,3 +210,45 @@ fn boxes_and_instances_follow_the_bodies() {
         );
     });
 }
+
+/// A body written again from the host lands where it was placed (and falls from there); a bad one is refused.
+#[test]
+fn a_body_written_again_moves_there_and_a_bad_one_is_refused() {
+    on_every_backend(|name, ctx| {
+        let mut world = floor_world(vec![unit_box()]);
+        world.add_body(0, Pose::from_position(Vec3::new(0.0, 0.5, 0.0)));
+        world.add_body(0, Pose::from_position(Vec3::new(3.0, 0.5, 0.0)));
+        let mut h = Harness::new(ctx, world);
+        for _ in 0..10 {
+            h.step();
+        }
+        let mut lifted = h.world.bodies[1];
+        lifted.pose.position = Vec3::new(-2.0, 4.0, 1.0);
+        lifted.velocity = Vec3::new(1.0, 0.0, 0.0);
+        h.solver.write_body(1, &lifted).unwrap();
+        h.step();
+        let body = &h.world.bodies[1];
+        let dt = h.world.dt;
+        let expected = Vec3::new(-2.0 + dt, 4.0 - 9.81 * dt * dt, 1.0);
+        assert!(
+            (body.pose.position - expected).length() < 1e-4,
+            "{name}: {} after one step, expected {expected}",
+            body.pose.position
+        );
+        assert!(
+            (h.world.bodies[0].pose.position.y - 0.5).abs() < 0.01,
+            "{name}"
+        );
+        let mut bad = lifted;
+        bad.shape = 1;
+        let refused = h.solver.write_body(1, &bad);
+        assert!(
+            matches!(refused, Err(GpuError::BadWorld(ref why)) if why.contains("shape 1")),
+            "{name}: {refused:?}"
+        );
+        assert!(
+            h.solver.write_body(2, &lifted).is_err(),
+            "{name}: body 2 of 2"
+        );
+    });
+}

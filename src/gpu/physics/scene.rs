@@ -3,7 +3,7 @@
 
 use super::layout::GpuPhysicsBody;
 use crate::gpu::GpuError;
-use crate::physics::World;
+use crate::physics::{RigidBody, World};
 use glam::Vec4;
 
 /// The most Jacobi iterations a step records (each is four dispatches).
@@ -86,39 +86,49 @@ pub(super) fn body_records(world: &World) -> Result<Vec<GpuPhysicsBody>, GpuErro
             ));
         }
     }
-    let mut records = Vec::with_capacity(world.bodies.len());
-    for (k, body) in world.bodies.iter().enumerate() {
-        if body.shape as usize >= world.shapes.len() {
-            return bad(format!(
-                "body {k} has shape {}, but the world has {} shapes",
-                body.shape,
-                world.shapes.len()
-            ));
-        }
-        let m = body.inverse_inertia_local;
-        let off_diagonal = [
-            m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.z, m.z_axis.x, m.z_axis.y,
-        ];
-        if off_diagonal.iter().any(|&v| v != 0.0) {
-            return bad(format!(
-                "body {k}: its inverse inertia is not diagonal in its shape's axes"
-            ));
-        }
-        let record = GpuPhysicsBody::from_body(body);
-        let numbers = [
-            record.position,
-            record.rotation,
-            record.velocity,
-            record.spin,
-            record.centre,
-            record.inverse_inertia,
-        ];
-        if numbers.iter().flatten().any(|v| !v.is_finite()) || body.inverse_mass < 0.0 {
-            return bad(format!(
-                "body {k}: a pose, velocity, mass or inertia that is not finite (or a negative mass)"
-            ));
-        }
-        records.push(record);
+    world
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(k, body)| body_record(k, body, world.shapes.len()))
+        .collect()
+}
+
+/// The record of body `k` of a world of `shapes` shapes, or why the GPU cannot run it.
+pub(super) fn body_record(
+    k: usize,
+    body: &RigidBody,
+    shapes: usize,
+) -> Result<GpuPhysicsBody, GpuError> {
+    let bad = |what: String| Err(GpuError::BadWorld(what));
+    if body.shape as usize >= shapes {
+        return bad(format!(
+            "body {k} has shape {}, but the world has {shapes} shapes",
+            body.shape
+        ));
     }
-    Ok(records)
+    let m = body.inverse_inertia_local;
+    let off_diagonal = [
+        m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.z, m.z_axis.x, m.z_axis.y,
+    ];
+    if off_diagonal.iter().any(|&v| v != 0.0) {
+        return bad(format!(
+            "body {k}: its inverse inertia is not diagonal in its shape's axes"
+        ));
+    }
+    let record = GpuPhysicsBody::from_body(body);
+    let numbers = [
+        record.position,
+        record.rotation,
+        record.velocity,
+        record.spin,
+        record.centre,
+        record.inverse_inertia,
+    ];
+    if numbers.iter().flatten().any(|v| !v.is_finite()) || body.inverse_mass < 0.0 {
+        return bad(format!(
+            "body {k}: a pose, velocity, mass or inertia that is not finite (or a negative mass)"
+        ));
+    }
+    Ok(record)
 }

@@ -26,11 +26,11 @@ use super::records::{
     SlotLimit, SolverParams, MANIFOLD_BYTES, MOTION_BYTES, PLANE_CONTACT_BYTES, SAVED_BYTES,
     STATS_BYTES, TALLY_WORDS,
 };
-use super::scene::{body_records, scene_words};
+use super::scene::{body_record, body_records, scene_words};
 use super::stats::GpuStepStats;
 use crate::gpu::pipeline::{bind_group, read_buffer, storage, workgroups};
 use crate::gpu::{GpuError, WORKGROUP_SIZE};
-use crate::physics::World;
+use crate::physics::{RigidBody, World};
 use wgpu::BufferUsages as U;
 
 /// Bytes of one contact record, what a pair slot of the contact buffer holds.
@@ -80,6 +80,7 @@ pub struct GpuSolver {
     /// the queue's writes, which all land before the encoder runs.
     limits: Vec<(u32, wgpu::Buffer)>,
     body_count: u32,
+    shape_count: usize,
     iterations: usize,
 }
 
@@ -159,6 +160,7 @@ impl GpuSolver {
             table: storage(device, "physics pair table", 64 * 4, U::COPY_DST),
             limits: Vec::new(),
             body_count: count as u32,
+            shape_count: world.shapes.len(),
             iterations: world.settings.jacobi_iterations,
             device: device.clone(),
             queue: queue.clone(),
@@ -339,6 +341,25 @@ impl GpuSolver {
             ],
         );
         self.per_body_pass(encoder, &self.passes.instances, &group);
+        Ok(())
+    }
+
+    /// Sends body `index` up again from `body`, its whole record (112 bytes): a body the host moves, such as the
+    /// demo's player's shape, or one it places anew. Lands before the next submitted step. Refused for an index
+    /// beyond the bodies and for a body [`GpuSolver::new`] would refuse.
+    pub fn write_body(&self, index: usize, body: &RigidBody) -> Result<(), GpuError> {
+        if index >= self.body_count as usize {
+            return Err(GpuError::BadWorld(format!(
+                "body {index} written, but the GPU holds {} bodies",
+                self.body_count
+            )));
+        }
+        let record = body_record(index, body, self.shape_count)?;
+        self.queue.write_buffer(
+            &self.bodies,
+            index as u64 * BODY_BYTES,
+            bytemuck::bytes_of(&record),
+        );
         Ok(())
     }
 
