@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod harness;
+mod hostile;
 mod inputs;
 mod motion;
 mod resting;
