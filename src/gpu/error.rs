@@ -37,4 +37,7 @@ pub enum GpuError {
     /// Mapping results back failed.
     #[error("reading results back from the GPU failed: {0}")]
     Readback(String),
+    /// A physics world the GPU solver cannot run (a bad index, a non-finite number, settings out of range).
+    #[error("invalid physics world: {0}")]
+    BadWorld(String),
 }

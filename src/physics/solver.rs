@@ -16,6 +16,10 @@ use glam::{Mat3, Vec3};
 pub struct SolverSettings {
     /// Passes over every contact point per step.
     pub iterations: usize,
+    /// Jacobi iterations per step of the GPU solver ([`crate::gpu::physics::GpuSolver`]), for the velocities
+    /// and again for the position correction. Jacobi converges more slowly than the Gauss-Seidel passes of
+    /// `iterations`: 40 stand a stack of ten boxes, 10 let it sway over.
+    pub jacobi_iterations: usize,
     /// Fraction of the overlap beyond `slop` removed per step (Baumgarte's factor, through split impulses).
     pub baumgarte: f32,
     /// Overlap left alone, so resting contacts stay touching and keep their warm start.
@@ -38,6 +42,7 @@ impl Default for SolverSettings {
     fn default() -> Self {
         Self {
             iterations: 10,
+            jacobi_iterations: 40,
             baumgarte: 0.2,
             slop: 0.005,
             restitution: 0.0,

@@ -30,7 +30,8 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["broad_phase", "scenario", "gjk"],
     &["epa"],
     &["query"],
-    // The GPU physics' records convert the CPU physics' bodies, and its contact check runs the CPU's manifold.
+    // The GPU physics takes the CPU physics' world description and bodies, and its contact check runs the CPU's
+    // manifold.
     &["manifold", "sat", "batch", "physics", "gpu"],
     &["resolve", "validate"],
     // Batches read and answered: JSON Lines, Arrow and Parquet, the batch drivers on the CPU and the GPU.

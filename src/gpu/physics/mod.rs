@@ -1,7 +1,20 @@
 //! Rigid-body physics on the GPU: the twin of [`crate::physics`] for scenes whose bodies live on the device.
 //! Bodies ([`layout::GpuPhysicsBody`]) and the contact of each broad-phase pair slot
-//! ([`layout::GpuPhysicsContact`]) stay in device buffers from step to step; `docs/physics.md` has the model.
-//! [`contacts`] writes each pair slot's contact from the bodies on the device.
+//! ([`layout::GpuPhysicsContact`]) stay in device buffers from step to step: [`contacts`] writes each pair
+//! slot's contact from the bodies on the device, [`GpuSolver`] steps the bodies over them, and the
+//! physics world runs the two with the GPU broad phase (`docs/physics.md`, "On the GPU", has the passes and what differs from
+//! the CPU solver).
 
 pub mod contacts;
+#[cfg(test)]
+mod kernel_tests;
+mod kernels;
 pub mod layout;
+mod records;
+mod scene;
+mod solver;
+mod stats;
+
+pub use solver::GpuSolver;
+pub use stats::GpuStepStats;
+pub use contacts::{check_contacts, ContactCheck, GpuContactPass};
