@@ -1,8 +1,14 @@
 //! The stress test's collision responses (R cycles them, `--response` picks one): none, the push-apart pass
 //! ([`crate::stress::separate`]), or rigid-body physics ([`gpu_gjk::physics`]): gravity, a floor at the bottom
-//! of the scene's box and walls at its sides, contacts from the crate's manifolds, on the CPU.
+//! of the scene's box and walls at its sides, contacts from the crate's manifolds. Physics runs on the GPU
+//! ([`gpu_gjk::gpu::physics::GpuWorld`]) where the scene's bodies are on the GPU, with the CPU manifold checking
+//! a sample of its contacts each frame, and on the CPU otherwise.
 
 use crate::stress::{ResponseStats, StressScene};
+use glam::Vec3;
+use gpu_gjk::gpu::physics::layout::GpuPhysicsContact;
+use gpu_gjk::gpu::physics::{check_contacts, GpuWorld};
+use gpu_gjk::physics::contact::{Contact, ContactKey, Partner, SolverPoint};
 use gpu_gjk::physics::{RigidBody, World};
 use serde::Serialize;
 use std::time::Instant;
@@ -12,6 +18,9 @@ const STEP_HZ: f32 = 60.0;
 
 /// At most this many steps per frame: a slow frame slows the scene down rather than running ever more steps.
 const MAX_STEPS_PER_FRAME: u32 = 4;
+
+/// Contacts of the GPU's first step of a frame that the CPU manifold checks.
+pub const CHECKED_CONTACTS_PER_FRAME: usize = 64;
 
 /// What happens to bodies that overlap.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -58,20 +67,34 @@ pub struct PhysicsStats {
     pub asleep: usize,
     pub kinetic_energy: f32,
     pub ms: f64,
+    /// Whether the steps ran on the GPU.
+    pub on_gpu: bool,
+    /// GPU contacts the CPU manifold checked this frame, those it disagreed with, and those the GPU gave up on
+    /// (a failure code: the solver leaves them out of the step).
+    pub contacts_checked: usize,
+    pub contacts_disputed: usize,
+    pub contacts_failed: usize,
 }
 
 /// The scene's bodies as a physics world, kept from frame to frame (its contacts warm-start the next step).
 pub struct StressPhysics {
+    /// The world: on the CPU, what steps; with the GPU, its description and the bodies read back each frame.
     world: World,
+    /// The world on the GPU, when it runs there.
+    gpu: Option<GpuWorld>,
+    /// Why the world runs on the CPU where the GPU was offered (a shape its contact pass does not take).
+    pub gpu_refused: Option<String>,
     /// Simulated time not yet stepped.
     pending: f32,
+    /// Frames stepped, for the check's sample seed.
+    frames: u64,
 }
 
 impl StressPhysics {
     /// The world of `scene`: its shapes and poses, its bodies' velocities and spins, a floor at the bottom of
     /// its box and walls at its sides. The player's shape (body 0, when there is one) is static: the player
-    /// moves it, and the bodies bump into it.
-    pub fn new(scene: &StressScene) -> Self {
+    /// moves it, and the bodies bump into it. On the GPU of `device` when given and it takes the world.
+    pub fn new(scene: &StressScene, device: Option<(&wgpu::Device, &wgpu::Queue)>) -> Self {
         let mut world = World::new(scene.shapes.clone());
         world.enclose(-scene.half_extent, scene.half_extent);
         world.dt = 1.0 / STEP_HZ;
@@ -84,9 +107,17 @@ impl StressPhysics {
             }
             world.bodies.push(rigid);
         }
+        let (gpu, gpu_refused) = match device.map(|(d, q)| GpuWorld::new(d, q, &world)) {
+            Some(Ok(gpu)) => (Some(gpu), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, None),
+        };
         Self {
             world,
+            gpu,
+            gpu_refused,
             pending: 0.0,
+            frames: 0,
         }
     }
 
@@ -95,9 +126,14 @@ impl StressPhysics {
         self.world.bodies.len() == scene.bodies.len()
     }
 
+    /// The GPU's body buffer, while the world runs on the GPU: what the stress bodies take their poses from.
+    pub fn gpu_bodies(&self) -> Option<&wgpu::Buffer> {
+        self.gpu.as_ref().map(GpuWorld::bodies)
+    }
+
     /// Advances the world by `dt` seconds in fixed steps (at most [`MAX_STEPS_PER_FRAME`]) and writes the poses
     /// and velocities back into the scene.
-    pub fn step(&mut self, scene: &mut StressScene, dt: f32) -> PhysicsStats {
+    pub fn step(&mut self, scene: &mut StressScene, dt: f32) -> anyhow::Result<PhysicsStats> {
         let start = Instant::now();
         if scene.has_player() {
             if let (Some(player), Some(body)) =
@@ -108,13 +144,17 @@ impl StressPhysics {
         }
         self.pending = (self.pending + dt).min(MAX_STEPS_PER_FRAME as f32 * self.world.dt);
         let mut stats = PhysicsStats::default();
-        while self.pending >= self.world.dt * 0.999 {
-            self.pending -= self.world.dt;
-            let step = self.world.step();
-            stats.steps += 1;
-            stats.contacts = step.contacts;
-            stats.points = step.points;
-            stats.asleep = step.asleep;
+        if self.gpu.is_some() {
+            self.step_on_gpu(scene, &mut stats)?;
+        } else {
+            while self.pending >= self.world.dt * 0.999 {
+                self.pending -= self.world.dt;
+                let step = self.world.step();
+                stats.steps += 1;
+                stats.contacts = step.contacts;
+                stats.points = step.points;
+                stats.asleep = step.asleep;
+            }
         }
         stats.kinetic_energy = self.world.kinetic_energy();
         for (body, rigid) in scene.bodies.iter_mut().zip(&self.world.bodies) {
@@ -123,13 +163,67 @@ impl StressPhysics {
             body.spin = rigid.angular;
         }
         stats.ms = start.elapsed().as_secs_f64() * 1e3;
-        stats
+        Ok(stats)
+    }
+
+    /// The frame's steps on the GPU. The first step's contacts are checked against the CPU manifold on the
+    /// poses it found them at (the bodies read back last frame), before a later step overwrites them; the
+    /// bodies come back once, after the last step, for the host scene (picking, the inspector, the HUD).
+    fn step_on_gpu(&mut self, scene: &StressScene, stats: &mut PhysicsStats) -> anyhow::Result<()> {
+        let gpu = self.gpu.as_mut().expect("checked by the caller");
+        stats.on_gpu = true;
+        if scene.has_player() {
+            if let Some(player) = self.world.bodies.first() {
+                gpu.write_body(0, player)?;
+            }
+        }
+        while self.pending >= self.world.dt * 0.999 {
+            self.pending -= self.world.dt;
+            gpu.step()?;
+            stats.steps += 1;
+            if stats.steps == 1 {
+                self.frames += 1;
+                let sample = gpu.read_sample(CHECKED_CONTACTS_PER_FRAME, self.frames)?;
+                let check = check_contacts(&self.world.shapes, &self.world.bodies, &sample);
+                stats.contacts_checked = check.checked;
+                stats.contacts_disputed = check.disagreements;
+                stats.contacts_failed = check.failures;
+                // The overlay draws the contacts the CPU checked.
+                self.world.contacts = sample.iter().filter_map(overlay_contact).collect();
+            }
+        }
+        if stats.steps > 0 {
+            self.world.bodies = gpu.read_bodies()?;
+            let step = gpu.latest_stats()?;
+            stats.contacts = step.contacts as usize;
+            stats.points = step.points as usize;
+        }
+        stats.asleep = self.world.bodies.iter().filter(|b| b.asleep).count();
+        Ok(())
     }
 
     /// The world (its last step's contacts are what the contact overlay draws).
     pub fn world(&self) -> &World {
         &self.world
     }
+}
+
+/// A GPU contact as the overlay draws it: its bodies, normal and points (no impulses).
+fn overlay_contact(c: &GpuPhysicsContact) -> Option<Contact> {
+    let count = c.point_count();
+    if count == 0 {
+        return None;
+    }
+    Some(Contact {
+        key: ContactKey {
+            a: c.bodies[0],
+            b: Partner::Body(c.bodies[1]),
+        },
+        normal: Vec3::from_slice(&c.normal[..3]),
+        points: (0..count)
+            .map(|k| SolverPoint::new(Vec3::from_slice(&c.points[k][..3]), c.points[k][3], c.id(k)))
+            .collect(),
+    })
 }
 
 /// The HUD's response row: the mode and what it did this frame.
@@ -142,8 +236,20 @@ pub fn describe(
         (ResponseMode::Off, _, _) => "off (R cycles push-apart, physics)".to_string(),
         (ResponseMode::PushApart, Some(r), _) => format!("push-apart, {} pairs pushed", r.pushed),
         (ResponseMode::Physics, _, Some(p)) => format!(
-            "physics, {} contacts, {} points, {} asleep, kinetic energy {:.3}",
-            p.contacts, p.points, p.asleep, p.kinetic_energy
+            "physics on the {}, {} contacts, {} points, {} asleep, kinetic energy {:.3}{}",
+            if p.on_gpu { "GPU" } else { "CPU" },
+            p.contacts,
+            p.points,
+            p.asleep,
+            p.kinetic_energy,
+            if p.on_gpu {
+                format!(
+                    ", {} contacts checked, {} disputed, {} given up",
+                    p.contacts_checked, p.contacts_disputed, p.contacts_failed
+                )
+            } else {
+                String::new()
+            }
         ),
         (mode, _, _) => mode.label().to_string(),
     }

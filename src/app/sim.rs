@@ -297,7 +297,7 @@ impl Simulation {
 
     /// Advances the scene by `dt` seconds (0 when paused) and answers every candidate pair.
     pub fn step(&mut self, dt: f32) -> Result<&FrameStats> {
-        let physics = self.move_bodies(dt);
+        let physics = self.move_bodies(dt)?;
         if self.shapes_dirty {
             self.shapes = Arc::new(self.scene.shapes.clone());
             // Each body owns a scaled copy of its template, a raw set to the upload: hulling the round ones
@@ -447,25 +447,40 @@ impl Simulation {
     }
 
     /// Moves the bodies by `dt` seconds: by physics when that is the response (its world built from the scene
-    /// when the response switched to it, or the bodies or shapes changed), else by their constant velocities.
-    fn move_bodies(&mut self, dt: f32) -> Option<PhysicsStats> {
+    /// when the response switched to it, the bodies or shapes changed, or the GPU became able to take it), else
+    /// by their constant velocities. Physics runs on the GPU where frames can keep the bodies there.
+    fn move_bodies(&mut self, dt: f32) -> Result<Option<PhysicsStats>> {
         if self.response != ResponseMode::Physics {
             self.physics = None;
             if dt > 0.0 {
                 self.scene.step(dt);
             }
-            return None;
+            return Ok(None);
         }
-        if self.shapes_dirty
-            || !self
-                .physics
-                .as_ref()
-                .is_some_and(|p| p.matches(&self.scene))
-        {
-            self.physics = Some(StressPhysics::new(&self.scene));
+        let on_gpu = self.gpu_scene && self.device_frame_possible();
+        let rebuild = match &self.physics {
+            None => true,
+            Some(p) => {
+                self.shapes_dirty
+                    || !p.matches(&self.scene)
+                    || (p.gpu_bodies().is_some() != on_gpu && p.gpu_refused.is_none())
+            }
+        };
+        if rebuild {
+            let device = self.broad.device_queue().filter(|_| on_gpu);
+            let physics = StressPhysics::new(&self.scene, device);
+            if let Some(reason) = &physics.gpu_refused {
+                eprintln!("physics runs on the CPU: the GPU world refused the scene: {reason}");
+            }
+            self.physics = Some(physics);
         }
-        let physics = self.physics.as_mut()?;
-        Some(physics.step(&mut self.scene, dt))
+        let Some(physics) = self.physics.as_mut() else {
+            return Ok(None);
+        };
+        physics
+            .step(&mut self.scene, dt)
+            .map(Some)
+            .context("stepping the physics world")
     }
 
     /// The physics world, while the response is physics (the contact overlay draws its contacts).
@@ -489,12 +504,25 @@ impl Simulation {
     }
 
     /// Whether the narrow phase reads this frame's pairs on the device: the GPU broad phase, the GPU narrow
-    /// phase, a sampled check, nothing shown that needs every answer, and a scene the GPU indexes directly (all
-    /// its hulls and instances resident in one binding each; see [`Simulation::step_on_device`]).
+    /// phase, a sampled check, nothing shown that needs every answer, a scene the GPU indexes directly (all its
+    /// hulls and instances resident in one binding each; see [`Simulation::step_on_device`]), and no response or
+    /// physics on the GPU.
     fn feeds_on_device(&self) -> bool {
+        let response_allows = match self.response {
+            ResponseMode::Off => true,
+            ResponseMode::PushApart => false,
+            ResponseMode::Physics => self
+                .physics
+                .as_ref()
+                .is_some_and(|p| p.gpu_bodies().is_some()),
+        };
+        response_allows && self.device_frame_possible()
+    }
+
+    /// [`Simulation::feeds_on_device`] but for the response: what physics on the GPU needs too.
+    fn device_frame_possible(&self) -> bool {
         matches!(self.check_pairs, CheckPairs::Sample { .. })
             && self.mode == NarrowMode::Gpu
-            && self.response == ResponseMode::Off
             && !self.answers_wanted
             && self.broad.on_gpu()
             && self.gpu.indexes_directly(self.scene.bodies.len())

@@ -29,6 +29,11 @@ pub struct FrameLog {
     /// The first and the latest frame's physics, when physics ran.
     physics_first: Option<PhysicsStats>,
     physics_last: Option<PhysicsStats>,
+    /// GPU physics contacts the CPU manifold checked over the run, those it disagreed with, and those the GPU
+    /// gave up on.
+    physics_checked: usize,
+    physics_disputed: usize,
+    physics_failed: usize,
 }
 
 /// Running sums of what the broad and narrow phases moved across the bus.
@@ -140,6 +145,9 @@ impl FrameLog {
         if let Some(physics) = stats.physics {
             self.physics_first.get_or_insert(physics);
             self.physics_last = Some(physics);
+            self.physics_checked += physics.contacts_checked;
+            self.physics_disputed += physics.contacts_disputed;
+            self.physics_failed += physics.contacts_failed;
         }
         self.bus.add(stats);
         if (self.frames - 1).is_multiple_of(10) {
@@ -185,6 +193,9 @@ impl FrameLog {
             physics: self.physics_last.map(|last| PhysicsSummary {
                 first_kinetic_energy: self.physics_first.map_or(0.0, |f| f.kinetic_energy),
                 last,
+                contacts_checked: self.physics_checked,
+                contacts_disputed: self.physics_disputed,
+                contacts_failed: self.physics_failed,
             }),
             check: context.check,
             frames_checked: totals.frames_checked,
@@ -213,6 +224,11 @@ impl FrameLog {
 pub struct PhysicsSummary {
     pub first_kinetic_energy: f32,
     pub last: PhysicsStats,
+    /// GPU physics contacts the CPU manifold checked over the run, those it disagreed with, and those the GPU
+    /// gave up on (all 0 when physics ran on the CPU).
+    pub contacts_checked: usize,
+    pub contacts_disputed: usize,
+    pub contacts_failed: usize,
 }
 
 /// What the summary says about the run besides the per-frame figures.

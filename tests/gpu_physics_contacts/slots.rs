@@ -146,6 +146,22 @@ fn new_refuses_shapes_the_kernel_cannot_take() {
         Err(other) => panic!("refused otherwise: {other}"),
         Ok(_) => panic!("a capsule was taken"),
     }
+    // A hull of 130 faces: a prism over a 128-gon.
+    let ring: Vec<Vec3> = (0..128)
+        .flat_map(|k| {
+            let angle = k as f32 * std::f32::consts::TAU / 128.0;
+            let (s, c) = angle.sin_cos();
+            [Vec3::new(c, -0.5, s), Vec3::new(c, 0.5, s)]
+        })
+        .collect();
+    let many = ConvexShape::hull(&ring, 0.0).unwrap();
+    match GpuContactPass::new(&ctx.device, &ctx.queue, &[many]) {
+        Err(GpuError::UnsupportedShape { shape: 0, reason }) => {
+            assert!(reason.contains("130 faces, beyond the 128"), "{reason}")
+        }
+        Err(other) => panic!("refused otherwise: {other}"),
+        Ok(_) => panic!("a hull of 130 faces was taken"),
+    }
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //!
 //! The CPU scene keeps stepping on the host by the same rule: it is the reference, what the window draws and
 //! what picking and the inspector read, and it takes over whenever a frame is not fed on the device (the
-//! response, every answer wanted, `--broad-phase cpu`); the GPU bodies are then dropped, and uploaded again from
-//! the CPU scene when frames go back to the device. The sampled check gets the poses of its pairs' bodies with
+//! push-apart response, every answer wanted, `--broad-phase cpu`); the GPU bodies are then dropped, and uploaded
+//! again from the CPU scene when frames go back to the device. With physics on the GPU the bodies take the poses
+//! its step found instead of moving by the rule, and the CPU scene gets them back once a frame. The sampled check gets the poses of its pairs' bodies with
 //! the sample ([`crate::gpu::PairEntry`]), so it checks the answers on the poses the GPU answered.
 
 use super::{draw_slots, BroadTraffic, FrameStats, Simulation};
@@ -74,11 +75,19 @@ impl Simulation {
         }
         let instances = instances.clone();
         let timer = self.scene_pass_times.as_ref();
+        // With physics on the GPU the bodies take the poses it found, and the motion pass only writes them out.
+        let physics = self.physics.as_ref().and_then(|p| p.gpu_bodies()).cloned();
         let run =
             self.broad
                 .submit_on_device_boxes(&bodies.grid_fit(), bodies.count(), |boxes, e| {
                     let motion = timer.map(|t| t.writes(0));
-                    bodies.encode_timed(dt, &instances, boxes, e, motion)
+                    match &physics {
+                        Some(physics) => {
+                            bodies.encode_take_physics(physics, e);
+                            bodies.encode_timed(0.0, &instances, boxes, e, motion)
+                        }
+                        None => bodies.encode_timed(dt, &instances, boxes, e, motion),
+                    }
                 })?;
         self.scene_passes_timed = run.is_some() && timer.is_some();
         Ok(run.map(|mut traffic| {

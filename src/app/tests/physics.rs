@@ -38,10 +38,10 @@ fn the_scene_falls_onto_the_floor_settles_and_stays_inside_the_walls() {
         s.bodies.iter().map(|b| b.pose.position.y).sum::<f32>() / s.bodies.len() as f32
     };
     let before = mean_height(&scene);
-    let mut physics = StressPhysics::new(&scene);
+    let mut physics = StressPhysics::new(&scene, None);
     let mut energy = Vec::new();
     for _ in 0..600 {
-        let stats = physics.step(&mut scene, 1.0 / 60.0);
+        let stats = physics.step(&mut scene, 1.0 / 60.0).unwrap();
         assert_eq!(stats.steps, 1);
         energy.push(stats.kinetic_energy);
     }

@@ -23,6 +23,7 @@ mod check;
 mod check_tests;
 pub(crate) mod codes;
 mod shapes;
+pub use shapes::MAX_CONTACT_FACES;
 #[cfg(test)]
 mod tests;
 

@@ -6,6 +6,13 @@ use crate::gpu::manifold::{solid_faces, MAX_POLYGON};
 use crate::gpu::GpuError;
 use crate::shape::ConvexShape;
 
+/// Most faces a shape the pass takes may have. The separating axis test's work per pair grows with one hull's
+/// faces times the other's points and with the product of their edges: a 960-face sphere against another is
+/// millions of loop trips, slow on any GPU and beyond a software adapter's loop budget, which a group of 64
+/// slots shares (`docs/gpu.md`, "Loop budgets"): with the demo's 960-face sphere and 576-face capsule among its
+/// templates, llvmpipe gave up on 46% of the sampled slots, and on none with its templates of up to 124 faces.
+pub const MAX_CONTACT_FACES: usize = 128;
+
 /// The three buffers' words.
 pub(super) struct ShapeWords {
     /// Per shape: base word in `poly`, base word in `faces`, bounding radius (float bits), unused.
@@ -43,6 +50,12 @@ pub(super) fn pack_shapes(shapes: &[ConvexShape]) -> Result<ShapeWords, GpuError
                     .into(),
             ));
         };
+        if faces.len() > MAX_CONTACT_FACES {
+            return Err(refuse(format!(
+                "has {} faces, beyond the {MAX_CONTACT_FACES} the GPU contact pass's separating axis test takes",
+                faces.len()
+            )));
+        }
         if let Some(face) = faces.iter().find(|f| f.vertices.len() > MAX_POLYGON) {
             return Err(refuse(format!(
                 "has a face of {} vertices, beyond the kernel's clipped polygon of {MAX_POLYGON} points",
