@@ -11,6 +11,7 @@ mod records;
 mod scene;
 mod solver;
 mod stats;
+mod step;
 
 pub use solver::GpuSolver;
 pub use stats::GpuStepStats;
