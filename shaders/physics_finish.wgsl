@@ -44,9 +44,12 @@ fn physics_finish(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
         body.velocity = vec4<f32>(v, body.velocity.w);
         body.spin = vec4<f32>(w, calm);
-        // Translational plus rotational: 1/2 m v^2 + 1/2 w . (R I R^T) w, the inertia diagonal in local axes.
+        // Translational plus rotational: 1/2 m v^2 + 1/2 w . (R I R^T) w, the inertia diagonal in local axes (an
+        // axis of inverse inertia 0 does not turn, and adds nothing).
         let local = quat_rotate(quat_conjugate(rotation), w);
-        energy = 0.5 * dot(v, v) / body.position.w + 0.5 * dot(local * local, 1.0 / body.inverse_inertia.xyz);
+        let turning = body.inverse_inertia.xyz > vec3<f32>(0.0);
+        let inertia = select(vec3<f32>(0.0), 1.0 / body.inverse_inertia.xyz, turning);
+        energy = 0.5 * dot(v, v) / body.position.w + 0.5 * dot(local * local, inertia);
         bodies[i] = body;
     }
     if (is_asleep(body)) {

@@ -14,6 +14,7 @@ mod records;
 mod scene;
 mod solver;
 mod stats;
+mod step;
 mod world;
 
 pub use contacts::{check_contacts, ContactCheck, GpuContactPass};

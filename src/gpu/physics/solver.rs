@@ -10,15 +10,15 @@
 //! 3. `physics_table` (per slot of the last step): a hash table from body pair to the last step's slot.
 //! 4. `physics_prepare` (per pair slot): offsets, effective masses, target speeds, the last step's impulses of
 //!    the same pair and feature id, applied into the bodies' fixed-point sums.
-//! 5. `physics_apply` (per body), then `jacobi_iterations` times `physics_relax` (per pair slot) and `physics_apply`:
-//!    Jacobi across the manifolds, Gauss-Seidel within each and over each body's planes.
+//! 5. `physics_apply` (per body), then `jacobi_iterations` times `physics_relax` (per pair slot) and
+//!    `physics_apply`: Jacobi across the manifolds, Gauss-Seidel within each and over each body's planes.
 //! 6. The same, on pseudo-velocities, for the position correction: `physics_apply_push`, then
-//!    `jacobi_iterations`
-//!    times `physics_relax_push` and `physics_apply_push`.
+//!    `jacobi_iterations` times `physics_relax_push` and `physics_apply_push`.
 //! 7. `physics_finish` (per body): integration and sleep; `physics_energy` (one workgroup): the kinetic energy
 //!    and the slot count saved for the next step's table.
 //!
-//! The solver keeps two sets of slot states, this step's and the last one's, and swaps them every step.
+//! The solver keeps two sets of slot states, this step's and the last one's, and swaps them every step;
+//! `step.rs` records the passes.
 
 use super::kernels::{Pass, Passes};
 use super::layout::{GpuPhysicsBody, GpuPhysicsContact};
@@ -28,6 +28,7 @@ use super::records::{
 };
 use super::scene::{body_record, body_records, scene_words};
 use super::stats::GpuStepStats;
+use super::step::{record_step, StepBuffers};
 use crate::gpu::pipeline::{bind_group, read_buffer, storage, workgroups};
 use crate::gpu::{GpuError, WORKGROUP_SIZE};
 use crate::physics::{RigidBody, World};
@@ -198,97 +199,24 @@ impl GpuSolver {
         check_step_buffers(contacts, count, capacity)?;
         self.reserve(capacity);
         let limit = self.limit(capacity).clone();
-        let (cur, prev) = (
-            &self.slots[self.current].buffer,
-            &self.slots[1 - self.current].buffer,
-        );
-        encoder.clear_buffer(&self.tallies, 0, None);
-        encoder.clear_buffer(&self.stats, 0, None);
-        encoder.clear_buffer(&self.table, 0, None);
-        let p = &self.passes;
-        let group = |pass: &Pass, buffers: &[&wgpu::Buffer]| {
-            let list: Vec<(&wgpu::Buffer, Option<(u64, u64)>)> =
-                buffers.iter().map(|b| (*b, None)).collect();
-            bind_group(&self.device, "physics step", &pass.layout, &list)
+        let buffers = StepBuffers {
+            params: &self.params,
+            limit: &limit,
+            scene: &self.scene,
+            bodies: &self.bodies,
+            motions: &self.motions,
+            tallies: &self.tallies,
+            planes: &self.plane_contacts,
+            stats: &self.stats,
+            saved: &self.saved,
+            current: &self.slots[self.current].buffer,
+            previous: &self.slots[1 - self.current].buffer,
+            table: &self.table,
+            contacts,
+            count,
         };
-        let (params, scene, bodies, motions) =
-            (&self.params, &self.scene, &self.bodies, &self.motions);
-        let (tallies, planes, stats, saved) = (
-            &self.tallies,
-            &self.plane_contacts,
-            &self.stats,
-            &self.saved,
-        );
-        let wake = group(&p.wake, &[params, &limit, contacts, count, bodies, tallies]);
-        let begin = group(
-            &p.begin,
-            &[params, scene, bodies, motions, tallies, planes, stats],
-        );
-        let table = group(&p.table, &[saved, prev, &self.table]);
-        let prepare = group(
-            &p.prepare,
-            &[
-                params,
-                &limit,
-                contacts,
-                count,
-                motions,
-                cur,
-                prev,
-                &self.table,
-                tallies,
-                stats,
-            ],
-        );
-        let relax = group(&p.relax, &[params, &limit, count, cur, motions, tallies]);
-        let relax_push = group(
-            &p.relax_push,
-            &[params, &limit, count, cur, motions, tallies],
-        );
-        let apply = group(&p.apply, &[params, scene, motions, tallies, planes]);
-        let apply_push = group(&p.apply_push, &[params, scene, motions, tallies, planes]);
-        let finish = group(&p.finish, &[params, bodies, motions, stats]);
-        let energy = group(&p.energy, &[params, &limit, count, motions, stats, saved]);
-
-        let body_groups = workgroups(self.body_count);
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("physics step"),
-            timestamp_writes: None,
-        });
-        let per_body = |pass: &mut wgpu::ComputePass<'_>, step: &Pass, group: &wgpu::BindGroup| {
-            pass.set_pipeline(&step.pipeline);
-            pass.set_bind_group(0, group, &[]);
-            if body_groups > 0 {
-                pass.dispatch_workgroups(body_groups, 1, 1);
-            }
-        };
-        let per_slot = |pass: &mut wgpu::ComputePass<'_>,
-                        step: &Pass,
-                        group: &wgpu::BindGroup,
-                        args: &wgpu::Buffer| {
-            pass.set_pipeline(&step.pipeline);
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups_indirect(args, 4);
-        };
-        per_slot(&mut pass, &p.wake, &wake, count);
-        per_body(&mut pass, &p.begin, &begin);
-        per_slot(&mut pass, &p.table, &table, saved);
-        per_slot(&mut pass, &p.prepare, &prepare, count);
-        per_body(&mut pass, &p.apply, &apply);
-        for _ in 0..self.iterations {
-            per_slot(&mut pass, &p.relax, &relax, count);
-            per_body(&mut pass, &p.apply, &apply);
-        }
-        per_body(&mut pass, &p.apply_push, &apply_push);
-        for _ in 0..self.iterations {
-            per_slot(&mut pass, &p.relax_push, &relax_push, count);
-            per_body(&mut pass, &p.apply_push, &apply_push);
-        }
-        per_body(&mut pass, &p.finish, &finish);
-        pass.set_pipeline(&p.energy.pipeline);
-        pass.set_bind_group(0, &energy, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
-        drop(pass);
+        let shape = (self.iterations, self.body_count);
+        record_step(&self.device, &self.passes, &buffers, shape, encoder);
         self.current = 1 - self.current;
         Ok(())
     }
