@@ -130,8 +130,21 @@ fn a_step_whose_pairs_outgrow_the_buffer_finds_them_all() {
         assert_eq!(expected, 200 * 199 / 2);
         let mut gpu = GpuWorld::new(&ctx.device, &ctx.queue, &world).unwrap();
         let before = gpu.read_bodies().unwrap();
+        assert_eq!(gpu.take_traffic().bytes_down, 200 * 112, "{name}");
         let step = gpu.step().unwrap();
         assert!(step.regrown >= 1, "{name}: {step:?}");
+        // The pair count, 16 bytes, read once per broad phase run: the first, then one per regrowth.
+        let runs = step.regrown + 1;
+        let traffic = gpu.take_traffic();
+        assert_eq!(
+            (
+                traffic.bytes_down,
+                traffic.submissions,
+                traffic.blocking_waits
+            ),
+            (16 * u64::from(runs), runs + 1, runs),
+            "{name}"
+        );
         assert_eq!(step.candidate_pairs as usize, expected, "{name}");
         assert_eq!(gpu.stored_pairs() as usize, expected, "{name}");
         let check = gpu.check_sample(&before, expected, 1).unwrap();
@@ -142,8 +155,19 @@ fn a_step_whose_pairs_outgrow_the_buffer_finds_them_all() {
             "{name}: {:?}",
             check.described
         );
-        // The next step starts in the grown buffer.
+        // The next step starts in the grown buffer: one read of the count, two submissions.
+        gpu.take_traffic();
         assert_eq!(gpu.step().unwrap().regrown, 0, "{name}");
+        let traffic = gpu.take_traffic();
+        assert_eq!(
+            (
+                traffic.bytes_down,
+                traffic.submissions,
+                traffic.blocking_waits
+            ),
+            (16, 2, 1),
+            "{name}"
+        );
     });
 }
 

@@ -74,6 +74,11 @@ pub struct PhysicsStats {
     pub contacts_checked: usize,
     pub contacts_disputed: usize,
     pub contacts_failed: usize,
+    /// What physics on the GPU read back this frame (its readbacks: each step's pair count, the checked
+    /// contacts, the bodies, the step's statistics), its submissions and the host's waits for them.
+    pub bytes_down: u64,
+    pub submissions: u32,
+    pub blocking_waits: u32,
 }
 
 /// The scene's bodies as a physics world, kept from frame to frame (its contacts warm-start the next step).
@@ -188,6 +193,9 @@ impl StressPhysics {
                 stats.contacts_checked = check.checked;
                 stats.contacts_disputed = check.disagreements;
                 stats.contacts_failed = check.failures;
+                for line in &check.described {
+                    eprintln!("a GPU physics contact the CPU manifold disputes: {line}");
+                }
                 // The overlay draws the contacts the CPU checked.
                 self.world.contacts = sample.iter().filter_map(overlay_contact).collect();
             }
@@ -199,6 +207,10 @@ impl StressPhysics {
             stats.points = step.points as usize;
         }
         stats.asleep = self.world.bodies.iter().filter(|b| b.asleep).count();
+        let traffic = gpu.take_traffic();
+        stats.bytes_down = traffic.bytes_down;
+        stats.submissions = traffic.submissions;
+        stats.blocking_waits = traffic.blocking_waits;
         Ok(())
     }
 

@@ -20,4 +20,4 @@ mod world;
 pub use contacts::{check_contacts, ContactCheck, GpuContactPass};
 pub use solver::GpuSolver;
 pub use stats::GpuStepStats;
-pub use world::{sample_slots, GpuWorld, WorldStep};
+pub use world::{sample_slots, GpuWorld, WorldStep, WorldTraffic};

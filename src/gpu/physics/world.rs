@@ -8,7 +8,7 @@
 //! [`GpuWorld::check_sample`] for the CPU reference's check of sampled contacts.
 
 use super::contacts::{check_contacts, ContactCheck, GpuContactPass};
-use super::layout::GpuPhysicsContact;
+use super::layout::{GpuPhysicsBody, GpuPhysicsContact};
 use super::solver::GpuSolver;
 use super::stats::GpuStepStats;
 use crate::gpu::broad::grid::GridFit;
@@ -27,6 +27,24 @@ pub struct WorldStep {
     pub regrown: u32,
 }
 
+/// What crossed the bus for a [`GpuWorld`] since [`GpuWorld::take_traffic`] was last called: bytes read back,
+/// command submissions and the host's blocking waits (uploads, a few parameter words a pass, are not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorldTraffic {
+    pub bytes_down: u64,
+    pub submissions: u32,
+    pub blocking_waits: u32,
+}
+
+impl WorldTraffic {
+    /// One submission whose `bytes` the host then waits for.
+    fn read(&mut self, bytes: u64) {
+        self.bytes_down += bytes;
+        self.submissions += 1;
+        self.blocking_waits += 1;
+    }
+}
+
 /// A [`World`] stepped on the GPU.
 pub struct GpuWorld {
     device: wgpu::Device,
@@ -43,6 +61,7 @@ pub struct GpuWorld {
     contact_capacity: u32,
     /// Pairs the latest step stored (its contacts are the first this many slots).
     stored: u32,
+    traffic: WorldTraffic,
 }
 
 impl GpuWorld {
@@ -73,6 +92,7 @@ impl GpuWorld {
             contacts,
             solver,
             stored: 0,
+            traffic: WorldTraffic::default(),
         })
     }
 
@@ -113,6 +133,7 @@ impl GpuWorld {
             boxes_written?;
             self.queue.submit([encoder.finish()]);
             let status = self.broad.finish()?;
+            self.traffic.read(16);
             if !status.overflowed() {
                 break status;
             }
@@ -141,12 +162,15 @@ impl GpuWorld {
         self.solver
             .encode_step(&mut encoder, &self.contact_buffer, count, status.capacity)?;
         self.queue.submit([encoder.finish()]);
+        self.traffic.submissions += 1;
         Ok(stats)
     }
 
     /// Every body as the GPU holds it, as the world's bodies (one wait; 112 bytes a body come back).
-    pub fn read_bodies(&self) -> Result<Vec<RigidBody>, GpuError> {
+    pub fn read_bodies(&mut self) -> Result<Vec<RigidBody>, GpuError> {
         let records = self.solver.read_bodies()?;
+        self.traffic
+            .read((records.len() * std::mem::size_of::<GpuPhysicsBody>()) as u64);
         Ok(self
             .template
             .iter()
@@ -161,7 +185,7 @@ impl GpuWorld {
 
     /// The contacts of the latest step's pair slots `slots` (each below the pairs it stored; others are
     /// skipped), read back in one wait, 128 bytes each.
-    pub fn read_contacts(&self, slots: &[u32]) -> Result<Vec<GpuPhysicsContact>, GpuError> {
+    pub fn read_contacts(&mut self, slots: &[u32]) -> Result<Vec<GpuPhysicsContact>, GpuError> {
         let slots: Vec<u32> = slots.iter().copied().filter(|&s| s < self.stored).collect();
         if slots.is_empty() {
             return Ok(Vec::new());
@@ -185,6 +209,7 @@ impl GpuWorld {
             );
         }
         self.queue.submit([encoder.finish()]);
+        self.traffic.read(bytes);
         read_buffer(&self.device, &readback, bytes, |b| {
             bytemuck::pod_collect_to_vec(b)
         })
@@ -192,14 +217,18 @@ impl GpuWorld {
 
     /// `size` contacts of the latest step, drawn from its pair slots by `seed` (every slot when it stored
     /// fewer), read back in one wait.
-    pub fn read_sample(&self, size: usize, seed: u64) -> Result<Vec<GpuPhysicsContact>, GpuError> {
+    pub fn read_sample(
+        &mut self,
+        size: usize,
+        seed: u64,
+    ) -> Result<Vec<GpuPhysicsContact>, GpuError> {
         self.read_contacts(&sample_slots(self.stored, size, seed))
     }
 
     /// The CPU reference's check of [`GpuWorld::read_sample`]'s contacts against the CPU manifold of the same
     /// pair on the poses the step found them at, `bodies` (read before the step moved them).
     pub fn check_sample(
-        &self,
+        &mut self,
         bodies: &[RigidBody],
         size: usize,
         seed: u64,
@@ -209,8 +238,15 @@ impl GpuWorld {
     }
 
     /// What the latest step's solver did (one wait, 24 bytes).
-    pub fn latest_stats(&self) -> Result<GpuStepStats, GpuError> {
-        self.solver.read_stats()
+    pub fn latest_stats(&mut self) -> Result<GpuStepStats, GpuError> {
+        let stats = self.solver.read_stats()?;
+        self.traffic.read(32);
+        Ok(stats)
+    }
+
+    /// What crossed the bus since the last call.
+    pub fn take_traffic(&mut self) -> WorldTraffic {
+        std::mem::take(&mut self.traffic)
     }
 
     /// Pairs the latest step's broad phase stored.
