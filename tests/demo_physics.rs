@@ -98,8 +98,8 @@ fn physics_drops_the_bodies_onto_the_floor() {
             let last = physics["last"]["kinetic_energy"].as_f64().unwrap();
             assert!(last < first, "{physics}");
             assert_eq!(physics["last"]["on_gpu"], on_gpu, "{physics}");
-            // Clipping in float32 on the device: where an incident edge crosses a side plane nearly parallel,
-            // the crossing point moves by more than the band (about 1 in 15,000 sampled contacts of a pile).
+            // The device clips in float32: now and then a clipped point lands past the band, or a point at the
+            // keeping threshold is kept on one side only (about 1 in 15,000 sampled contacts of a pile).
             let disputed = physics["contacts_disputed"].as_u64().unwrap();
             // A software adapter's loop budget, shared by a group of 64 slots, can run out where cylinders meet:
             // such slots are named and left out of their step (a few in 10,000 here; none on a hardware GPU).
