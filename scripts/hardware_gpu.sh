@@ -7,12 +7,14 @@
 #   cargo build --release --locked --bin gpu-gjk --example gpu_hostile_check --example gpu_big_hulls
 #   cargo test --release --locked --no-run --test gpu_narrow_phase --test gpu_penetration --test gpu_streaming \
 #       --test gpu_limits --test reference_reproducers --test fuzz_geometry
+#   cargo bench --locked --no-run --bench physics
 #   scripts/hardware_gpu_stage.sh      # copies, strips and gzips those binaries into .devbin/ (git-ignored)
 # and, where the GPU machine has no Vulkan/EGL loader, the Debian loader packages in .gl/ (see the device
 # tool's README). On the GPU machine, from the repository root: `bash scripts/hardware_gpu.sh` (writes to $OUT).
 # STEPS (default: all of them, in this order) picks steps by name: machine bench_1m penetration_1m sweep
 # big_hulls climb opengl files hostile tests; epa_kernels (the two EPA kernels alternating, about 2 minutes) and
-# scan_kernels (per-thread and subgroup scans of raw sets alternating, about 2 minutes) run only when named. DEADLINE_S (default 400) bounds the whole run.
+# scan_kernels (per-thread and subgroup scans of raw sets alternating, about 2 minutes) and physics (the pile
+# stepped on the CPU and on the GPU world, 1,000 to 100,000 bodies, about 2 minutes) run only when named. DEADLINE_S (default 400) bounds the whole run.
 set -u
 out=${OUT:-/tmp/gpu-gjk-hardware}
 mkdir -p "$out"
@@ -114,6 +116,12 @@ if wanted files; then
         step "files_arrow_$backend_files" 30 "$gjk" query --shapes "$work/shapes.arrow" "$work/pairs.arrow" \
             --backend "$backend_files" --stats --output "$work/answers_$backend_files.arrow"
     done
+fi
+
+# Physics steps of one pile on the CPU (all cores) and on the GPU world (benches/physics.rs), side by side.
+if wanted physics && [ -e "$bindir/bench_physics" ]; then
+    if [ "$backend" = vulkan ]; then physics_env="WGPU_BACKEND=vulkan"; else physics_env="-u WGPU_BACKEND"; fi
+    step physics 150 env $physics_env "$bindir/bench_physics" 1000 10000 100000 --steps 30
 fi
 
 # The hostile penetration set (examples/gpu_hostile_check.rs) in one batch on this GPU, against the CPU.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Copies the release `gpu-gjk`, the two GPU examples and the GPU test binaries into .devbin/ (git-ignored),
+# Copies the release `gpu-gjk`, the two GPU examples, the physics bench and the GPU test binaries into .devbin/
+# (git-ignored),
 # stripped, for scripts/hardware_gpu.sh on a lent GPU machine (gzipped; that script unpacks them). Run after the
 # cargo commands that script's header names.
 set -euo pipefail
@@ -16,6 +17,11 @@ for name in gpu_narrow_phase gpu_penetration gpu_streaming gpu_limits reference_
     [ -n "$found" ] || { echo "no release test binary for $name: run the cargo test --no-run line" >&2; exit 1; }
     cp "$found" ".devbin/test-$name"
 done
+# The physics bench (CPU world against GPU world), built by `cargo bench --no-run --bench physics`.
+found=$(find target/release/deps -maxdepth 1 -type f -executable -name "physics-*" -printf '%T@ %p\n' |
+    sort -n | tail -1 | cut -d' ' -f2)
+[ -n "$found" ] || { echo "no release bench binary for physics: run the cargo bench --no-run line" >&2; exit 1; }
+cp "$found" .devbin/bench_physics
 strip .devbin/*
 # Compressed: the working tree that travels to the GPU machine is limited to 64 MiB.
 gzip -9 .devbin/*
