@@ -238,8 +238,24 @@ fn overlay_contact(c: &GpuPhysicsContact) -> Option<Contact> {
     })
 }
 
-/// The HUD's response row: the mode and what it did this frame.
+/// The HUD's response row: the mode and what it did this frame; `gpu_refused`, why physics runs on the CPU
+/// where the GPU was offered.
 pub fn describe(
+    mode: ResponseMode,
+    pushed: Option<ResponseStats>,
+    physics: Option<PhysicsStats>,
+    gpu_refused: Option<&str>,
+) -> String {
+    let row = describe_stats(mode, pushed, physics);
+    match gpu_refused {
+        Some(reason) if mode == ResponseMode::Physics => {
+            format!("{row} (not on the GPU: {reason})")
+        }
+        _ => row,
+    }
+}
+
+fn describe_stats(
     mode: ResponseMode,
     pushed: Option<ResponseStats>,
     physics: Option<PhysicsStats>,

@@ -712,7 +712,9 @@ impl Running {
             .get(self.sim.scene.templates.first().copied().unwrap_or(0))
             .cloned()
             .unwrap_or_default();
-        let response = super::physics::describe(self.sim.response, stats.response, stats.physics);
+        let refused = self.sim.physics().and_then(|p| p.gpu_refused.as_deref());
+        let response =
+            super::physics::describe(self.sim.response, stats.response, stats.physics, refused);
         let query_mode = match self.sim.kind {
             QueryKind::Distance => "distance (GJK)",
             QueryKind::Intersection => "intersection (GJK, early exit)",

@@ -65,3 +65,40 @@ fn the_scene_falls_onto_the_floor_settles_and_stays_inside_the_walls() {
         );
     }
 }
+
+#[test]
+fn the_response_row_says_where_physics_ran_and_why_not_on_the_gpu() {
+    use crate::app::physics::{describe, PhysicsStats};
+    let gpu = PhysicsStats {
+        contacts: 12,
+        points: 30,
+        on_gpu: true,
+        contacts_checked: 64,
+        contacts_disputed: 1,
+        contacts_failed: 2,
+        ..PhysicsStats::default()
+    };
+    let row = describe(ResponseMode::Physics, None, Some(gpu), None);
+    assert!(
+        row.starts_with("physics on the GPU, 12 contacts, 30 points")
+            && row.ends_with("64 contacts checked, 1 disputed, 2 given up"),
+        "{row}"
+    );
+    let cpu = PhysicsStats {
+        on_gpu: false,
+        ..gpu
+    };
+    let reason =
+        "shape 1 has 960 faces, beyond the 128 the GPU contact pass's separating axis test takes";
+    let row = describe(ResponseMode::Physics, None, Some(cpu), Some(reason));
+    assert!(
+        row.starts_with("physics on the CPU, 12 contacts")
+            && !row.contains("checked")
+            && row.ends_with(&format!("(not on the GPU: {reason})")),
+        "{row}"
+    );
+    assert_eq!(
+        describe(ResponseMode::Off, None, None, Some(reason)),
+        "off (R cycles push-apart, physics)"
+    );
+}
