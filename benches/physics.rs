@@ -7,12 +7,9 @@
 //! `cargo bench --bench physics` (body counts replace 200 1000 5000; `--steps N`, default 60, timed after 60
 //! untimed). The GPU is `WGPU_BACKEND`'s adapter, or the best there is.
 
-#[path = "../tests/gpu_physics/scenes.rs"]
-#[allow(dead_code)]
-mod scenes;
-
 use gpu_gjk::gpu::physics::GpuWorld;
 use gpu_gjk::gpu::{wait, BackendChoice, GpuContext};
+use gpu_gjk::physics::scenes::pile;
 use std::time::Instant;
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -37,14 +34,14 @@ fn main() {
     let ctx = GpuContext::new(BackendChoice::Auto).expect("a GPU adapter (software is fine)");
     let warm_up = 60;
     println!(
-        "the pile of tests/gpu_physics/scenes.rs, median ms per step over {steps} steps after {warm_up}; GPU: {}",
+        "the pile of physics::scenes, median ms per step over {steps} steps after {warm_up}; GPU: {}",
         ctx.summary
     );
     println!();
     println!("| bodies | CPU contacts | CPU ms/step | GPU contacts | GPU ms/step | CPU / GPU |");
     println!("|---:|---:|---:|---:|---:|---:|");
     for count in counts {
-        let mut cpu = scenes::pile(count, 7);
+        let mut cpu = pile(count, 7);
         let mut gpu = GpuWorld::new(&ctx.device, &ctx.queue, &cpu).expect("the GPU world");
         let (mut cpu_ms, mut gpu_ms) = (Vec::new(), Vec::new());
         let (mut cpu_contacts, mut gpu_contacts) = (0, 0);

@@ -6,9 +6,6 @@
 //! and Vulkan: llvmpipe and lavapipe without a GPU); skipped without an adapter, except under `CI=true`.
 
 mod common;
-#[path = "gpu_physics/scenes.rs"]
-#[allow(dead_code)]
-mod scenes;
 
 use common::gpu::{backend_contexts, exclusive};
 use glam::Vec3;
@@ -16,9 +13,9 @@ use gpu_gjk::broad_phase::{grid_pairs, world_aabbs};
 use gpu_gjk::gpu::physics::GpuWorld;
 use gpu_gjk::gpu::GpuContext;
 use gpu_gjk::instance::Instance;
+use gpu_gjk::physics::scenes::{pile, stack};
 use gpu_gjk::physics::World;
 use gpu_gjk::{ConvexShape, Pose};
-use scenes::{pile, stack};
 
 fn on_every_backend(check: impl Fn(&str, &GpuContext)) {
     let _guard = exclusive();

@@ -8,7 +8,8 @@
 //! - [`contact`]: what a contact is to the solver (bodies, normal, points and their impulses);
 //! - [`collide`]: the contacts of one step (grid broad phase, [`crate::manifold`] on each candidate pair);
 //! - [`solver`]: the sequential-impulse solver over those contacts;
-//! - [`world`]: the fixed time step that runs them.
+//! - [`world`]: the fixed time step that runs them;
+//! - [`scenes`]: the stack and the seeded pile the checks and the physics bench run.
 //!
 //! ```
 //! use glam::Vec3;
@@ -34,6 +35,7 @@ pub mod body;
 pub mod collide;
 pub mod contact;
 pub mod planes;
+pub mod scenes;
 pub mod solver;
 #[cfg(test)]
 mod tests;

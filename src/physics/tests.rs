@@ -1,50 +1,11 @@
 //! The solver's checks: resting, stacking, bouncing, sliding, the order of A and B, piles settling, and
 //! determinism.
 
+use super::scenes::{floor_world, stack, unit_box};
 use super::*;
 use crate::pose::Pose;
 use crate::shape::ConvexShape;
 use glam::{Quat, Vec3};
-
-/// A small seeded generator (xorshift64*), so the scenes need no optional dependency.
-struct Seeded(u64);
-
-impl Seeded {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let bits = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40;
-        bits as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn unit(&mut self) -> Vec3 {
-        loop {
-            let v = Vec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            if v.length_squared() > 0.01 && v.length_squared() <= 1.0 {
-                return v.normalize();
-            }
-        }
-    }
-}
-
-fn unit_box() -> ConvexShape {
-    ConvexShape::cuboid(Vec3::splat(0.5)).unwrap()
-}
-
-fn floor_world(shapes: Vec<ConvexShape>) -> World {
-    let mut world = World::new(shapes);
-    world.enclose(0.0, 50.0);
-    world
-}
 
 #[test]
 fn a_box_at_rest_on_the_floor_neither_sinks_nor_jitters() {
@@ -75,13 +36,7 @@ fn a_box_at_rest_on_the_floor_neither_sinks_nor_jitters() {
 /// Ten unit boxes stacked on the floor, run for `seconds`: how far the top one moved across (largest) and
 /// down (at the end) from where it started.
 fn stack_drift(seconds: f32) -> (f32, f32) {
-    let mut world = floor_world(vec![unit_box()]);
-    for level in 0..10 {
-        world.add_body(
-            0,
-            Pose::from_position(Vec3::new(0.0, 0.5 + level as f32, 0.0)),
-        );
-    }
+    let mut world = stack(10);
     let start = world.bodies[9].pose.position;
     let steps = (seconds / world.dt).round() as usize;
     let mut across = 0f32;
@@ -223,39 +178,7 @@ fn both_orders_of_a_and_b_give_the_same_motion() {
 /// `count` bodies (boxes and random hulls, mixed) dropped into a walled square with random velocities and
 /// spins; returns the world and its kinetic energy after each step.
 fn pile(count: usize, seconds: f32, seed: u64) -> (World, Vec<f32>) {
-    let mut rng = Seeded(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut shapes = Vec::new();
-    for k in 0..count {
-        let size = rng.range(0.25, 0.45);
-        let shape = if k % 2 == 0 {
-            ConvexShape::cuboid(Vec3::new(
-                size,
-                size * rng.range(0.6, 1.0),
-                size * rng.range(0.6, 1.0),
-            ))
-        } else {
-            let points: Vec<Vec3> = (0..12).map(|_| rng.unit() * size).collect();
-            ConvexShape::hull(&points, 0.0)
-        };
-        shapes.push(shape.unwrap());
-    }
-    let side = (count as f32).cbrt().ceil() as usize;
-    let spacing = 1.0;
-    let half_width = 0.5 * spacing * side as f32 + 0.5;
-    let mut world = World::new(shapes);
-    world.enclose(0.0, half_width);
-    for k in 0..count {
-        let (x, y, z) = (k % side, k / (side * side), (k / side) % side);
-        let position = Vec3::new(
-            (x as f32 + 0.5) * spacing - 0.5 * spacing * side as f32,
-            1.0 + y as f32 * spacing,
-            (z as f32 + 0.5) * spacing - 0.5 * spacing * side as f32,
-        );
-        let rotation = Quat::from_axis_angle(rng.unit(), rng.range(0.0, 3.0));
-        let body = world.add_body(k, Pose::new(position, rotation));
-        world.bodies[body].velocity = rng.unit() * rng.range(0.0, 2.0);
-        world.bodies[body].angular = rng.unit() * rng.range(0.0, 3.0);
-    }
+    let mut world = super::scenes::pile(count, seed);
     let mut energy = vec![world.kinetic_energy()];
     let steps = (seconds / world.dt).round() as usize;
     for _ in 0..steps {

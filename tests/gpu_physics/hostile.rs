@@ -2,8 +2,8 @@
 
 use crate::harness::Harness;
 use crate::on_every_backend;
-use crate::scenes::{floor_world, unit_box};
 use glam::{Quat, Vec3};
+use gpu_gjk::physics::scenes::{floor_world, unit_box};
 use gpu_gjk::physics::World;
 use gpu_gjk::{ConvexShape, Pose};
 

@@ -2,12 +2,12 @@
 
 use crate::harness::{contacts, Harness};
 use crate::on_every_backend;
-use crate::scenes::{floor_world, pile, unit_box};
 use glam::Vec3;
 use gpu_gjk::broad_phase::world_aabbs;
 use gpu_gjk::gpu::physics::layout::{GpuPhysicsContact, PHYSICS_CONTACT_TOUCHING};
 use gpu_gjk::gpu::physics::GpuSolver;
 use gpu_gjk::gpu::GpuError;
+use gpu_gjk::physics::scenes::{floor_world, pile, unit_box};
 use gpu_gjk::{Instance, Pose};
 use wgpu::BufferUsages as U;
 

@@ -11,7 +11,6 @@ mod inputs;
 mod motion;
 mod resting;
 mod runs;
-mod scenes;
 
 use common::gpu::{backend_contexts, exclusive};
 use gpu_gjk::gpu::GpuContext;

@@ -3,7 +3,7 @@
 
 use crate::harness::Harness;
 use crate::on_every_backend;
-use crate::scenes::{pile, stack};
+use gpu_gjk::physics::scenes::{pile, stack};
 
 /// A 40-body pile for a second, its slots listed in the order `order` gives; the bodies' records and the
 /// kinetic energy of each step.

@@ -5,7 +5,9 @@ use super::kernels::ALL;
 use super::layout::{GpuPhysicsBody, GpuPhysicsContact};
 use super::records::{SlotLimit, SolverParams, MANIFOLD_BYTES, MOTION_BYTES, PLANE_CONTACT_BYTES};
 use crate::gpu::pipeline::Access;
-use crate::gpu::shader::naga_checks::{parse_and_validate, struct_size};
+use crate::gpu::shader::naga_checks::{
+    parse_and_validate, struct_size, translate_to_spirv_and_glsl,
+};
 use std::mem::size_of;
 
 #[test]
@@ -18,28 +20,7 @@ fn every_physics_kernel_validates_with_one_entry_point_and_translates() {
             .map(|e| e.name.as_str())
             .collect();
         assert_eq!(entries, [k.name]);
-        naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
-            .unwrap_or_else(|e| panic!("{}: SPIR-V: {e}", k.name));
-        let options = naga::back::glsl::Options {
-            version: naga::back::glsl::Version::Desktop(430),
-            ..Default::default()
-        };
-        let pipeline = naga::back::glsl::PipelineOptions {
-            shader_stage: naga::ShaderStage::Compute,
-            entry_point: k.name.to_owned(),
-            multiview: None,
-        };
-        let mut glsl = String::new();
-        naga::back::glsl::Writer::new(
-            &mut glsl,
-            &module,
-            &info,
-            &options,
-            &pipeline,
-            naga::proc::BoundsCheckPolicies::default(),
-        )
-        .and_then(|mut w| w.write())
-        .unwrap_or_else(|e| panic!("{}: GLSL: {e}", k.name));
+        translate_to_spirv_and_glsl(&module, &info, k.name);
         // Each binding the host declares is one the WGSL declares, in number and kind.
         let globals: Vec<_> = module
             .global_variables

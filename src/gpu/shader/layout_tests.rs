@@ -4,7 +4,9 @@
 
 use crate::gpu::layout::{GpuEpaTask, GpuHull, GpuInstance, GpuParams, GpuPenetration, GpuResult};
 use crate::gpu::shader::constants::{shared_constants, WgslValue};
-use crate::gpu::shader::naga_checks::{parse_and_validate, parse_and_validate_with};
+use crate::gpu::shader::naga_checks::{
+    parse_and_validate, parse_and_validate_with, translate_to_spirv_and_glsl,
+};
 use crate::gpu::shader::{kernel, KERNELS};
 use std::mem::{offset_of, size_of};
 
@@ -346,27 +348,6 @@ fn the_wgsl_twins_carry_the_rust_names() {
 fn every_kernel_translates_to_spirv_and_glsl() {
     for k in KERNELS {
         let (module, info) = parse_and_validate_with(k.name, &k.source(), k.uses_subgroups());
-        naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
-            .unwrap_or_else(|e| panic!("{}: SPIR-V: {e}", k.name));
-        let options = naga::back::glsl::Options {
-            version: naga::back::glsl::Version::Desktop(430),
-            ..Default::default()
-        };
-        let pipeline = naga::back::glsl::PipelineOptions {
-            shader_stage: naga::ShaderStage::Compute,
-            entry_point: k.name.to_owned(),
-            multiview: None,
-        };
-        let mut glsl = String::new();
-        naga::back::glsl::Writer::new(
-            &mut glsl,
-            &module,
-            &info,
-            &options,
-            &pipeline,
-            naga::proc::BoundsCheckPolicies::default(),
-        )
-        .and_then(|mut w| w.write())
-        .unwrap_or_else(|e| panic!("{}: GLSL: {e}", k.name));
+        translate_to_spirv_and_glsl(&module, &info, k.name);
     }
 }

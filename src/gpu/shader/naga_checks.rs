@@ -48,3 +48,35 @@ pub(crate) fn struct_size(module: &naga::Module, name: &str) -> u32 {
         other => panic!("{name} is not a struct: {other:?}"),
     }
 }
+
+/// Translates `entry` of a validated module to SPIR-V (Vulkan) and GLSL 4.30 (OpenGL) through naga's backends,
+/// as the adapters receive it: a construct one backend cannot emit fails here, on any machine, rather than on a
+/// user's adapter. Panics naming `entry` and the backend.
+pub(crate) fn translate_to_spirv_and_glsl(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    entry: &str,
+) {
+    naga::back::spv::write_vec(module, info, &naga::back::spv::Options::default(), None)
+        .unwrap_or_else(|e| panic!("{entry}: SPIR-V: {e}"));
+    let options = naga::back::glsl::Options {
+        version: naga::back::glsl::Version::Desktop(430),
+        ..Default::default()
+    };
+    let pipeline = naga::back::glsl::PipelineOptions {
+        shader_stage: naga::ShaderStage::Compute,
+        entry_point: entry.to_owned(),
+        multiview: None,
+    };
+    let mut glsl = String::new();
+    naga::back::glsl::Writer::new(
+        &mut glsl,
+        module,
+        info,
+        &options,
+        &pipeline,
+        naga::proc::BoundsCheckPolicies::default(),
+    )
+    .and_then(|mut w| w.write())
+    .unwrap_or_else(|e| panic!("{entry}: GLSL: {e}"));
+}

@@ -5,7 +5,9 @@
 use super::shapes::pack_shapes;
 use super::{contacts_source, ContactParams};
 use crate::gpu::physics::layout::{GpuPhysicsBody, GpuPhysicsContact};
-use crate::gpu::shader::naga_checks::{parse_and_validate, struct_size};
+use crate::gpu::shader::naga_checks::{
+    parse_and_validate, struct_size, translate_to_spirv_and_glsl,
+};
 use crate::gpu::GpuError;
 use crate::shape::ConvexShape;
 use glam::Vec3;
@@ -33,28 +35,7 @@ fn the_kernel_validates_translates_and_its_structs_match_rust() {
         struct_size(&module, "ContactParams") as usize,
         size_of::<ContactParams>()
     );
-    naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
-        .unwrap_or_else(|e| panic!("SPIR-V: {e}"));
-    let options = naga::back::glsl::Options {
-        version: naga::back::glsl::Version::Desktop(430),
-        ..Default::default()
-    };
-    let pipeline = naga::back::glsl::PipelineOptions {
-        shader_stage: naga::ShaderStage::Compute,
-        entry_point: "physics_contacts".to_owned(),
-        multiview: None,
-    };
-    let mut glsl = String::new();
-    naga::back::glsl::Writer::new(
-        &mut glsl,
-        &module,
-        &info,
-        &options,
-        &pipeline,
-        naga::proc::BoundsCheckPolicies::default(),
-    )
-    .and_then(|mut w| w.write())
-    .unwrap_or_else(|e| panic!("GLSL: {e}"));
+    translate_to_spirv_and_glsl(&module, &info, "physics_contacts");
 }
 
 /// The shape index and the reason of a refusal.

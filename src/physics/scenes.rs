@@ -1,14 +1,18 @@
-//! The worlds the checks run: the CPU tests' scenes (src/physics/tests.rs), built the same way.
+//! The scenes the physics checks and `benches/physics.rs` run, on the CPU world and on the GPU's alike: a unit
+//! box, a floor with far walls, a stack of unit boxes, and a seeded pile of boxes and hulls thrown into a walled
+//! square. Seeded by a small generator of their own (xorshift64*), so they need no optional dependency and give
+//! the same bodies everywhere.
 
+use super::World;
+use crate::pose::Pose;
+use crate::shape::ConvexShape;
 use glam::{Quat, Vec3};
-use gpu_gjk::physics::World;
-use gpu_gjk::{ConvexShape, Pose};
 
-/// A small seeded generator (xorshift64*), the CPU tests' own.
-pub struct Seeded(pub u64);
+/// xorshift64*, floats in [0, 1) from its top 24 bits.
+struct Seeded(u64);
 
 impl Seeded {
-    pub fn next(&mut self) -> f32 {
+    fn next(&mut self) -> f32 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -16,11 +20,12 @@ impl Seeded {
         bits as f32 / (1u64 << 24) as f32
     }
 
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
         lo + (hi - lo) * self.next()
     }
 
-    pub fn unit(&mut self) -> Vec3 {
+    /// A unit vector, uniform over directions (rejection from the cube).
+    fn unit(&mut self) -> Vec3 {
         loop {
             let v = Vec3::new(
                 self.range(-1.0, 1.0),
@@ -34,18 +39,19 @@ impl Seeded {
     }
 }
 
+/// A cube of edge 1.
 pub fn unit_box() -> ConvexShape {
-    ConvexShape::cuboid(Vec3::splat(0.5)).unwrap()
+    ConvexShape::cuboid(Vec3::splat(0.5)).expect("a unit cube is a valid shape")
 }
 
-/// A floor at y = 0 and walls 50 away.
+/// A world of `shapes` with a floor at y = 0 and walls 50 away.
 pub fn floor_world(shapes: Vec<ConvexShape>) -> World {
     let mut world = World::new(shapes);
     world.enclose(0.0, 50.0);
     world
 }
 
-/// Ten unit boxes stacked on the floor.
+/// `boxes` unit boxes stacked on the floor, touching, at rest.
 pub fn stack(boxes: usize) -> World {
     let mut world = floor_world(vec![unit_box()]);
     for level in 0..boxes {
@@ -57,8 +63,9 @@ pub fn stack(boxes: usize) -> World {
     world
 }
 
-/// `count` bodies (boxes and random hulls, mixed) in a walled square with random velocities and spins, as the
-/// CPU's `pile`.
+/// `count` bodies, boxes and 12-point hulls alternating (each of its own shape, 0.25 to 0.45 in size), on a
+/// grid of unit spacing from 1 above the floor, turned, with velocities up to 2 and spins up to 3, in a walled
+/// square just wider than the grid: the same bodies for the same `count` and `seed`.
 pub fn pile(count: usize, seed: u64) -> World {
     let mut rng = Seeded(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut shapes = Vec::new();
@@ -74,7 +81,7 @@ pub fn pile(count: usize, seed: u64) -> World {
             let points: Vec<Vec3> = (0..12).map(|_| rng.unit() * size).collect();
             ConvexShape::hull(&points, 0.0)
         };
-        shapes.push(shape.unwrap());
+        shapes.push(shape.expect("boxes and hulls of spread points are valid shapes"));
     }
     let side = (count as f32).cbrt().ceil() as usize;
     let half_width = 0.5 * side as f32 + 0.5;
