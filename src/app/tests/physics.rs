@@ -89,7 +89,7 @@ fn the_response_row_says_where_physics_ran_and_why_not_on_the_gpu() {
         ..gpu
     };
     let reason =
-        "shape 1 has 960 faces, beyond the 128 the GPU contact pass's separating axis test takes";
+        "shape 1 has 504 faces, beyond the 128 the GPU contact pass's separating axis test takes";
     let row = describe(ResponseMode::Physics, None, Some(cpu), Some(reason));
     assert!(
         row.starts_with("physics on the CPU, 12 contacts")

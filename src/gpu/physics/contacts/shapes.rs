@@ -7,10 +7,11 @@ use crate::gpu::GpuError;
 use crate::shape::ConvexShape;
 
 /// Most faces a shape the pass takes may have. The separating axis test's work per pair grows with one hull's
-/// faces times the other's points and with the product of their edges: a 960-face sphere against another is
-/// millions of loop trips, slow on any GPU and beyond a software adapter's loop budget, which a group of 64
-/// slots shares (`docs/gpu.md`, "Loop budgets"): with the demo's 960-face sphere and 576-face capsule among its
-/// templates, llvmpipe gave up on 46% of the sampled slots, and on none with its templates of up to 124 faces.
+/// faces times the other's points and with the product of their edges: the shipped sphere mesh (a hull of 504
+/// faces) against another is hundreds of thousands of loop trips, slow on any GPU and beyond a software adapter's
+/// loop budget, which a group of 64 slots shares (`docs/gpu.md`, "Loop budgets"): with the demo's sphere and
+/// capsule (312 faces) among its templates, llvmpipe gave up on 46% of the sampled slots, and on 2 in 15,360
+/// with its templates of up to 124 faces.
 pub const MAX_CONTACT_FACES: usize = 128;
 
 /// The three buffers' words.
