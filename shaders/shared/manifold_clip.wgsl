@@ -12,8 +12,8 @@
 // loop word, vertex count), the loops core point indices, counterclockwise seen from outside.
 //
 // From Rust (src/gpu/manifold/codes.rs, src/manifold): MANIFOLD_MAX_POLYGON, the most points the clipped polygon
-// may hold, and MANIFOLD_MAX_CANDIDATES; MANIFOLD_FACE_MIN_ALIGNMENT and MANIFOLD_REFERENCE_BIAS
-// (FACE_MIN_ALIGNMENT and REFERENCE_BIAS); FEATURE_VERTEX, FEATURE_EDGE, FEATURE_FACE and FEATURE_DEEPEST, the
+// may hold, and MANIFOLD_MAX_CANDIDATES; MANIFOLD_FACE_MIN_ALIGNMENT, MANIFOLD_FACE_TIE and
+// MANIFOLD_REFERENCE_BIAS (FACE_MIN_ALIGNMENT, FACE_TIE and REFERENCE_BIAS); FEATURE_VERTEX, FEATURE_EDGE, FEATURE_FACE and FEATURE_DEEPEST, the
 // feature id kinds (`FeatureKind`) in the top two bits; EDGE_MIN_FRACTION, below which a side plane's edge (a
 // fraction of the coordinates' size) is rounding; MANIFOLD_TIE_FRACTION, the four-point choice's tie band (a
 // fraction of the polygon's reach squared), and MANIFOLD_SUPPORT_TIE_FRACTION, the support vertex's (a fraction
@@ -102,14 +102,21 @@ fn feature_point(f: Feature, j: u32) -> vec3<f32> {
 // normal's squared distance from `towards` (2 - 2 cos): near 1 a float32 cosine cannot tell apart faces a few
 // 1e-4 rad apart (a hull pressed flat), the distance can.
 fn find_feature(hull: u32, side: u32, towards: vec3<f32>) -> Feature {
-    var nearest = 3.4028235e38;
-    var best_k = 0u;
+    // The best alignment, then among the faces within MANIFOLD_FACE_TIE of it the one of most vertices (the
+    // first where they tie too), as `feature` in src/manifold/features.rs: nearly coplanar faces a hull kept
+    // apart rank differently in float32 and float64.
+    var aligned = -3.4028235e38;
     let faces = mh_face_count(hull);
     for (var k = 0u; k < faces; k = k + 1u) {
-        let off = placed_direction(side, mh_vec3(mh_face(hull, k))) - towards;
-        let distance_squared = dot(off, off);
-        if (distance_squared < nearest) {
-            nearest = distance_squared;
+        aligned = max(aligned, dot(placed_direction(side, mh_vec3(mh_face(hull, k))), towards));
+    }
+    var best_k = 0u;
+    var most = 0u;
+    for (var k = 0u; k < faces; k = k + 1u) {
+        let at = mh_face(hull, k);
+        let tied = dot(placed_direction(side, mh_vec3(at)), towards) >= aligned - MANIFOLD_FACE_TIE;
+        if (tied && mh_word(at + 4u) > most) {
+            most = mh_word(at + 4u);
             best_k = k;
         }
     }

@@ -16,6 +16,12 @@ pub(crate) const FACE_MIN_ALIGNMENT: f64 = 0.5;
 /// fraction of the reach.
 pub(crate) const SUPPORT_TIE_FRACTION: f64 = 1e-5;
 
+/// Faces whose alignment with the contact normal is within this of the best are tied, and the one of most
+/// vertices (the first of them) is the contact feature. A hull built from rounded coordinates can keep two nearly
+/// coplanar faces apart (a sliver triangle beside a pentagon, normals 4e-6 apart): float32 and float64 then rank
+/// them differently, and clipping against the sliver's side planes gives another polygon, or none.
+pub(crate) const FACE_TIE: f64 = 1e-5;
+
 /// A segment within 30 degrees of the contact normal touches with its nearer end, not along its length.
 const SEGMENT_MIN_ALIGNMENT: f64 = 0.5;
 
@@ -99,14 +105,23 @@ pub(super) fn feature(shape: &ConvexShape, place: &Placement, towards: DVec3) ->
             }
         }
         HullFaces::Faces(faces) => {
-            let best = faces
+            let alignments: Vec<f64> = faces
                 .iter()
-                .enumerate()
-                .map(|(k, f)| (k, (place.rotation * f.normal).dot(towards)))
-                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-            let Some((k, alignment)) = best.filter(|b| b.1 >= FACE_MIN_ALIGNMENT) else {
+                .map(|f| (place.rotation * f.normal).dot(towards))
+                .collect();
+            let high = alignments.iter().copied().fold(f64::MIN, f64::max);
+            if faces.is_empty() || high < FACE_MIN_ALIGNMENT {
                 return support();
-            };
+            }
+            // Among the tied faces, the one of most vertices, the first where they tie too.
+            let k = (0..faces.len())
+                .filter(|&k| alignments[k] >= high - FACE_TIE)
+                .fold(None, |best: Option<usize>, k| match best {
+                    Some(b) if faces[b].vertices.len() >= faces[k].vertices.len() => Some(b),
+                    _ => Some(k),
+                })
+                .expect("the best face is tied with itself");
+            let alignment = alignments[k];
             let face = &faces[k];
             let kind = if face.vertices.len() >= 3 {
                 FeatureKind::Face

@@ -26,7 +26,7 @@ use crate::query::{penetration_in_a, PairInput, QueryOptions, WorldPenetration};
 use clip::clip;
 pub(crate) use clip::EDGE_MIN_FRACTION;
 use features::{feature, Placement};
-pub(crate) use features::{FACE_MIN_ALIGNMENT, SUPPORT_TIE_FRACTION};
+pub(crate) use features::{FACE_MIN_ALIGNMENT, FACE_TIE, SUPPORT_TIE_FRACTION};
 use glam::{DQuat, DVec3};
 use reduce::reduce;
 pub(crate) use reduce::TIE_FRACTION;
