@@ -7,10 +7,12 @@
 use crate::stress::{ResponseStats, StressScene};
 use glam::Vec3;
 use gpu_gjk::gpu::physics::layout::GpuPhysicsContact;
-use gpu_gjk::gpu::physics::{check_contacts, GpuWorld};
+use gpu_gjk::gpu::physics::{check_contacts, contact_proxy, GpuWorld};
 use gpu_gjk::physics::contact::{Contact, ContactKey, Partner, SolverPoint};
 use gpu_gjk::physics::{RigidBody, World};
+use gpu_gjk::ConvexShape;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// Physics steps per second (the solver's fixed step).
@@ -112,9 +114,19 @@ impl StressPhysics {
             }
             world.bodies.push(rigid);
         }
-        let (gpu, gpu_refused) = match device.map(|(d, q)| GpuWorld::new(d, q, &world)) {
-            Some(Ok(gpu)) => (Some(gpu), None),
-            Some(Err(e)) => (None, Some(e.to_string())),
+        let (gpu, gpu_refused) = match device {
+            Some((device, queue)) => {
+                // The GPU's contact pass takes hulls of up to 128 faces: bigger meshes step as their proxies.
+                let mut proxied = world.clone();
+                proxied.shapes = gpu_shapes(scene);
+                match GpuWorld::new(device, queue, &proxied) {
+                    Ok(gpu) => {
+                        world = proxied;
+                        (Some(gpu), None)
+                    }
+                    Err(e) => (None, Some(e.to_string())),
+                }
+            }
             None => (None, None),
         };
         Self {
@@ -218,6 +230,34 @@ impl StressPhysics {
     pub fn world(&self) -> &World {
         &self.world
     }
+}
+
+/// The shapes physics on the GPU steps: each body's own, or, for a mesh of more faces than the GPU's contact pass
+/// takes, its template's contact proxy ([`contact_proxy`]) scaled as the body's mesh is. One proxy per template:
+/// each body's shape is its template scaled ([`StressScene`]).
+fn gpu_shapes(scene: &StressScene) -> Vec<ConvexShape> {
+    // Per template: the first body of it, and its proxy's points where it needs one.
+    let mut proxies: HashMap<usize, (usize, Option<Vec<Vec3>>)> = HashMap::new();
+    let scale = |k: usize| scene.scales.get(k).copied().unwrap_or(1.0);
+    scene
+        .shapes
+        .iter()
+        .enumerate()
+        .map(|(k, shape)| {
+            let template = scene.templates.get(k).copied().unwrap_or(k);
+            let (first, points) = proxies.entry(template).or_insert_with(|| {
+                let proxy = contact_proxy(shape).filter(|p| p != shape);
+                (k, proxy.map(|p| p.local_points().collect()))
+            });
+            let Some(points) = points else {
+                return shape.clone();
+            };
+            let ratio = scale(k) / scale(*first);
+            let scaled: Vec<Vec3> = points.iter().map(|p| *p * ratio).collect();
+            // A hull the GPU world cannot take is refused there, naming the body's shape.
+            ConvexShape::hull(&scaled, 0.0).unwrap_or_else(|_| shape.clone())
+        })
+        .collect()
 }
 
 /// A GPU contact as the overlay draws it: its bodies, normal and points (no impulses).

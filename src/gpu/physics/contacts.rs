@@ -22,7 +22,9 @@ mod check;
 #[cfg(test)]
 mod check_tests;
 pub(crate) mod codes;
+mod proxy;
 mod shapes;
+pub use proxy::contact_proxy;
 pub use shapes::MAX_CONTACT_FACES;
 #[cfg(test)]
 mod tests;

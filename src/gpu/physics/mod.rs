@@ -17,7 +17,7 @@ mod stats;
 mod step;
 mod world;
 
-pub use contacts::{check_contacts, ContactCheck, GpuContactPass};
+pub use contacts::{check_contacts, contact_proxy, ContactCheck, GpuContactPass};
 pub use solver::GpuSolver;
 pub use stats::GpuStepStats;
 pub use world::{sample_slots, GpuWorld, WorldStep, WorldTraffic};
