@@ -8,7 +8,6 @@ use crate::stress::{ResponseStats, StressScene};
 use glam::Vec3;
 use gpu_gjk::gpu::physics::layout::GpuPhysicsContact;
 use gpu_gjk::gpu::physics::{check_contacts, contact_proxy, GpuWorld};
-use gpu_gjk::physics::contact::{Contact, ContactKey, Partner, SolverPoint};
 use gpu_gjk::physics::{RigidBody, World};
 use gpu_gjk::ConvexShape;
 use serde::Serialize;
@@ -209,7 +208,10 @@ impl StressPhysics {
                     eprintln!("a GPU physics contact the CPU manifold disputes: {line}");
                 }
                 // The overlay draws the contacts the CPU checked.
-                self.world.contacts = sample.iter().filter_map(overlay_contact).collect();
+                self.world.contacts = sample
+                    .iter()
+                    .filter_map(GpuPhysicsContact::contact)
+                    .collect();
             }
         }
         if stats.steps > 0 {
@@ -258,24 +260,6 @@ fn gpu_shapes(scene: &StressScene) -> Vec<ConvexShape> {
             ConvexShape::hull(&scaled, 0.0).unwrap_or_else(|_| shape.clone())
         })
         .collect()
-}
-
-/// A GPU contact as the overlay draws it: its bodies, normal and points (no impulses).
-fn overlay_contact(c: &GpuPhysicsContact) -> Option<Contact> {
-    let count = c.point_count();
-    if count == 0 {
-        return None;
-    }
-    Some(Contact {
-        key: ContactKey {
-            a: c.bodies[0],
-            b: Partner::Body(c.bodies[1]),
-        },
-        normal: Vec3::from_slice(&c.normal[..3]),
-        points: (0..count)
-            .map(|k| SolverPoint::new(Vec3::from_slice(&c.points[k][..3]), c.points[k][3], c.id(k)))
-            .collect(),
-    })
 }
 
 /// The HUD's response row: the mode and what it did this frame; `gpu_refused`, why physics runs on the CPU

@@ -1,5 +1,6 @@
 //! A rigid body: the shape it moves, its mass and inertia, its pose and its velocities.
 
+use crate::instance::Instance;
 use crate::pose::Pose;
 use crate::shape::ConvexShape;
 use glam::{Mat3, Quat, Vec3};
@@ -70,6 +71,14 @@ impl RigidBody {
     /// Whether the solver moves this body this step: it has mass and is awake.
     pub fn moves(&self) -> bool {
         self.inverse_mass > 0.0 && !self.asleep
+    }
+
+    /// The body as a placed shape: its shape index and pose (what the broad phase boxes and the queries take).
+    pub fn instance(&self) -> Instance {
+        Instance {
+            shape: self.shape,
+            pose: self.pose,
+        }
     }
 
     /// The centre of mass in the world.

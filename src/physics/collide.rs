@@ -5,7 +5,6 @@ use super::body::RigidBody;
 use super::contact::{Contact, ContactKey, Partner, SolverPoint};
 use super::planes::{plane_contact, Plane};
 use crate::broad_phase::{grid_pairs, world_aabb};
-use crate::instance::Instance;
 use crate::manifold::manifold;
 use crate::query::{PairInput, Precision, QueryOptions};
 use crate::shape::ConvexShape;
@@ -28,13 +27,7 @@ pub fn find_contacts(
 ) -> Found {
     let boxes: Vec<_> = bodies
         .iter()
-        .map(|b| {
-            let instance = Instance {
-                shape: b.shape,
-                pose: b.pose,
-            };
-            world_aabb(&shapes[b.shape as usize], &instance)
-        })
+        .map(|b| world_aabb(&shapes[b.shape as usize], &b.instance()))
         .collect();
     let pairs = grid_pairs(&boxes);
     let mut contacts: Vec<Contact> = pairs
@@ -65,7 +58,12 @@ pub fn find_contacts(
 
 /// The manifold of bodies `i` and `j` as a contact, `None` when they do not overlap, both are static, or the
 /// manifold has no usable normal. A pair of which neither body moves (static or asleep) is skipped.
-fn pair_contact(shapes: &[ConvexShape], bodies: &[RigidBody], i: u32, j: u32) -> Option<Contact> {
+pub fn pair_contact(
+    shapes: &[ConvexShape],
+    bodies: &[RigidBody],
+    i: u32,
+    j: u32,
+) -> Option<Contact> {
     let (a, b) = (&bodies[i as usize], &bodies[j as usize]);
     if !a.moves() && !b.moves() {
         return None;

@@ -5,11 +5,12 @@
 //! that holds its own indirect dispatch.
 
 use gpu_gjk::broad_phase::{grid_pairs, world_aabbs};
-use gpu_gjk::gpu::physics::layout::{GpuPhysicsContact, PHYSICS_CONTACT_TOUCHING};
+use gpu_gjk::gpu::physics::layout::GpuPhysicsContact;
 use gpu_gjk::gpu::physics::{GpuSolver, GpuStepStats};
 use gpu_gjk::gpu::GpuContext;
-use gpu_gjk::physics::World;
-use gpu_gjk::{manifold, Instance, PairInput, PenetrationStatus, Precision, QueryOptions};
+use gpu_gjk::physics::collide::pair_contact;
+use gpu_gjk::physics::{RigidBody, World};
+use gpu_gjk::Instance;
 use rayon::prelude::*;
 use wgpu::BufferUsages as U;
 
@@ -95,14 +96,7 @@ fn contact_buffer(ctx: &GpuContext, capacity: u32) -> wgpu::Buffer {
 /// The contact record of every candidate pair of `world`'s bodies, slots in an order that changes with `step`
 /// (rotated by the step number, reversed on odd steps).
 pub fn contacts(world: &World, step: usize) -> Vec<GpuPhysicsContact> {
-    let instances: Vec<Instance> = world
-        .bodies
-        .iter()
-        .map(|b| Instance {
-            shape: b.shape,
-            pose: b.pose,
-        })
-        .collect();
+    let instances: Vec<Instance> = world.bodies.iter().map(RigidBody::instance).collect();
     let mut pairs = grid_pairs(&world_aabbs(&world.shapes, &instances));
     if !pairs.is_empty() {
         let len = pairs.len();
@@ -117,42 +111,12 @@ pub fn contacts(world: &World, step: usize) -> Vec<GpuPhysicsContact> {
         .collect()
 }
 
-/// The manifold of bodies `i` and `j` as a contact record (no contact: status 0, no points).
+/// The CPU's contact of bodies `i` and `j` as a record (no contact: status 0, no points).
 fn pair_record(world: &World, i: u32, j: u32) -> GpuPhysicsContact {
-    let mut record = GpuPhysicsContact {
-        bodies: [i, j, 0, 0],
-        ..Default::default()
-    };
-    let (a, b) = (&world.bodies[i as usize], &world.bodies[j as usize]);
-    if !a.moves() && !b.moves() {
-        return record;
-    }
-    let input = PairInput::new(
-        &world.shapes[a.shape as usize],
-        a.pose,
-        &world.shapes[b.shape as usize],
-        b.pose,
-    );
-    let options = QueryOptions {
-        precision: Precision::Float64,
-        ..QueryOptions::default()
-    };
-    let found = manifold(&input, options);
-    let normal = found.normal.as_vec3();
-    if found.status != PenetrationStatus::Penetrating
-        || found.points.is_empty()
-        || !normal.is_finite()
-    {
-        return record;
-    }
-    let mut points: Vec<_> = found.points.iter().take(4).collect();
-    points.sort_by_key(|p| p.id.packed());
-    record.bodies = [i, j, points.len() as u32, PHYSICS_CONTACT_TOUCHING];
-    record.normal = normal.extend(found.points[0].depth as f32).to_array();
-    for (k, p) in points.iter().enumerate() {
-        let middle = ((p.point_a + p.point_b) * 0.5).as_vec3();
-        record.points[k] = middle.extend(p.depth as f32).to_array();
-        record.set_id(k, p.id.packed());
-    }
-    record
+    pair_contact(&world.shapes, &world.bodies, i, j)
+        .and_then(|c| GpuPhysicsContact::from_contact(&c))
+        .unwrap_or(GpuPhysicsContact {
+            bodies: [i, j, 0, 0],
+            ..Default::default()
+        })
 }

@@ -8,6 +8,7 @@ use gpu_gjk::gpu::physics::layout::{GpuPhysicsContact, PHYSICS_CONTACT_TOUCHING}
 use gpu_gjk::gpu::physics::GpuSolver;
 use gpu_gjk::gpu::GpuError;
 use gpu_gjk::physics::scenes::{floor_world, pile, unit_box};
+use gpu_gjk::physics::RigidBody;
 use gpu_gjk::{Instance, Pose};
 use wgpu::BufferUsages as U;
 
@@ -168,15 +169,7 @@ fn boxes_and_instances_follow_the_bodies() {
             gpu_gjk::gpu::read_buffer(device, &staging, count * 32, bytemuck::pod_collect_to_vec)
                 .unwrap()
         };
-        let instances_now: Vec<Instance> = h
-            .world
-            .bodies
-            .iter()
-            .map(|b| Instance {
-                shape: b.shape,
-                pose: b.pose,
-            })
-            .collect();
+        let instances_now: Vec<Instance> = h.world.bodies.iter().map(RigidBody::instance).collect();
         let expected = world_aabbs(&h.world.shapes, &instances_now);
         for (k, (got, want)) in read(&boxes).iter().zip(&expected).enumerate() {
             let lo = Vec3::new(got[0], got[1], got[2]);

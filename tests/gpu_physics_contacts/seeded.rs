@@ -7,6 +7,7 @@ use glam::{DVec3, Quat, Vec3};
 use gpu_gjk::gpu::physics::contacts::{check_contacts, GpuContactPass};
 use gpu_gjk::gpu::physics::layout::{GpuPhysicsBody, GpuPhysicsContact, PHYSICS_CONTACT_TOUCHING};
 use gpu_gjk::gpu::read_buffer;
+use gpu_gjk::physics::RigidBody;
 use gpu_gjk::sat::compare::{polyhedral_pairs, polyhedron};
 use gpu_gjk::shape::ConvexShape;
 use gpu_gjk::Pose;
@@ -85,14 +86,7 @@ fn the_broad_phases_pairs_give_the_cpu_physics_contacts() {
             _ => {}
         }
     }
-    let instances: Vec<Instance> = scene
-        .bodies
-        .iter()
-        .map(|b| Instance {
-            shape: b.shape,
-            pose: b.pose,
-        })
-        .collect();
+    let instances: Vec<Instance> = scene.bodies.iter().map(RigidBody::instance).collect();
     let boxes = world_aabbs(&scene.shapes, &instances);
     let cpu: BTreeSet<[u32; 2]> = find_contacts(&scene.shapes, &scene.bodies, &[], 0.0)
         .contacts

@@ -1,6 +1,7 @@
 //! The records the GPU physics' kernels share, twins of `shaders/shared/physics_types.wgsl`: a body and the
 //! contact of one broad-phase pair slot.
 
+use crate::physics::contact::{Contact, ContactKey, Partner, SolverPoint};
 use crate::physics::RigidBody;
 use glam::{Quat, Vec3};
 
@@ -93,6 +94,52 @@ impl GpuPhysicsContact {
         u64::from(lo) | (u64::from(hi) << 32)
     }
 
+    /// The record of a body-pair contact (the CPU's, [`crate::physics::collide::pair_contact`]): its first four
+    /// points in their order, the deepest depth with the normal. `None` for a contact with a plane.
+    pub fn from_contact(contact: &Contact) -> Option<Self> {
+        let Partner::Body(j) = contact.key.b else {
+            return None;
+        };
+        let points = &contact.points[..contact.points.len().min(4)];
+        let deepest = points.iter().map(|p| p.depth).fold(f32::MIN, f32::max);
+        let mut record = Self {
+            bodies: [
+                contact.key.a,
+                j,
+                points.len() as u32,
+                PHYSICS_CONTACT_TOUCHING,
+            ],
+            normal: contact.normal.extend(deepest).to_array(),
+            ..Self::default()
+        };
+        for (k, p) in points.iter().enumerate() {
+            record.points[k] = p.position.extend(p.depth).to_array();
+            record.set_id(k, p.id);
+        }
+        Some(record)
+    }
+
+    /// The record as the CPU's contact of its bodies (no impulses), `None` where it holds no points.
+    pub fn contact(&self) -> Option<Contact> {
+        let count = self.point_count();
+        if count == 0 {
+            return None;
+        }
+        Some(Contact {
+            key: ContactKey {
+                a: self.bodies[0],
+                b: Partner::Body(self.bodies[1]),
+            },
+            normal: Vec3::from_slice(&self.normal[..3]),
+            points: (0..count)
+                .map(|k| {
+                    let p = self.points[k];
+                    SolverPoint::new(Vec3::from_slice(&p[..3]), p[3], self.id(k))
+                })
+                .collect(),
+        })
+    }
+
     /// Sets point `k`'s feature id.
     pub fn set_id(&mut self, k: usize, id: u64) {
         let words = &mut self.ids[k / 2];
@@ -110,6 +157,37 @@ mod tests {
     fn records_have_the_sizes_the_wgsl_reads() {
         assert_eq!(size_of::<GpuPhysicsBody>(), 112);
         assert_eq!(size_of::<GpuPhysicsContact>(), 128);
+    }
+
+    #[test]
+    fn a_body_pair_contact_round_trips_through_its_record_and_a_plane_contact_has_none() {
+        let points = [
+            (Vec3::new(1.0, 2.0, 3.0), 0.01, 7),
+            (Vec3::X, 0.03, 1 << 40),
+        ]
+        .map(|(p, depth, id)| SolverPoint::new(p, depth, id))
+        .to_vec();
+        let contact = Contact {
+            key: ContactKey {
+                a: 3,
+                b: Partner::Body(9),
+            },
+            normal: Vec3::Y,
+            points,
+        };
+        let record = GpuPhysicsContact::from_contact(&contact).unwrap();
+        assert_eq!(record.bodies, [3, 9, 2, PHYSICS_CONTACT_TOUCHING]);
+        assert_eq!(record.normal, [0.0, 1.0, 0.0, 0.03]);
+        assert_eq!(record.contact(), Some(contact.clone()));
+        let plane = Contact {
+            key: ContactKey {
+                a: 3,
+                b: Partner::Plane(0),
+            },
+            ..contact
+        };
+        assert_eq!(GpuPhysicsContact::from_contact(&plane), None);
+        assert_eq!(GpuPhysicsContact::default().contact(), None);
     }
 
     #[test]
